@@ -1,0 +1,53 @@
+#ifndef CREASE_WRINKLE_CLI_ANALYSIS_REPORT_H_
+#define CREASE_WRINKLE_CLI_ANALYSIS_REPORT_H_
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "wrinkle/labeling.h"
+#include "wrinkle/session.h"
+
+namespace crease::cli {
+
+struct FrameReport {
+  int frame = 0;
+  std::array<double, kNumLabels> label_shares{};  // by LabelIndex
+  double flicker = 0;         // graph-cut labels changed since the previous frame
+  double argmin_flicker = 0;  // the same for per-triangle argmin labels
+  double max_compression = 1;
+  double energy = 0;
+  StageTimings timings;
+};
+
+struct AnalysisReport {
+  std::string obj_path;
+  std::string pc2_path;
+  int vertices = 0;
+  int welded_vertices = 0;
+  int triangles = 0;
+  int edges = 0;
+  int boundary_edges = 0;
+  int non_manifold_edges = 0;
+  std::vector<FrameReport> frames;
+};
+
+struct ReportSummary {
+  double mean_flicker = 0;         // over frames 2.. (frame 1 compares to all-Rest)
+  double mean_argmin_flicker = 0;
+  double peak_compression = 1;
+  double median_tensors_ms = 0;
+  double median_labeling_ms = 0;
+  double median_reference_ms = 0;
+  double median_total_ms = 0;
+};
+
+ReportSummary Summarize(const AnalysisReport& report);
+// A table for people: one line per frame and the summary.
+std::string FormatReportTable(const AnalysisReport& report);
+// The same for machines.
+std::string FormatReportJson(const AnalysisReport& report);
+
+}  // namespace crease::cli
+
+#endif  // CREASE_WRINKLE_CLI_ANALYSIS_REPORT_H_

@@ -1,0 +1,288 @@
+#include "wrinkle/mesh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_format.h"
+
+namespace crease {
+namespace {
+
+// Packs a grid cell (each coordinate within +-2^20 cells of the origin) into a key.
+uint64_t CellKey(int64_t x, int64_t y, int64_t z) {
+  constexpr int64_t kBias = int64_t{1} << 20;
+  constexpr uint64_t kMask = (uint64_t{1} << 21) - 1;
+  return (static_cast<uint64_t>(x + kBias) & kMask) |
+         ((static_cast<uint64_t>(y + kBias) & kMask) << 21) |
+         ((static_cast<uint64_t>(z + kBias) & kMask) << 42);
+}
+
+uint64_t EdgeKey(int32_t a, int32_t b) {
+  if (a > b) std::swap(a, b);
+  return (static_cast<uint64_t>(a) << 32) | static_cast<uint32_t>(b);
+}
+
+}  // namespace
+
+std::vector<int32_t> WeldVertices(absl::Span<const float> positions, double tolerance,
+                                  int* num_welded) {
+  const int32_t n = static_cast<int32_t>(positions.size() / 3);
+  std::vector<int32_t> map(n);
+  if (tolerance < 0) {
+    for (int32_t v = 0; v < n; ++v) map[v] = v;
+    *num_welded = n;
+    return map;
+  }
+  double lo[3] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
+                  std::numeric_limits<double>::max()};
+  double hi[3] = {-lo[0], -lo[1], -lo[2]};
+  for (int32_t v = 0; v < n; ++v) {
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], double{positions[3 * v + k]});
+      hi[k] = std::max(hi[k], double{positions[3 * v + k]});
+    }
+  }
+  // Cells at least `tolerance` wide, and few enough that keys cannot alias.
+  double cell = tolerance;
+  for (int k = 0; k < 3; ++k) cell = std::max(cell, (hi[k] - lo[k]) / 1e6);
+  if (cell <= 0) cell = 1.0;
+  const double tol2 = tolerance * tolerance;
+  absl::flat_hash_map<uint64_t, std::vector<int32_t>> grid;  // cell -> representatives
+  std::vector<int32_t> representative_of_id;                 // welded id -> caller vertex
+  for (int32_t v = 0; v < n; ++v) {
+    const float* p = &positions[3 * v];
+    int64_t c[3];
+    for (int k = 0; k < 3; ++k) {
+      c[k] = static_cast<int64_t>(std::floor((p[k] - lo[k]) / cell));
+    }
+    int32_t best = -1;
+    for (int64_t dx = -1; dx <= 1; ++dx) {
+      for (int64_t dy = -1; dy <= 1; ++dy) {
+        for (int64_t dz = -1; dz <= 1; ++dz) {
+          auto it = grid.find(CellKey(c[0] + dx, c[1] + dy, c[2] + dz));
+          if (it == grid.end()) continue;
+          for (int32_t rep : it->second) {
+            const float* q = &positions[3 * rep];
+            const double d0 = p[0] - q[0], d1 = p[1] - q[1], d2 = p[2] - q[2];
+            if (d0 * d0 + d1 * d1 + d2 * d2 <= tol2 && (best < 0 || rep < best)) {
+              best = rep;
+            }
+          }
+        }
+      }
+    }
+    if (best >= 0) {
+      map[v] = map[best];
+    } else {
+      map[v] = static_cast<int32_t>(representative_of_id.size());
+      representative_of_id.push_back(v);
+      grid[CellKey(c[0], c[1], c[2])].push_back(v);
+    }
+  }
+  *num_welded = static_cast<int>(representative_of_id.size());
+  return map;
+}
+
+absl::StatusOr<MeshTopology> MeshTopology::Build(
+    absl::Span<const io::Triangle> triangles, absl::Span<const float> positions,
+    const MeshTopologyOptions& options) {
+  if (positions.size() % 3 != 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "positions: %d floats is not a multiple of 3", positions.size()));
+  }
+  const int64_t num_vertices = static_cast<int64_t>(positions.size() / 3);
+  if (triangles.empty()) return absl::InvalidArgumentError("triangles: none given");
+  if (num_vertices > std::numeric_limits<int32_t>::max() / 2 ||
+      triangles.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() / 3)) {
+    return absl::InvalidArgumentError("mesh too large for 32-bit indices");
+  }
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (!std::isfinite(positions[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("positions: vertex %d has a non-finite coordinate", i / 3));
+    }
+  }
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    for (int k = 0; k < 3; ++k) {
+      if (triangles[f][k] < 0 || triangles[f][k] >= num_vertices) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "triangles: triangle %d corner %d is vertex %d, outside [0, %d)", f, k,
+            triangles[f][k], num_vertices));
+      }
+    }
+  }
+
+  MeshTopology mesh;
+  mesh.triangles_.assign(triangles.begin(), triangles.end());
+  double diagonal2 = 0;
+  {
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) lo[k] = hi[k] = positions[k];
+    for (int64_t v = 0; v < num_vertices; ++v) {
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::min(lo[k], double{positions[3 * v + k]});
+        hi[k] = std::max(hi[k], double{positions[3 * v + k]});
+      }
+    }
+    for (int k = 0; k < 3; ++k) diagonal2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
+  }
+  const double tolerance = options.weld_relative_tolerance < 0
+                               ? -1.0
+                               : options.weld_relative_tolerance * std::sqrt(diagonal2);
+  mesh.weld_map_ = WeldVertices(positions, tolerance, &mesh.num_welded_vertices_);
+
+  // Edges and edge -> faces.
+  const int32_t num_faces = static_cast<int32_t>(triangles.size());
+  mesh.face_edges_.assign(num_faces, {-1, -1, -1});
+  mesh.face_neighbors_.assign(num_faces, {-1, -1, -1});
+  absl::flat_hash_map<uint64_t, int32_t> edge_ids;
+  edge_ids.reserve(triangles.size() * 3 / 2 + 1);
+  std::vector<int32_t> edge_face_counts;
+  for (int32_t f = 0; f < num_faces; ++f) {
+    const io::Triangle& t = triangles[f];
+    const int32_t w[3] = {mesh.weld_map_[t[0]], mesh.weld_map_[t[1]],
+                          mesh.weld_map_[t[2]]};
+    if (w[0] == w[1] || w[1] == w[2] || w[2] == w[0]) {
+      ++mesh.num_collapsed_triangles_;
+      continue;
+    }
+    for (int k = 0; k < 3; ++k) {
+      auto [it, inserted] = edge_ids.try_emplace(
+          EdgeKey(w[k], w[(k + 1) % 3]), static_cast<int32_t>(mesh.edges_.size()));
+      if (inserted) {
+        mesh.edges_.push_back({t[k], t[(k + 1) % 3]});
+        edge_face_counts.push_back(0);
+      }
+      mesh.face_edges_[f][k] = it->second;
+      ++edge_face_counts[it->second];
+    }
+  }
+  const int32_t num_edges = static_cast<int32_t>(mesh.edges_.size());
+  mesh.edge_face_offsets_.assign(num_edges + 1, 0);
+  for (int32_t e = 0; e < num_edges; ++e) {
+    mesh.edge_face_offsets_[e + 1] = mesh.edge_face_offsets_[e] + edge_face_counts[e];
+  }
+  mesh.edge_face_list_.resize(mesh.edge_face_offsets_[num_edges]);
+  std::vector<int32_t> fill(mesh.edge_face_offsets_.begin(),
+                            mesh.edge_face_offsets_.end() - 1);
+  for (int32_t f = 0; f < num_faces; ++f) {
+    for (int k = 0; k < 3; ++k) {
+      const int32_t e = mesh.face_edges_[f][k];
+      if (e >= 0) mesh.edge_face_list_[fill[e]++] = f;
+    }
+  }
+  for (int32_t e = 0; e < num_edges; ++e) {
+    const absl::Span<const int32_t> faces = mesh.edge_faces(e);
+    if (faces.size() == 1) mesh.boundary_edges_.push_back(e);
+    if (faces.size() > 2) mesh.non_manifold_edges_.push_back(e);
+    if (faces.size() == 2) {
+      const int32_t f = faces[0], g = faces[1];
+      mesh.adjacent_face_pairs_.emplace_back(std::min(f, g), std::max(f, g));
+    }
+  }
+  for (int32_t f = 0; f < num_faces; ++f) {
+    for (int k = 0; k < 3; ++k) {
+      const int32_t e = mesh.face_edges_[f][k];
+      if (e < 0) continue;
+      const absl::Span<const int32_t> faces = mesh.edge_faces(e);
+      if (faces.size() == 2) mesh.face_neighbors_[f][k] = faces[0] == f ? faces[1] : faces[0];
+    }
+  }
+  mesh.BuildOneRings();
+  return mesh;
+}
+
+void MeshTopology::BuildOneRings() {
+  const int32_t num_welded = num_welded_vertices_;
+  const int32_t num_faces = num_triangles();
+  vertex_face_offsets_.assign(num_welded + 1, 0);
+  for (int32_t f = 0; f < num_faces; ++f) {
+    if (face_edges_[f][0] < 0) continue;  // collapsed
+    for (int32_t v : triangles_[f]) ++vertex_face_offsets_[weld_map_[v] + 1];
+  }
+  for (int32_t w = 0; w < num_welded; ++w) {
+    vertex_face_offsets_[w + 1] += vertex_face_offsets_[w];
+  }
+  std::vector<int32_t> unordered(vertex_face_offsets_[num_welded]);
+  std::vector<int32_t> fill(vertex_face_offsets_.begin(), vertex_face_offsets_.end() - 1);
+  for (int32_t f = 0; f < num_faces; ++f) {
+    if (face_edges_[f][0] < 0) continue;
+    for (int32_t v : triangles_[f]) unordered[fill[weld_map_[v]]++] = f;
+  }
+
+  vertex_face_list_.resize(unordered.size());
+  vertex_neighbor_offsets_.assign(num_welded + 1, 0);
+  vertex_neighbor_list_.clear();
+  manifold_vertex_.assign(num_welded, true);
+  std::vector<int32_t> fan;
+  std::vector<bool> used;
+  for (int32_t w = 0; w < num_welded; ++w) {
+    const int32_t begin = vertex_face_offsets_[w], end = vertex_face_offsets_[w + 1];
+    const absl::Span<const int32_t> faces =
+        absl::MakeConstSpan(unordered).subspan(begin, end - begin);
+    // The two edge slots of triangle f that touch w.
+    auto slots_at = [&](int32_t f, int* a, int* b) {
+      for (int k = 0; k < 3; ++k) {
+        if (weld_map_[triangles_[f][k]] == w) {
+          *a = k;            // edge k: corners k, k+1
+          *b = (k + 2) % 3;  // edge k+2: corners k+2, k
+          return;
+        }
+      }
+    };
+    auto local_index = [&](int32_t f) {
+      for (size_t i = 0; i < faces.size(); ++i) {
+        if (faces[i] == f) return static_cast<int>(i);
+      }
+      return -1;
+    };
+    used.assign(faces.size(), false);
+    fan.clear();
+    int fans = 0;
+    // Start open fans at a triangle whose "incoming" side has no neighbour, so boundary
+    // vertices list their triangles from one boundary edge to the other.
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t i = 0; i < faces.size(); ++i) {
+        if (used[i]) continue;
+        int a = 0, b = 2;
+        slots_at(faces[i], &a, &b);
+        if (pass == 0 && face_neighbors_[faces[i]][b] >= 0) continue;
+        ++fans;
+        int32_t f = faces[i];
+        int exit_slot = a;
+        while (true) {
+          const int li = local_index(f);
+          if (li < 0 || used[li]) break;
+          used[li] = true;
+          fan.push_back(f);
+          const int32_t g = face_neighbors_[f][exit_slot];
+          if (g < 0) break;
+          const int32_t crossed = face_edges_[f][exit_slot];
+          int ga = 0, gb = 2;
+          slots_at(g, &ga, &gb);
+          exit_slot = face_edges_[g][ga] == crossed ? gb : ga;
+          f = g;
+        }
+      }
+    }
+    if (fans > 1) manifold_vertex_[w] = false;
+    std::copy(fan.begin(), fan.end(), vertex_face_list_.begin() + begin);
+    const size_t neighbor_begin = vertex_neighbor_list_.size();
+    for (int32_t f : fan) {
+      int a = 0, b = 2;
+      slots_at(f, &a, &b);
+      for (int corner : {(a + 1) % 3, b}) {
+        const int32_t n = weld_map_[triangles_[f][corner]];
+        if (std::find(vertex_neighbor_list_.begin() + neighbor_begin,
+                      vertex_neighbor_list_.end(), n) == vertex_neighbor_list_.end()) {
+          vertex_neighbor_list_.push_back(n);
+        }
+      }
+    }
+    vertex_neighbor_offsets_[w + 1] = static_cast<int32_t>(vertex_neighbor_list_.size());
+  }
+}
+
+}  // namespace crease

@@ -1,0 +1,156 @@
+#include "wrinkle/session.h"
+
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+
+namespace crease {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+Eigen::Vector3d Vertex(absl::Span<const float> positions, int32_t v) {
+  return Eigen::Vector3d(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Session>> Session::Create(
+    absl::Span<const io::Triangle> triangles, absl::Span<const float> rest_positions,
+    const SessionParams& params) {
+  absl::StatusOr<MeshTopology> topology =
+      MeshTopology::Build(triangles, rest_positions, params.topology);
+  if (!topology.ok()) return topology.status();
+  return std::unique_ptr<Session>(new Session(*std::move(topology), params));
+}
+
+Session::Session(MeshTopology topology, const SessionParams& params)
+    : topology_(std::move(topology)),
+      params_(params),
+      spatial_edges_(
+          SpatialEdges(topology_.adjacent_face_pairs(), params.labeling.spatial_step)),
+      labeler_(topology_.num_triangles(), spatial_edges_) {
+  const size_t n = topology_.num_triangles();
+  current_.resize(n);
+  previous_.resize(n);
+  reference_.resize(n);
+  frames_.resize(n);
+  current_degenerate_.resize(n);
+  previous_degenerate_.resize(n);
+  interframe_.resize(n);
+  field_.resize(n);
+  unaries_.resize(n);
+  folded_unaries_.resize(n);
+  labels_.assign(n, Label::kRest);
+  previous_labels_.assign(n, Label::kRest);
+  argmin_labels_.assign(n, Label::kRest);
+}
+
+absl::Status Session::ValidateFrame(absl::Span<const float> positions) const {
+  const size_t expected = 3 * static_cast<size_t>(topology_.num_vertices());
+  if (positions.size() != expected) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "positions: %d floats, expected %d (3 per vertex for %d vertices)",
+        positions.size(), expected, topology_.num_vertices()));
+  }
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (!std::isfinite(positions[i])) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "positions: vertex %d has a non-finite %c coordinate", i / 3, "xyz"[i % 3]));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
+  const std::vector<io::Triangle>& triangles = topology_.triangles();
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    const io::Triangle& t = triangles[f];
+    current_[f] = EdgeMatrix(Vertex(positions, t[0]), Vertex(positions, t[1]),
+                             Vertex(positions, t[2]), &frames_[f]);
+    current_degenerate_[f] = IsDegenerate(current_[f], params_.degenerate_relative_area);
+  }
+}
+
+void Session::ComputeInterframeCosts() {
+  const LabelingParams& lp = params_.labeling;
+  for (size_t f = 0; f < current_.size(); ++f) {
+    if (current_degenerate_[f] || previous_degenerate_[f]) {
+      interframe_[f] = StretchTensor::Degenerate();
+      unaries_[f] = DegenerateUnaryCosts(lp);
+    } else {
+      const Svd2 svd = ClosedFormSvd(current_[f] * Inverse2(previous_[f]));
+      interframe_[f] = MakeStretchTensor(svd, frames_[f]);
+      unaries_[f] = interframe_[f].degenerate
+                        ? DegenerateUnaryCosts(lp)
+                        : UnaryCosts(interframe_[f].compression,
+                                     interframe_[f].lambda_max, lp);
+    }
+    argmin_labels_[f] = ArgminLabel(unaries_[f]);
+    folded_unaries_[f] = unaries_[f];
+    AddTemporalCost(previous_labels_[f], lp.temporal_step, folded_unaries_[f]);
+  }
+}
+
+void Session::UpdateReferencesAndField() {
+  for (size_t f = 0; f < current_.size(); ++f) {
+    if (current_degenerate_[f]) {
+      field_[f] = StretchTensor::Degenerate();
+      continue;
+    }
+    if (IsDegenerate(reference_[f], params_.degenerate_relative_area)) {
+      // No usable reference yet (the triangle was degenerate before): start from now.
+      reference_[f] = current_[f];
+    }
+    const Svd2 svd = ClosedFormSvd(current_[f] * Inverse2(reference_[f]));
+    Svd2 updated;
+    UpdateReference(labels_[f], current_[f], svd, params_.reference, &reference_[f],
+                    &updated);
+    field_[f] = MakeStretchTensor(updated, frames_[f]);
+  }
+}
+
+absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
+  if (absl::Status s = ValidateFrame(positions); !s.ok()) return s;
+
+  Clock::time_point start = Clock::now();
+  ComputeEdgeMatrices(positions);
+  if (frames_processed_ == 0) {
+    // First frame: the reference is the current shape, everything rests.
+    reference_ = current_;
+    std::fill(labels_.begin(), labels_.end(), Label::kRest);
+    std::fill(argmin_labels_.begin(), argmin_labels_.end(), Label::kRest);
+    std::fill(interframe_.begin(), interframe_.end(), StretchTensor{});
+    timings_.tensors_ms = MillisecondsSince(start);
+    timings_.labeling_ms = 0;
+    start = Clock::now();
+    UpdateReferencesAndField();
+    timings_.reference_ms = MillisecondsSince(start);
+    energy_ = 0.0;
+  } else {
+    ComputeInterframeCosts();
+    timings_.tensors_ms = MillisecondsSince(start);
+
+    start = Clock::now();
+    labeler_.Solve(folded_unaries_, absl::MakeSpan(labels_));
+    timings_.labeling_ms = MillisecondsSince(start);
+    energy_ = LabelingEnergy(folded_unaries_, spatial_edges_, labels_);
+
+    start = Clock::now();
+    UpdateReferencesAndField();
+    timings_.reference_ms = MillisecondsSince(start);
+  }
+  std::swap(previous_, current_);
+  std::swap(previous_degenerate_, current_degenerate_);
+  previous_labels_ = labels_;
+  ++frames_processed_;
+  return absl::OkStatus();
+}
+
+}  // namespace crease

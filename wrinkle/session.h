@@ -1,0 +1,97 @@
+#ifndef CREASE_WRINKLE_SESSION_H_
+#define CREASE_WRINKLE_SESSION_H_
+
+#include <memory>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "wrinkle/io/triangle_mesh.h"
+#include "wrinkle/labeling.h"
+#include "wrinkle/mesh.h"
+#include "wrinkle/reference.h"
+#include "wrinkle/stretch.h"
+
+namespace crease {
+
+struct SessionParams {
+  MeshTopologyOptions topology;
+  LabelingParams labeling;
+  ReferenceParams reference;
+  // A triangle is degenerate when twice its area is at most this times its longest edge
+  // squared; it gets the identity tensor, is labeled Rest and keeps its reference.
+  double degenerate_relative_area = 1e-6;
+};
+
+// Wall time of the stages of the last frame, in milliseconds.
+struct StageTimings {
+  double tensors_ms = 0;    // edge matrices, inter-frame tensors, unary costs
+  double labeling_ms = 0;   // graph cut
+  double reference_ms = 0;  // reference update and the compression field
+  double total_ms() const { return tensors_ms + labeling_ms + reference_ms; }
+};
+
+// Everything one animated mesh remembers between frames (DESIGN.md §2, steps 1-7):
+// the previous frame's edge matrices and labels, the adaptive reference shapes, and the
+// graph of the labeling problem, built once. Single-threaded and deterministic.
+// Per-frame buffers are sized at creation, so ProcessFrame does not allocate.
+class Session {
+ public:
+  // `rest_positions` (packed xyz, e.g. the OBJ's) are used only to weld coincident
+  // vertices for adjacency. InvalidArgument for a malformed mesh.
+  static absl::StatusOr<std::unique_ptr<Session>> Create(
+      absl::Span<const io::Triangle> triangles, absl::Span<const float> rest_positions,
+      const SessionParams& params = {});
+
+  // Runs one frame. `positions` are packed xyz for every vertex. A frame with the wrong
+  // length or non-finite values is rejected with InvalidArgument and changes nothing.
+  absl::Status ProcessFrame(absl::Span<const float> positions);
+
+  const MeshTopology& topology() const { return topology_; }
+  const SessionParams& params() const { return params_; }
+  int num_triangles() const { return topology_.num_triangles(); }
+  int frames_processed() const { return frames_processed_; }
+
+  // Results of the last processed frame.
+  absl::Span<const Label> labels() const { return labels_; }
+  // Per-triangle argmin of the unary costs alone: the baseline without the graph cut.
+  absl::Span<const Label> argmin_labels() const { return argmin_labels_; }
+  // Against the previous frame: what the labeling sees.
+  absl::Span<const StretchTensor> interframe_tensors() const { return interframe_; }
+  // Against the adaptive references after this frame's update: the compression field.
+  absl::Span<const StretchTensor> compression_field() const { return field_; }
+  absl::Span<const Eigen::Matrix2d> references() const { return reference_; }
+  // Energy of the labels, temporal term included.
+  double labeling_energy() const { return energy_; }
+  const StageTimings& timings() const { return timings_; }
+
+ private:
+  Session(MeshTopology topology, const SessionParams& params);
+
+  absl::Status ValidateFrame(absl::Span<const float> positions) const;
+  void ComputeEdgeMatrices(absl::Span<const float> positions);
+  void ComputeInterframeCosts();
+  void UpdateReferencesAndField();
+
+  MeshTopology topology_;
+  SessionParams params_;
+  std::vector<LabelEdge> spatial_edges_;
+  GraphCutLabeler labeler_;
+  int frames_processed_ = 0;
+
+  std::vector<Eigen::Matrix2d> current_, previous_, reference_;
+  std::vector<LocalFrame> frames_;
+  std::vector<uint8_t> current_degenerate_, previous_degenerate_;
+  std::vector<StretchTensor> interframe_, field_;
+  std::vector<UnaryCost> unaries_, folded_unaries_;
+  std::vector<Label> labels_, previous_labels_, argmin_labels_;
+  double energy_ = 0.0;
+  StageTimings timings_;
+};
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_SESSION_H_
