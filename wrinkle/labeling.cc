@@ -101,15 +101,23 @@ void GraphCutLabeler::Solve(absl::Span<const UnaryCost> unaries,
       arc = g.get_next_arc(arc);
     }
   }
-  solved_once_ = true;
   // E_i(l) = U0 (1 - x1) + U1 x1 + (U2 - U1) x2 given x2 <= x1; terminal capacity of a
   // node is cost(sink side) - cost(source side).
+  const bool reuse = solved_once_;
   for (int i = 0; i < num_nodes_; ++i) {
     const UnaryCost& u = unaries[i];
     g.set_trcap(2 * i, u[1] - u[0]);
     g.set_trcap(2 * i + 1, u[2] - u[1]);
   }
-  g.maxflow();
+  if (reuse) {
+    // Every capacity changed, so every node is marked and the search trees are
+    // rebuilt from the terminals. The point of reuse_trees is memory: without it
+    // maxflow() frees and reallocates its orphan pool on every call; with it only on
+    // every 64th call.
+    for (int v = 0; v < 2 * num_nodes_; ++v) g.mark_node(v);
+  }
+  solved_once_ = true;
+  g.maxflow(reuse);
   using GraphType = maxflow::Graph<double, double, double>;
   for (int i = 0; i < num_nodes_; ++i) {
     const int x1 = g.what_segment(2 * i) == GraphType::SINK ? 1 : 0;

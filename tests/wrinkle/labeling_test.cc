@@ -1,0 +1,213 @@
+#include "wrinkle/labeling.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace crease {
+namespace {
+
+const LabelingParams kParams;
+constexpr int kC = 0, kR = 1, kS = 2;
+
+TEST(UnaryCostTest, MatchesHandComputedValues) {
+  // Static triangle: Rest is free, the others cost 1.
+  const UnaryCost still = UnaryCosts(1.0, 1.0, kParams);
+  EXPECT_NEAR(still[kR], 0.0, 1e-15);
+  EXPECT_NEAR(still[kC], 1.0, 1e-15);
+  EXPECT_NEAR(still[kS], 1.0, 1e-15);
+  // A(R) = 1 - exp(-d^2 / (2 sigma^2)) with d the L1 deviation from (1, 1).
+  EXPECT_NEAR(UnaryCosts(1.05, 1.0, kParams)[kR], 1 - std::exp(-0.5), 1e-12);  // 0.393
+  EXPECT_NEAR(UnaryCosts(1.05, 1.05, kParams)[kR], 1 - std::exp(-2.0), 1e-12);  // 0.865
+  // c(a, b) from the digest's table.
+  EXPECT_NEAR(CompressStretchCost(1.1, 1.0, kParams), 0.150, 5e-4);
+  EXPECT_NEAR(CompressStretchCost(1.2, 1.0, kParams), 0.003, 5e-4);
+  EXPECT_NEAR(CompressStretchCost(1.05, 1.1, kParams), 0.620, 5e-4);
+  EXPECT_NEAR(CompressStretchCost(0.95, 1.06, kParams), 1.634, 5e-4);
+  // a > b: (H - h) exp(-(a - b)^2 / (4 sigma^2)) + h, exactly.
+  const double a = 1.08, b = 1.02;
+  const double big_h = std::exp(-9 * (a - 1)), small_h = std::exp(-90 * a);
+  EXPECT_NEAR(CompressStretchCost(a, b, kParams),
+              (big_h - small_h) * std::exp(-(a - b) * (a - b) / 0.01) + small_h, 1e-15);
+}
+
+TEST(UnaryCostTest, ClampsThePrintedNegativeBranchAtZero) {
+  // As printed, c(1.3, 1.5) = 1 - (1.5 / 1.3)(1 - e^-2.7) = -0.076.
+  EXPECT_EQ(CompressStretchCost(1.3, 1.5, kParams), 0.0);
+  const UnaryCost cost = UnaryCosts(1.5, 1.3, kParams);  // A(S) = c(1.3, 1.5)
+  EXPECT_EQ(cost[kS], 0.0);
+}
+
+TEST(UnaryCostTest, CompressionFavoursCompressAndStretchFavoursStretch) {
+  EXPECT_EQ(ArgminLabel(UnaryCosts(1.3, 1.0, kParams)), Label::kCompress);
+  EXPECT_EQ(ArgminLabel(UnaryCosts(1.0, 1.3, kParams)), Label::kStretch);
+  EXPECT_EQ(ArgminLabel(UnaryCosts(1.01, 1.0, kParams)), Label::kRest);
+  const UnaryCost degenerate = DegenerateUnaryCosts(kParams);
+  EXPECT_EQ(ArgminLabel(degenerate), Label::kRest);
+}
+
+// A strip of up to 8 triangles with a few extra chords, so the graph has cycles.
+std::vector<std::pair<int32_t, int32_t>> TinyAdjacency(int n, std::mt19937& rng) {
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  for (int i = 0; i + 1 < n; ++i) pairs.emplace_back(i, i + 1);
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  for (int k = 0; k < 2 && n > 3; ++k) {
+    const int a = pick(rng), b = pick(rng);
+    if (a != b) pairs.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  return pairs;
+}
+
+UnaryCost RandomCost(std::mt19937& rng) {
+  // Costs from real tensors, sometimes with the degenerate penalty.
+  std::uniform_real_distribution<double> stretch(0.85, 1.3);
+  if (rng() % 10 == 0) return DegenerateUnaryCosts(kParams);
+  return UnaryCosts(stretch(rng), stretch(rng), kParams);
+}
+
+// Minimum of `energy` over all 3^n labelings.
+template <typename Energy>
+double BruteForceMinimum(int n, Energy energy) {
+  std::vector<Label> labels(n);
+  double best = std::numeric_limits<double>::infinity();
+  int total = 1;
+  for (int i = 0; i < n; ++i) total *= 3;
+  for (int code = 0; code < total; ++code) {
+    int rest = code;
+    for (int i = 0; i < n; ++i) {
+      labels[i] = static_cast<Label>(rest % 3);
+      rest /= 3;
+    }
+    best = std::min(best, energy(labels));
+  }
+  return best;
+}
+
+TEST(GraphCutTest, OnlineMatchesBruteForceOnTinyMeshes) {
+  std::mt19937 rng(42);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = 1 + trial % 8;
+    const auto adjacency = TinyAdjacency(n, rng);
+    std::vector<UnaryCost> unaries(n);
+    for (auto& u : unaries) u = RandomCost(rng);
+    std::vector<Label> previous(n);
+    for (auto& l : previous) l = static_cast<Label>(rng() % 3);
+    const bool first_frame = trial % 5 == 0;
+    const LabelingResult result = LabelFrameOnline(
+        unaries, first_frame ? std::vector<Label>{} : previous, adjacency, kParams);
+
+    // Independent energy: unary + 0.2 |li - lj| spatial + 0.2 |li - prev_i| temporal.
+    auto energy = [&](const std::vector<Label>& labels) {
+      double e = 0;
+      for (int i = 0; i < n; ++i) {
+        e += unaries[i][LabelIndex(labels[i])];
+        if (!first_frame) {
+          e += 0.2 * std::abs(LabelIndex(labels[i]) - LabelIndex(previous[i]));
+        }
+      }
+      for (const auto& [a, b] : adjacency) {
+        e += 0.2 * std::abs(LabelIndex(labels[a]) - LabelIndex(labels[b]));
+      }
+      return e;
+    };
+    const double best = BruteForceMinimum(n, energy);
+    ASSERT_NEAR(energy(result.labels), best, 1e-9) << "trial " << trial;
+    ASSERT_NEAR(result.energy, best, 1e-9) << "trial " << trial;
+  }
+}
+
+TEST(GraphCutTest, OfflineMatchesBruteForceOnTwoFrames) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 150; ++trial) {
+    const int n = 1 + trial % 4;  // 2 frames x up to 4 triangles = 8 nodes
+    const int frames = 2;
+    const auto adjacency = TinyAdjacency(n, rng);
+    std::vector<UnaryCost> unaries(n * frames);
+    for (auto& u : unaries) u = RandomCost(rng);
+    const auto result = LabelSequenceOffline(unaries, n, adjacency, kParams);
+    ASSERT_TRUE(result.ok());
+    auto energy = [&](const std::vector<Label>& labels) {
+      double e = 0;
+      for (int t = 0; t < frames; ++t) {
+        for (int i = 0; i < n; ++i) e += unaries[t * n + i][LabelIndex(labels[t * n + i])];
+        for (const auto& [a, b] : adjacency) {
+          e += 0.2 * std::abs(LabelIndex(labels[t * n + a]) - LabelIndex(labels[t * n + b]));
+        }
+      }
+      for (int i = 0; i < n; ++i) {
+        e += 0.2 * std::abs(LabelIndex(labels[i]) - LabelIndex(labels[n + i]));
+      }
+      return e;
+    };
+    const double best = BruteForceMinimum(n * frames, energy);
+    ASSERT_NEAR(energy(result->labels), best, 1e-9) << "trial " << trial;
+    ASSERT_NEAR(result->energy, best, 1e-9);
+  }
+}
+
+TEST(GraphCutTest, ReusedGraphGivesTheSameMinimumAsAFreshOne) {
+  std::mt19937 rng(9);
+  const int n = 8;
+  const auto adjacency = TinyAdjacency(n, rng);
+  const auto edges = SpatialEdges(adjacency, 0.2);
+  GraphCutLabeler reused(n, edges);
+  std::vector<Label> labels(n);
+  for (int frame = 0; frame < 50; ++frame) {
+    std::vector<UnaryCost> unaries(n);
+    for (auto& u : unaries) u = RandomCost(rng);
+    reused.Solve(unaries, absl::MakeSpan(labels));
+    const double best = BruteForceMinimum(n, [&](const std::vector<Label>& l) {
+      return LabelingEnergy(unaries, edges, l);
+    });
+    ASSERT_NEAR(LabelingEnergy(unaries, edges, labels), best, 1e-9) << frame;
+  }
+}
+
+TEST(GraphCutTest, ReusedGraphMatchesFreshSolvesOnALargerMesh) {
+  // 30 x 30 grid of nodes, 4-connected, 100 frames of random costs: the reused solver
+  // (search trees rebuilt from marked nodes) must reach the fresh solver's energy.
+  constexpr int kSide = 30, kNodes = kSide * kSide;
+  std::vector<LabelEdge> edges;
+  for (int y = 0; y < kSide; ++y) {
+    for (int x = 0; x < kSide; ++x) {
+      if (x + 1 < kSide) edges.push_back({y * kSide + x, y * kSide + x + 1, 0.2});
+      if (y + 1 < kSide) edges.push_back({y * kSide + x, (y + 1) * kSide + x, 0.2});
+    }
+  }
+  std::mt19937 rng(13);
+  GraphCutLabeler reused(kNodes, edges);
+  std::vector<Label> labels(kNodes), fresh_labels(kNodes);
+  std::vector<UnaryCost> unaries(kNodes);
+  for (int frame = 0; frame < 100; ++frame) {
+    for (auto& u : unaries) u = RandomCost(rng);
+    reused.Solve(unaries, absl::MakeSpan(labels));
+    GraphCutLabeler fresh(kNodes, edges);
+    fresh.Solve(unaries, absl::MakeSpan(fresh_labels));
+    ASSERT_NEAR(LabelingEnergy(unaries, edges, labels),
+                LabelingEnergy(unaries, edges, fresh_labels), 1e-9)
+        << "frame " << frame;
+  }
+}
+
+TEST(GraphCutTest, SmoothsAnIsolatedOutlier) {
+  // Five triangles in a row, all clearly compressed except a mildly resting middle one:
+  // its neighbours pull it to Compress, which the argmin would not do.
+  std::vector<UnaryCost> unaries(5, UnaryCosts(1.15, 1.0, kParams));
+  unaries[2] = UnaryCosts(1.05, 1.0, kParams);
+  ASSERT_EQ(ArgminLabel(unaries[2]), Label::kRest);
+  const std::vector<std::pair<int32_t, int32_t>> chain = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+  const LabelingResult result = LabelFrameOnline(unaries, {}, chain, kParams);
+  for (Label l : result.labels) EXPECT_EQ(l, Label::kCompress);
+}
+
+TEST(GraphCutTest, OfflineRejectsRaggedInput) {
+  std::vector<UnaryCost> unaries(7);
+  EXPECT_EQ(LabelSequenceOffline(unaries, 3, {}, kParams).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace crease

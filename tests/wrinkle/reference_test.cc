@@ -1,0 +1,99 @@
+#include "wrinkle/reference.h"
+
+#include <cmath>
+#include <random>
+
+#include "gtest/gtest.h"
+
+namespace crease {
+namespace {
+
+using Eigen::Matrix2d;
+
+Matrix2d RandomEdgeMatrix(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(0.5, 1.5), s(-0.5, 0.5);
+  Matrix2d m;
+  m << u(rng), s(rng), 0, u(rng);
+  return m;
+}
+
+// Columns equal up to sign.
+void ExpectSameAxes(const Matrix2d& a, const Matrix2d& b) {
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_NEAR(std::abs(a.col(k).dot(b.col(k))), 1.0, 1e-9) << "column " << k;
+  }
+}
+
+TEST(ReferenceTest, CompressRelaxesSingularValuesAndKeepsVectors) {
+  std::mt19937 rng(1);
+  const ReferenceParams params;
+  for (int trial = 0; trial < 100; ++trial) {
+    const Matrix2d current = RandomEdgeMatrix(rng);
+    Matrix2d reference = RandomEdgeMatrix(rng);
+    const Svd2 before = ClosedFormSvd(current * Inverse2(reference));
+    if (before.s1 - before.s2 < 1e-3) continue;  // directions ill-defined
+    Svd2 predicted;
+    ASSERT_EQ(UpdateReference(Label::kCompress, current, before, params, &reference,
+                              &predicted),
+              ReferenceUpdate::kRelaxed);
+    const Svd2 after = ClosedFormSvd(current * Inverse2(reference));
+    EXPECT_NEAR(after.s1, 0.95 * before.s1 + 0.05, 1e-12);
+    EXPECT_NEAR(after.s2, 0.95 * before.s2 + 0.05, 1e-12);
+    EXPECT_NEAR(predicted.s1, after.s1, 1e-12);
+    EXPECT_NEAR(predicted.s2, after.s2, 1e-12);
+    ExpectSameAxes(after.u, before.u);
+    ExpectSameAxes(after.v, before.v);
+    // Each singular value moved toward 1 and by 5 % of its gap.
+    EXPECT_NEAR(std::abs(after.s2 - 1), 0.95 * std::abs(before.s2 - 1), 1e-12);
+  }
+}
+
+TEST(ReferenceTest, RepeatedCompressFramesDecayTheGapGeometrically) {
+  Matrix2d reference = Matrix2d::Identity();
+  Matrix2d current;
+  current << 0.6, 0, 0, 1.0;  // compressed to 0.6 along x
+  for (int frame = 1; frame <= 20; ++frame) {
+    Svd2 updated;
+    UpdateReference(Label::kCompress, current, ClosedFormSvd(current * Inverse2(reference)),
+                    {}, &reference, &updated);
+    EXPECT_NEAR(updated.s2, 1.0 - 0.4 * std::pow(0.95, frame), 1e-12) << frame;
+  }
+}
+
+TEST(ReferenceTest, StretchReplacesOnlyWhenBothValuesExceedOne) {
+  Matrix2d current;
+  current << 1.2, 0.1, 0, 1.1;
+  Matrix2d reference = Matrix2d::Identity();
+  Svd2 updated;
+  EXPECT_EQ(UpdateReference(Label::kStretch, current,
+                            ClosedFormSvd(current * Inverse2(reference)), {}, &reference,
+                            &updated),
+            ReferenceUpdate::kReplaced);
+  EXPECT_EQ(reference, current);
+  EXPECT_EQ(updated.s1, 1.0);
+  EXPECT_EQ(updated.s2, 1.0);
+
+  Matrix2d mixed;
+  mixed << 1.3, 0, 0, 0.9;  // stretched one way, compressed the other
+  reference = Matrix2d::Identity();
+  EXPECT_EQ(UpdateReference(Label::kStretch, mixed, ClosedFormSvd(mixed), {}, &reference,
+                            &updated),
+            ReferenceUpdate::kKept);
+  EXPECT_EQ(reference, Matrix2d::Identity());
+}
+
+TEST(ReferenceTest, RestKeeps) {
+  std::mt19937 rng(2);
+  const Matrix2d current = RandomEdgeMatrix(rng);
+  Matrix2d reference = RandomEdgeMatrix(rng);
+  const Matrix2d original = reference;
+  const Svd2 svd = ClosedFormSvd(current * Inverse2(reference));
+  Svd2 updated;
+  EXPECT_EQ(UpdateReference(Label::kRest, current, svd, {}, &reference, &updated),
+            ReferenceUpdate::kKept);
+  EXPECT_EQ(reference, original);
+  EXPECT_EQ(updated.s2, svd.s2);
+}
+
+}  // namespace
+}  // namespace crease

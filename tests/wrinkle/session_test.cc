@@ -1,0 +1,214 @@
+#include "wrinkle/session.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "wrinkle/io/animation.h"
+#include "wrinkle/metrics.h"
+#include "wrinkle/synthetic_sheet.h"
+
+// Counts heap allocations so the test can check that ProcessFrame makes none. GCC 12
+// cannot see that the replaced new and delete below pair malloc with free.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+
+namespace crease {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::unique_ptr<Session> NewSession(const io::TriangleMesh& mesh,
+                                    const SessionParams& params = {}) {
+  auto session = Session::Create(mesh.triangles, mesh.positions, params);
+  EXPECT_TRUE(session.ok()) << session.status();
+  return *std::move(session);
+}
+
+TEST(SessionTest, StaticMeshRestsWithUnitCompression) {
+  const io::TriangleMesh sheet = MakeGridSheet(6, 6, 1.0f, 1.0f);
+  auto session = NewSession(sheet);
+  for (int frame = 0; frame < 5; ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
+    for (int f = 0; f < session->num_triangles(); ++f) {
+      EXPECT_EQ(session->labels()[f], Label::kRest);
+      EXPECT_NEAR(session->compression_field()[f].compression, 1.0, 1e-6);
+    }
+  }
+  EXPECT_EQ(session->frames_processed(), 5);
+  EXPECT_NEAR(session->labeling_energy(), 0.0, 1e-9);
+}
+
+TEST(SessionTest, SqueezedSheetIsLabeledCompressAlongTheSqueeze) {
+  // Squeeze uniformly along X by 10 % per frame: every triangle compresses along X.
+  // (At 3 % per frame the unary costs of Eq. 4.4-4.7 still prefer Rest.)
+  const io::TriangleMesh sheet = MakeGridSheet(8, 8, 1.0f, 1.0f);
+  auto session = NewSession(sheet);
+  std::vector<float> positions = sheet.positions;
+  for (int frame = 0; frame < 6; ++frame) {
+    const float scale = std::pow(0.9f, static_cast<float>(frame));
+    for (int v = 0; v < sheet.num_vertices(); ++v) {
+      positions[3 * v] = sheet.positions[3 * v] * scale;
+    }
+    ASSERT_TRUE(session->ProcessFrame(positions).ok());
+  }
+  for (int f = 0; f < session->num_triangles(); ++f) {
+    EXPECT_EQ(session->labels()[f], Label::kCompress) << f;
+    const StretchTensor& t = session->compression_field()[f];
+    EXPECT_GT(t.compression, 1.1);
+    EXPECT_NEAR(std::abs(t.compression_dir.x()), 1.0, 1e-4);
+  }
+}
+
+TEST(SessionTest, BadFramesAreRejectedAndChangeNothing) {
+  const io::TriangleMesh sheet = MakeGridSheet(4, 4, 1.0f, 1.0f);
+  auto clean = NewSession(sheet);
+  auto hit = NewSession(sheet);
+  std::vector<float> positions;
+  for (int frame = 0; frame < 8; ++frame) {
+    AnimateSheet(sheet, frame, 8, 0.3f, &positions);
+    if (frame == 4) {
+      std::vector<float> short_frame(positions.begin(), positions.end() - 3);
+      const absl::Status s = hit->ProcessFrame(short_frame);
+      EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(s.message(), HasSubstr("72 floats, expected 75"));
+      std::vector<float> nan_frame = positions;
+      nan_frame[7] = std::nanf("");
+      const absl::Status n = hit->ProcessFrame(nan_frame);
+      EXPECT_EQ(n.code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(n.message(), HasSubstr("vertex 2 has a non-finite y coordinate"));
+      EXPECT_EQ(hit->frames_processed(), 4);
+    }
+    ASSERT_TRUE(clean->ProcessFrame(positions).ok());
+    ASSERT_TRUE(hit->ProcessFrame(positions).ok());
+    ASSERT_EQ(std::vector<Label>(clean->labels().begin(), clean->labels().end()),
+              std::vector<Label>(hit->labels().begin(), hit->labels().end()));
+    for (int f = 0; f < clean->num_triangles(); ++f) {
+      ASSERT_EQ(clean->compression_field()[f].compression,
+                hit->compression_field()[f].compression);
+    }
+  }
+}
+
+TEST(SessionTest, DegenerateTrianglesRestAndStayFinite) {
+  io::TriangleMesh sheet = MakeGridSheet(3, 3, 1.0f, 1.0f);
+  auto session = NewSession(sheet);
+  std::vector<float> positions = sheet.positions;
+  ASSERT_TRUE(session->ProcessFrame(positions).ok());
+  // Collapse vertex 5 onto vertex 6: the triangles using both become degenerate.
+  for (int k = 0; k < 3; ++k) positions[3 * 5 + k] = positions[3 * 6 + k];
+  for (int frame = 0; frame < 3; ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(positions).ok());
+  }
+  int degenerate = 0;
+  for (int f = 0; f < session->num_triangles(); ++f) {
+    const StretchTensor& t = session->compression_field()[f];
+    EXPECT_TRUE(std::isfinite(t.compression) && t.compression_dir.allFinite());
+    if (t.degenerate) {
+      ++degenerate;
+      EXPECT_EQ(session->labels()[f], Label::kRest);
+    }
+  }
+  EXPECT_EQ(degenerate, 2);
+  // Restoring the vertex restores finite, non-degenerate tensors.
+  ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
+  for (int f = 0; f < session->num_triangles(); ++f) {
+    EXPECT_FALSE(session->compression_field()[f].degenerate);
+  }
+}
+
+TEST(SessionTest, ProcessFrameAllocatesOnlyMaxflowsPoolEvery64Frames) {
+  const io::TriangleMesh sheet = MakeGridSheet(20, 20, 1.0f, 1.0f);
+  auto session = NewSession(sheet);
+  constexpr int kPeriod = 16, kFrames = 3 + 128;
+  std::vector<std::vector<float>> frames(kPeriod);
+  for (int i = 0; i < kPeriod; ++i) AnimateSheet(sheet, i, kPeriod, 0.3f, &frames[i]);
+  // Frames 0-2 warm up: the first max-flow call runs without search-tree reuse.
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(session->ProcessFrame(frames[i]).ok());
+  const long before = g_allocations.load();
+  for (int i = 3; i < kFrames; ++i) {
+    ASSERT_TRUE(session->ProcessFrame(frames[i % kPeriod]).ok());
+  }
+  // libmaxflow frees its orphan pool on every 64th call and reallocates it (a pool
+  // header and one block) on the next: 2 allocations per 64 frames, nothing else.
+  EXPECT_LE(g_allocations.load() - before, 2 * (kFrames - 3) / 64);
+}
+
+// Every bundled animation: labels for every frame, finite fields, and a graph cut that
+// flickers less than the per-triangle argmin.
+class BundledAnimationTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BundledAnimationTest, LabelsAreFiniteAndSteadierThanArgmin) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + GetParam();
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok()) << anim.status();
+  auto session = NewSession(anim->mesh);
+  const int n = session->num_triangles();
+  std::vector<Label> prev(n, Label::kRest), prev_argmin(n, Label::kRest);
+  double flicker = 0, argmin_flicker = 0, peak = 1;
+  for (int frame = 0; frame < anim->num_frames(); ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
+    ASSERT_EQ(session->labels().size(), static_cast<size_t>(n));
+    for (int f = 0; f < n; ++f) {
+      const StretchTensor& t = session->compression_field()[f];
+      ASSERT_TRUE(std::isfinite(t.compression) && std::isfinite(t.lambda_max) &&
+                  t.compression_dir.allFinite() && t.wrinkle_dir.allFinite())
+          << "frame " << frame << " triangle " << f;
+      ASSERT_GE(t.compression, 0.0);
+      ASSERT_LE(LabelIndex(session->labels()[f]), 2);
+      peak = std::max(peak, t.compression);
+    }
+    ASSERT_TRUE(std::isfinite(session->labeling_energy()));
+    if (frame >= 2) {
+      flicker += LabelFlicker(prev, session->labels());
+      argmin_flicker += LabelFlicker(prev_argmin, session->argmin_labels());
+    }
+    prev.assign(session->labels().begin(), session->labels().end());
+    prev_argmin.assign(session->argmin_labels().begin(), session->argmin_labels().end());
+  }
+  const int frames = anim->num_frames() - 2;
+  RecordProperty("mean_flicker", std::to_string(flicker / frames));
+  RecordProperty("mean_argmin_flicker", std::to_string(argmin_flicker / frames));
+  EXPECT_LT(flicker, argmin_flicker) << "graph cut " << flicker / frames
+                                     << " vs argmin " << argmin_flicker / frames;
+  EXPECT_GT(peak, 1.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Data, BundledAnimationTest,
+                         ::testing::Values("cloth_pants_knee", "cloth_skirt_walk",
+                                           "cloth_drape_sphere", "fox_walk",
+                                           "cesiumman_walk"));
+
+TEST(SessionTest, SameInputsGiveTheSameOutputs) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  auto a = NewSession(anim->mesh);
+  auto b = NewSession(anim->mesh);
+  for (int frame = 0; frame < 20; ++frame) {
+    ASSERT_TRUE(a->ProcessFrame(anim->frames.Sample(frame)).ok());
+    ASSERT_TRUE(b->ProcessFrame(anim->frames.Sample(frame)).ok());
+    for (int f = 0; f < a->num_triangles(); ++f) {
+      ASSERT_EQ(a->labels()[f], b->labels()[f]);
+      ASSERT_EQ(a->compression_field()[f].compression, b->compression_field()[f].compression);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace crease
