@@ -82,11 +82,12 @@ void Session::ComputeInterframeCosts() {
   const LabelingParams& lp = params_.labeling;
   for (size_t f = 0; f < current_.size(); ++f) {
     if (current_degenerate_[f] || previous_degenerate_[f]) {
-      interframe_[f] = StretchTensor::Degenerate();
+      interframe_[f] = StretchRatios::Degenerate();
       unaries_[f] = DegenerateUnaryCosts(lp);
     } else {
-      const Svd2 svd = ClosedFormSvd(current_[f] * Inverse2(previous_[f]));
-      interframe_[f] = MakeStretchTensor(svd, frames_[f]);
+      double s1, s2;
+      SingularValues(current_[f] * Inverse2(previous_[f]), &s1, &s2);
+      interframe_[f] = MakeStretchRatios(s1, s2);
       unaries_[f] = interframe_[f].degenerate
                         ? DegenerateUnaryCosts(lp)
                         : UnaryCosts(interframe_[f].compression,
@@ -126,7 +127,7 @@ absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
     reference_ = current_;
     std::fill(labels_.begin(), labels_.end(), Label::kRest);
     std::fill(argmin_labels_.begin(), argmin_labels_.end(), Label::kRest);
-    std::fill(interframe_.begin(), interframe_.end(), StretchTensor{});
+    std::fill(interframe_.begin(), interframe_.end(), StretchRatios{});
     timings_.tensors_ms = MillisecondsSince(start);
     timings_.labeling_ms = 0;
     start = Clock::now();

@@ -60,7 +60,7 @@ class Session {
   // Per-triangle argmin of the unary costs alone: the baseline without the graph cut.
   absl::Span<const Label> argmin_labels() const { return argmin_labels_; }
   // Against the previous frame: what the labeling sees.
-  absl::Span<const StretchTensor> interframe_tensors() const { return interframe_; }
+  absl::Span<const StretchRatios> interframe_stretch() const { return interframe_; }
   // Against the adaptive references after this frame's update: the compression field.
   absl::Span<const StretchTensor> compression_field() const { return field_; }
   absl::Span<const Eigen::Matrix2d> references() const { return reference_; }
@@ -85,7 +85,8 @@ class Session {
   std::vector<Eigen::Matrix2d> current_, previous_, reference_;
   std::vector<LocalFrame> frames_;
   std::vector<uint8_t> current_degenerate_, previous_degenerate_;
-  std::vector<StretchTensor> interframe_, field_;
+  std::vector<StretchRatios> interframe_;
+  std::vector<StretchTensor> field_;
   std::vector<UnaryCost> unaries_, folded_unaries_;
   std::vector<Label> labels_, previous_labels_, argmin_labels_;
   double energy_ = 0.0;

@@ -35,40 +35,58 @@ bool IsDegenerate(const Eigen::Matrix2d& m, double relative_area) {
   return !(std::abs(det) > relative_area * longest_sq) || !std::isfinite(det);
 }
 
-Svd2 ClosedFormSvd(const Eigen::Matrix2d& f) {
-  Svd2 out;
+void SingularValues(const Eigen::Matrix2d& f, double* s1, double* s2) {
   const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
-  // Singular values from the rotation/reflection split of F.
+  // F = rotation part (e, k) + reflection part (g, h); s1 = |rot| + |ref|,
+  // s2 = |rot| - |ref| = det F / s1 (the quotient avoids cancellation when s2 << s1).
   const double e = 0.5 * (a + d), g = 0.5 * (a - d);
   const double h = 0.5 * (c + b), k = 0.5 * (c - b);
-  const double q = std::hypot(e, k), r = std::hypot(g, h);
-  out.s1 = q + r;
+  *s1 = std::sqrt(e * e + k * k) + std::sqrt(g * g + h * h);
+  *s2 = *s1 > 0.0 ? (a * d - b * c) / *s1 : 0.0;
+}
+
+Svd2 ClosedFormSvd(const Eigen::Matrix2d& f) {
+  Svd2 out;
+  SingularValues(f, &out.s1, &out.s2);
   if (!(out.s1 > 0.0)) {
     out.s1 = out.s2 = 0.0;
     return out;
   }
-  // Dominant eigenvector of F F^T = [[p, m], [m, n]]: either row of (F F^T - s1^2 I),
-  // rotated by 90 degrees, whichever is longer.
+  const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
+  // Dominant eigenvector of F F^T = [[p, m], [m, n]]: the null vector of either row of
+  // F F^T - s1^2 I, whichever row is longer (the shorter may vanish).
   const double p = a * a + b * b, m = a * c + b * d, n = c * c + d * d;
   const double s1_sq = out.s1 * out.s1;
-  Eigen::Vector2d u1(m, s1_sq - p);
-  const Eigen::Vector2d alt(s1_sq - n, m);
-  if (alt.squaredNorm() > u1.squaredNorm()) u1 = alt;
-  const double u1_len = u1.norm();
-  if (u1_len > 1e-300 * s1_sq) {
-    u1 /= u1_len;
-  } else {
-    u1 = Eigen::Vector2d::UnitX();  // F is a scaled rotation: any direction works
+  double ux = m, uy = s1_sq - p;
+  const double alt_x = s1_sq - n, alt_y = m;
+  if (alt_x * alt_x + alt_y * alt_y > ux * ux + uy * uy) {
+    ux = alt_x;
+    uy = alt_y;
   }
-  const Eigen::Vector2d u2(-u1.y(), u1.x());
-  const Eigen::Vector2d v1 = (f.transpose() * u1).normalized();
-  const Eigen::Vector2d v2(-v1.y(), v1.x());
-  out.s2 = u2.dot(f * v2);
-  out.u.col(0) = u1;
-  out.u.col(1) = u2;
-  out.v.col(0) = v1;
-  out.v.col(1) = v2;
+  const double u_len_sq = ux * ux + uy * uy;
+  if (u_len_sq > 1e-300 * s1_sq * s1_sq) {
+    const double inv = 1.0 / std::sqrt(u_len_sq);
+    ux *= inv;
+    uy *= inv;
+  } else {
+    ux = 1.0;  // F is a scaled rotation: any direction is singular
+    uy = 0.0;
+  }
+  // v1 = F^T u1 / |F^T u1|; u2, v2 are u1, v1 turned by 90 degrees.
+  double vx = a * ux + c * uy, vy = b * ux + d * uy;
+  const double v_inv = 1.0 / std::sqrt(vx * vx + vy * vy);
+  vx *= v_inv;
+  vy *= v_inv;
+  // s2 = u2 . F v2 carries the sign of det F.
+  out.s2 = -uy * (a * -vy + b * vx) + ux * (c * -vy + d * vx);
+  out.u << ux, -uy, uy, ux;
+  out.v << vx, -vy, vy, vx;
   return out;
+}
+
+StretchRatios MakeStretchRatios(double s1, double s2) {
+  if (!(s2 > 0.0) || !std::isfinite(s1)) return StretchRatios::Degenerate();
+  return StretchRatios{s1, s2, 1.0 / s2, false};
 }
 
 StretchTensor MakeStretchTensor(const Svd2& svd, const LocalFrame& current) {

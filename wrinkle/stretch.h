@@ -42,6 +42,21 @@ struct Svd2 {
 // v1 = F^T u1 / s1, and the second columns are their 90-degree rotations.
 Svd2 ClosedFormSvd(const Eigen::Matrix2d& f);
 
+// Singular values of F only (s1 >= |s2|, s2 < 0 iff det F < 0): for the inter-frame
+// tensors, where the labeling needs magnitudes and no directions.
+void SingularValues(const Eigen::Matrix2d& f, double* s1, double* s2);
+
+// The magnitudes of a stretch tensor.
+struct StretchRatios {
+  double lambda_max = 1.0;
+  double lambda_min = 1.0;
+  double compression = 1.0;  // 1 / lambda_min
+  bool degenerate = false;
+
+  static StretchRatios Degenerate() { return {1.0, 1.0, 1.0, true}; }
+};
+StretchRatios MakeStretchRatios(double s1, double s2);
+
 // In-plane stretch of one triangle against a reference shape, F = M R^-1.
 struct StretchTensor {
   double lambda_max = 1.0;   // s1: largest stretch ratio
