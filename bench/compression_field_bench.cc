@@ -1,10 +1,12 @@
-// Per-frame cost of the compression-field stages of a Session (tensors, labeling,
-// references) on the bundled animations and on synthetic sheets of 1k-50k triangles.
+// Per-frame cost of the compression-field stages of a Session (tensors,
+// labeling, references) on the bundled animations and on synthetic sheets of
+// 1k-50k triangles.
 //
-// Each iteration processes the next frame of the animation (cycling). Besides Google
-// Benchmark's mean time per iteration, every benchmark reports the *median* per-frame
-// time of each stage as measured inside Session (counters tensors_us, labeling_us,
-// reference_us, total_us) and the median total per triangle (ns_per_tri).
+// Each iteration processes the next frame of the animation (cycling). Besides
+// Google Benchmark's mean time per iteration, every benchmark reports the
+// *median* per-frame time of each stage as measured inside Session (counters
+// tensors_us, labeling_us, reference_us, total_us) and the median total per
+// triangle (ns_per_tri).
 
 #include <algorithm>
 #include <cstdio>
@@ -38,7 +40,8 @@ void RunFrames(benchmark::State& state, const Frames& frames) {
     return;
   }
   // Warm up: the first frame initialises, the second runs the first max flow.
-  for (int i = 0; i < 2; ++i) (void)(*session)->ProcessFrame(frames.positions[i]);
+  for (int i = 0; i < 2; ++i)
+    (void)(*session)->ProcessFrame(frames.positions[i]);
   std::vector<double> tensors, labeling, reference, total;
   size_t next = 2 % frames.positions.size();
   for (auto _ : state) {
@@ -113,7 +116,8 @@ void BM_Sheet(benchmark::State& state) {
 
 BENCHMARK_CAPTURE(BM_DataSet, cloth_drape_sphere, "cloth_drape_sphere")
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_DataSet, fox_walk, "fox_walk")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DataSet, fox_walk, "fox_walk")
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DataSet, cloth_skirt_walk, "cloth_skirt_walk")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DataSet, cloth_pants_knee, "cloth_pants_knee")

@@ -20,8 +20,9 @@ double CompressStretchCost(double a, double b, const LabelingParams& params) {
   if (a > b) {
     const double small_h = std::exp(-params.beta * a);
     const double two_sigma_sq = 2.0 * params.sigma * params.sigma;
-    cost = (big_h - small_h) * std::exp(-0.5 * (a - b) * (a - b) / two_sigma_sq) +
-           small_h;
+    cost =
+        (big_h - small_h) * std::exp(-0.5 * (a - b) * (a - b) / two_sigma_sq) +
+        small_h;
   } else {
     cost = (b / a) * (big_h - 1.0) + 1.0;
   }
@@ -50,13 +51,15 @@ UnaryCost DegenerateUnaryCosts(const LabelingParams& params) {
 }
 
 double LabelingEnergy(absl::Span<const UnaryCost> unaries,
-                      absl::Span<const LabelEdge> edges, absl::Span<const Label> labels) {
+                      absl::Span<const LabelEdge> edges,
+                      absl::Span<const Label> labels) {
   double energy = 0.0;
   for (size_t i = 0; i < unaries.size(); ++i) {
     energy += unaries[i][LabelIndex(labels[i])];
   }
   for (const LabelEdge& e : edges) {
-    energy += e.weight * std::abs(LabelIndex(labels[e.i]) - LabelIndex(labels[e.j]));
+    energy +=
+        e.weight * std::abs(LabelIndex(labels[e.i]) - LabelIndex(labels[e.j]));
   }
   return energy;
 }
@@ -66,7 +69,8 @@ struct GraphCutLabeler::Graph {
   maxflow::Graph<double, double, double> g;
 };
 
-GraphCutLabeler::GraphCutLabeler(int num_nodes, absl::Span<const LabelEdge> edges)
+GraphCutLabeler::GraphCutLabeler(int num_nodes,
+                                 absl::Span<const LabelEdge> edges)
     : num_nodes_(num_nodes) {
   const int num_graph_edges = num_nodes + 2 * static_cast<int>(edges.size());
   graph_ = std::make_unique<Graph>(2 * num_nodes, num_graph_edges);
@@ -78,9 +82,10 @@ GraphCutLabeler::GraphCutLabeler(int num_nodes, absl::Span<const LabelEdge> edge
     arc_capacities_.push_back(cap);
     arc_capacities_.push_back(rev_cap);
   };
-  // Node 2i is "l_i >= 1", node 2i+1 is "l_i >= 2"; a node on the sink side is 1.
-  // The infinite arc forbids [l >= 2] without [l >= 1].
-  for (int i = 0; i < num_nodes; ++i) add_edge(2 * i, 2 * i + 1, kInfiniteCapacity, 0.0);
+  // Node 2i is "l_i >= 1", node 2i+1 is "l_i >= 2"; a node on the sink side
+  // is 1. The infinite arc forbids [l >= 2] without [l >= 1].
+  for (int i = 0; i < num_nodes; ++i)
+    add_edge(2 * i, 2 * i + 1, kInfiniteCapacity, 0.0);
   for (const LabelEdge& e : edges) {
     for (int layer = 0; layer < 2; ++layer) {
       add_edge(2 * e.i + layer, 2 * e.j + layer, e.weight, e.weight);
@@ -101,8 +106,8 @@ void GraphCutLabeler::Solve(absl::Span<const UnaryCost> unaries,
       arc = g.get_next_arc(arc);
     }
   }
-  // E_i(l) = U0 (1 - x1) + U1 x1 + (U2 - U1) x2 given x2 <= x1; terminal capacity of a
-  // node is cost(sink side) - cost(source side).
+  // E_i(l) = U0 (1 - x1) + U1 x1 + (U2 - U1) x2 given x2 <= x1; terminal
+  // capacity of a node is cost(sink side) - cost(source side).
   const bool reuse = solved_once_;
   for (int i = 0; i < num_nodes_; ++i) {
     const UnaryCost& u = unaries[i];
@@ -111,9 +116,9 @@ void GraphCutLabeler::Solve(absl::Span<const UnaryCost> unaries,
   }
   if (reuse) {
     // Every capacity changed, so every node is marked and the search trees are
-    // rebuilt from the terminals. The point of reuse_trees is memory: without it
-    // maxflow() frees and reallocates its orphan pool on every call; with it only on
-    // every 64th call.
+    // rebuilt from the terminals. The point of reuse_trees is memory: without
+    // it maxflow() frees and reallocates its orphan pool on every call; with it
+    // only on every 64th call.
     for (int v = 0; v < 2 * num_nodes_; ++v) g.mark_node(v);
   }
   solved_once_ = true;
@@ -134,17 +139,18 @@ std::vector<LabelEdge> SpatialEdges(
   return edges;
 }
 
-LabelingResult LabelFrameOnline(absl::Span<const UnaryCost> unaries,
-                                absl::Span<const Label> previous,
-                                absl::Span<const std::pair<int32_t, int32_t>> adjacent,
-                                const LabelingParams& params) {
+LabelingResult LabelFrameOnline(
+    absl::Span<const UnaryCost> unaries, absl::Span<const Label> previous,
+    absl::Span<const std::pair<int32_t, int32_t>> adjacent,
+    const LabelingParams& params) {
   std::vector<UnaryCost> folded(unaries.begin(), unaries.end());
   if (!previous.empty()) {
     for (size_t f = 0; f < folded.size(); ++f) {
       AddTemporalCost(previous[f], params.temporal_step, folded[f]);
     }
   }
-  const std::vector<LabelEdge> edges = SpatialEdges(adjacent, params.spatial_step);
+  const std::vector<LabelEdge> edges =
+      SpatialEdges(adjacent, params.spatial_step);
   GraphCutLabeler labeler(static_cast<int>(folded.size()), edges);
   LabelingResult result;
   result.labels.resize(folded.size());
@@ -173,7 +179,8 @@ absl::StatusOr<LabelingResult> LabelSequenceOffline(
     }
     if (t > 0) {
       for (int32_t f = 0; f < num_triangles; ++f) {
-        edges.push_back({base - num_triangles + f, base + f, params.temporal_step});
+        edges.push_back(
+            {base - num_triangles + f, base + f, params.temporal_step});
       }
     }
   }

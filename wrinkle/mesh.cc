@@ -10,7 +10,8 @@
 namespace crease {
 namespace {
 
-// Packs a grid cell (each coordinate within +-2^20 cells of the origin) into a key.
+// Packs a grid cell (each coordinate within +-2^20 cells of the origin) into a
+// key.
 uint64_t CellKey(int64_t x, int64_t y, int64_t z) {
   constexpr int64_t kBias = int64_t{1} << 20;
   constexpr uint64_t kMask = (uint64_t{1} << 21) - 1;
@@ -26,8 +27,8 @@ uint64_t EdgeKey(int32_t a, int32_t b) {
 
 }  // namespace
 
-std::vector<int32_t> WeldVertices(absl::Span<const float> positions, double tolerance,
-                                  int* num_welded) {
+std::vector<int32_t> WeldVertices(absl::Span<const float> positions,
+                                  double tolerance, int* num_welded) {
   const int32_t n = static_cast<int32_t>(positions.size() / 3);
   std::vector<int32_t> map(n);
   if (tolerance < 0) {
@@ -35,7 +36,8 @@ std::vector<int32_t> WeldVertices(absl::Span<const float> positions, double tole
     *num_welded = n;
     return map;
   }
-  double lo[3] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
+  double lo[3] = {std::numeric_limits<double>::max(),
+                  std::numeric_limits<double>::max(),
                   std::numeric_limits<double>::max()};
   double hi[3] = {-lo[0], -lo[1], -lo[2]};
   for (int32_t v = 0; v < n; ++v) {
@@ -49,8 +51,9 @@ std::vector<int32_t> WeldVertices(absl::Span<const float> positions, double tole
   for (int k = 0; k < 3; ++k) cell = std::max(cell, (hi[k] - lo[k]) / 1e6);
   if (cell <= 0) cell = 1.0;
   const double tol2 = tolerance * tolerance;
-  absl::flat_hash_map<uint64_t, std::vector<int32_t>> grid;  // cell -> representatives
-  std::vector<int32_t> representative_of_id;                 // welded id -> caller vertex
+  absl::flat_hash_map<uint64_t, std::vector<int32_t>>
+      grid;                                   // cell -> representatives
+  std::vector<int32_t> representative_of_id;  // welded id -> caller vertex
   for (int32_t v = 0; v < n; ++v) {
     const float* p = &positions[3 * v];
     int64_t c[3];
@@ -66,7 +69,8 @@ std::vector<int32_t> WeldVertices(absl::Span<const float> positions, double tole
           for (int32_t rep : it->second) {
             const float* q = &positions[3 * rep];
             const double d0 = p[0] - q[0], d1 = p[1] - q[1], d2 = p[2] - q[2];
-            if (d0 * d0 + d1 * d1 + d2 * d2 <= tol2 && (best < 0 || rep < best)) {
+            if (d0 * d0 + d1 * d1 + d2 * d2 <= tol2 &&
+                (best < 0 || rep < best)) {
               best = rep;
             }
           }
@@ -93,23 +97,25 @@ absl::StatusOr<MeshTopology> MeshTopology::Build(
         "positions: %d floats is not a multiple of 3", positions.size()));
   }
   const int64_t num_vertices = static_cast<int64_t>(positions.size() / 3);
-  if (triangles.empty()) return absl::InvalidArgumentError("triangles: none given");
+  if (triangles.empty())
+    return absl::InvalidArgumentError("triangles: none given");
   if (num_vertices > std::numeric_limits<int32_t>::max() / 2 ||
-      triangles.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() / 3)) {
+      triangles.size() >
+          static_cast<size_t>(std::numeric_limits<int32_t>::max() / 3)) {
     return absl::InvalidArgumentError("mesh too large for 32-bit indices");
   }
   for (size_t i = 0; i < positions.size(); ++i) {
     if (!std::isfinite(positions[i])) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("positions: vertex %d has a non-finite coordinate", i / 3));
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "positions: vertex %d has a non-finite coordinate", i / 3));
     }
   }
   for (size_t f = 0; f < triangles.size(); ++f) {
     for (int k = 0; k < 3; ++k) {
       if (triangles[f][k] < 0 || triangles[f][k] >= num_vertices) {
         return absl::InvalidArgumentError(absl::StrFormat(
-            "triangles: triangle %d corner %d is vertex %d, outside [0, %d)", f, k,
-            triangles[f][k], num_vertices));
+            "triangles: triangle %d corner %d is vertex %d, outside [0, %d)", f,
+            k, triangles[f][k], num_vertices));
       }
     }
   }
@@ -128,10 +134,12 @@ absl::StatusOr<MeshTopology> MeshTopology::Build(
     }
     for (int k = 0; k < 3; ++k) diagonal2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
   }
-  const double tolerance = options.weld_relative_tolerance < 0
-                               ? -1.0
-                               : options.weld_relative_tolerance * std::sqrt(diagonal2);
-  mesh.weld_map_ = WeldVertices(positions, tolerance, &mesh.num_welded_vertices_);
+  const double tolerance =
+      options.weld_relative_tolerance < 0
+          ? -1.0
+          : options.weld_relative_tolerance * std::sqrt(diagonal2);
+  mesh.weld_map_ =
+      WeldVertices(positions, tolerance, &mesh.num_welded_vertices_);
 
   // Edges and edge -> faces.
   const int32_t num_faces = static_cast<int32_t>(triangles.size());
@@ -149,8 +157,9 @@ absl::StatusOr<MeshTopology> MeshTopology::Build(
       continue;
     }
     for (int k = 0; k < 3; ++k) {
-      auto [it, inserted] = edge_ids.try_emplace(
-          EdgeKey(w[k], w[(k + 1) % 3]), static_cast<int32_t>(mesh.edges_.size()));
+      auto [it, inserted] =
+          edge_ids.try_emplace(EdgeKey(w[k], w[(k + 1) % 3]),
+                               static_cast<int32_t>(mesh.edges_.size()));
       if (inserted) {
         mesh.edges_.push_back({t[k], t[(k + 1) % 3]});
         edge_face_counts.push_back(0);
@@ -162,7 +171,8 @@ absl::StatusOr<MeshTopology> MeshTopology::Build(
   const int32_t num_edges = static_cast<int32_t>(mesh.edges_.size());
   mesh.edge_face_offsets_.assign(num_edges + 1, 0);
   for (int32_t e = 0; e < num_edges; ++e) {
-    mesh.edge_face_offsets_[e + 1] = mesh.edge_face_offsets_[e] + edge_face_counts[e];
+    mesh.edge_face_offsets_[e + 1] =
+        mesh.edge_face_offsets_[e] + edge_face_counts[e];
   }
   mesh.edge_face_list_.resize(mesh.edge_face_offsets_[num_edges]);
   std::vector<int32_t> fill(mesh.edge_face_offsets_.begin(),
@@ -187,7 +197,8 @@ absl::StatusOr<MeshTopology> MeshTopology::Build(
       const int32_t e = mesh.face_edges_[f][k];
       if (e < 0) continue;
       const absl::Span<const int32_t> faces = mesh.edge_faces(e);
-      if (faces.size() == 2) mesh.face_neighbors_[f][k] = faces[0] == f ? faces[1] : faces[0];
+      if (faces.size() == 2)
+        mesh.face_neighbors_[f][k] = faces[0] == f ? faces[1] : faces[0];
     }
   }
   mesh.BuildOneRings();
@@ -206,7 +217,8 @@ void MeshTopology::BuildOneRings() {
     vertex_face_offsets_[w + 1] += vertex_face_offsets_[w];
   }
   std::vector<int32_t> unordered(vertex_face_offsets_[num_welded]);
-  std::vector<int32_t> fill(vertex_face_offsets_.begin(), vertex_face_offsets_.end() - 1);
+  std::vector<int32_t> fill(vertex_face_offsets_.begin(),
+                            vertex_face_offsets_.end() - 1);
   for (int32_t f = 0; f < num_faces; ++f) {
     if (face_edges_[f][0] < 0) continue;
     for (int32_t v : triangles_[f]) unordered[fill[weld_map_[v]]++] = f;
@@ -219,7 +231,8 @@ void MeshTopology::BuildOneRings() {
   std::vector<int32_t> fan;
   std::vector<bool> used;
   for (int32_t w = 0; w < num_welded; ++w) {
-    const int32_t begin = vertex_face_offsets_[w], end = vertex_face_offsets_[w + 1];
+    const int32_t begin = vertex_face_offsets_[w],
+                  end = vertex_face_offsets_[w + 1];
     const absl::Span<const int32_t> faces =
         absl::MakeConstSpan(unordered).subspan(begin, end - begin);
     // The two edge slots of triangle f that touch w.
@@ -241,8 +254,9 @@ void MeshTopology::BuildOneRings() {
     used.assign(faces.size(), false);
     fan.clear();
     int fans = 0;
-    // Start open fans at a triangle whose "incoming" side has no neighbour, so boundary
-    // vertices list their triangles from one boundary edge to the other.
+    // Start open fans at a triangle whose "incoming" side has no neighbour, so
+    // boundary vertices list their triangles from one boundary edge to the
+    // other.
     for (int pass = 0; pass < 2; ++pass) {
       for (size_t i = 0; i < faces.size(); ++i) {
         if (used[i]) continue;
@@ -276,12 +290,14 @@ void MeshTopology::BuildOneRings() {
       for (int corner : {(a + 1) % 3, b}) {
         const int32_t n = weld_map_[triangles_[f][corner]];
         if (std::find(vertex_neighbor_list_.begin() + neighbor_begin,
-                      vertex_neighbor_list_.end(), n) == vertex_neighbor_list_.end()) {
+                      vertex_neighbor_list_.end(),
+                      n) == vertex_neighbor_list_.end()) {
           vertex_neighbor_list_.push_back(n);
         }
       }
     }
-    vertex_neighbor_offsets_[w + 1] = static_cast<int32_t>(vertex_neighbor_list_.size());
+    vertex_neighbor_offsets_[w + 1] =
+        static_cast<int32_t>(vertex_neighbor_list_.size());
   }
 }
 

@@ -13,21 +13,24 @@
 namespace crease {
 
 struct MeshTopologyOptions {
-  // Vertices whose positions are closer than this fraction of the bounding-box diagonal
-  // are one vertex for adjacency (game meshes are split along UV seams, or stored as
-  // triangle soups). Negative: no welding, only shared indices connect triangles.
+  // Vertices whose positions are closer than this fraction of the bounding-box
+  // diagonal are one vertex for adjacency (game meshes are split along UV
+  // seams, or stored as triangle soups). Negative: no welding, only shared
+  // indices connect triangles.
   double weld_relative_tolerance = 1e-6;
 };
 
 // Connectivity of a triangle mesh with fixed topology.
 //
-// Adjacency is computed on *welded* vertices, but every output keeps the caller's
-// vertex and triangle indexing: edges name caller vertex indices (those of the first
-// triangle that uses the edge), faces are the caller's triangles.
+// Adjacency is computed on *welded* vertices, but every output keeps the
+// caller's vertex and triangle indexing: edges name caller vertex indices
+// (those of the first triangle that uses the edge), faces are the caller's
+// triangles.
 //
-// Non-manifold edges (used by three or more triangles) are reported and connect none of
-// their triangles: for adjacency they act as boundary edges. Triangles with two corners
-// on the same welded vertex are "collapsed": they have no edges and no neighbours.
+// Non-manifold edges (used by three or more triangles) are reported and connect
+// none of their triangles: for adjacency they act as boundary edges. Triangles
+// with two corners on the same welded vertex are "collapsed": they have no
+// edges and no neighbours.
 class MeshTopology {
  public:
   struct Edge {
@@ -36,11 +39,12 @@ class MeshTopology {
   };
 
   // `positions` are packed xyz (3 per caller vertex) used only for welding.
-  // InvalidArgument for indices out of range, a wrong positions length, non-finite
-  // positions, or no triangles.
-  static absl::StatusOr<MeshTopology> Build(absl::Span<const io::Triangle> triangles,
-                                            absl::Span<const float> positions,
-                                            const MeshTopologyOptions& options = {});
+  // InvalidArgument for indices out of range, a wrong positions length,
+  // non-finite positions, or no triangles.
+  static absl::StatusOr<MeshTopology> Build(
+      absl::Span<const io::Triangle> triangles,
+      absl::Span<const float> positions,
+      const MeshTopologyOptions& options = {});
 
   int num_vertices() const { return static_cast<int>(weld_map_.size()); }
   int num_triangles() const { return static_cast<int>(triangles_.size()); }
@@ -48,8 +52,8 @@ class MeshTopology {
   int num_edges() const { return static_cast<int>(edges_.size()); }
 
   const std::vector<io::Triangle>& triangles() const { return triangles_; }
-  // Caller vertex -> welded vertex id (welded ids are numbered in order of first
-  // appearance among the caller's vertices).
+  // Caller vertex -> welded vertex id (welded ids are numbered in order of
+  // first appearance among the caller's vertices).
   int32_t welded_vertex(int32_t v) const { return weld_map_[v]; }
   const std::vector<int32_t>& weld_map() const { return weld_map_; }
 
@@ -59,12 +63,19 @@ class MeshTopology {
     return Slice(edge_face_offsets_, edge_face_list_, e);
   }
   bool is_boundary_edge(int32_t e) const { return edge_faces(e).size() == 1; }
-  bool is_non_manifold_edge(int32_t e) const { return edge_faces(e).size() > 2; }
+  bool is_non_manifold_edge(int32_t e) const {
+    return edge_faces(e).size() > 2;
+  }
   const std::vector<int32_t>& boundary_edges() const { return boundary_edges_; }
-  const std::vector<int32_t>& non_manifold_edges() const { return non_manifold_edges_; }
+  const std::vector<int32_t>& non_manifold_edges() const {
+    return non_manifold_edges_;
+  }
 
-  // Edge k of triangle f joins corners k and (k + 1) % 3; -1 for collapsed triangles.
-  const std::array<int32_t, 3>& face_edges(int32_t f) const { return face_edges_[f]; }
+  // Edge k of triangle f joins corners k and (k + 1) % 3; -1 for collapsed
+  // triangles.
+  const std::array<int32_t, 3>& face_edges(int32_t f) const {
+    return face_edges_[f];
+  }
   // Triangle across edge k of f, or -1 (boundary, non-manifold or collapsed).
   const std::array<int32_t, 3>& face_neighbors(int32_t f) const {
     return face_neighbors_[f];
@@ -75,22 +86,27 @@ class MeshTopology {
   }
   int num_collapsed_triangles() const { return num_collapsed_triangles_; }
 
-  // One-ring of a welded vertex: its triangles, in rotational order around it when the
-  // vertex is manifold (starting at a boundary for boundary vertices), and its welded
-  // neighbour vertices in the same order.
+  // One-ring of a welded vertex: its triangles, in rotational order around it
+  // when the vertex is manifold (starting at a boundary for boundary vertices),
+  // and its welded neighbour vertices in the same order.
   absl::Span<const int32_t> vertex_faces(int32_t welded) const {
     return Slice(vertex_face_offsets_, vertex_face_list_, welded);
   }
   absl::Span<const int32_t> vertex_neighbors(int32_t welded) const {
     return Slice(vertex_neighbor_offsets_, vertex_neighbor_list_, welded);
   }
-  // True when the vertex's triangles form one fan connected across manifold edges.
-  bool is_manifold_vertex(int32_t welded) const { return manifold_vertex_[welded]; }
+  // True when the vertex's triangles form one fan connected across manifold
+  // edges.
+  bool is_manifold_vertex(int32_t welded) const {
+    return manifold_vertex_[welded];
+  }
 
  private:
   static absl::Span<const int32_t> Slice(const std::vector<int32_t>& offsets,
-                                         const std::vector<int32_t>& list, int32_t i) {
-    return absl::MakeConstSpan(list).subspan(offsets[i], offsets[i + 1] - offsets[i]);
+                                         const std::vector<int32_t>& list,
+                                         int32_t i) {
+    return absl::MakeConstSpan(list).subspan(offsets[i],
+                                             offsets[i + 1] - offsets[i]);
   }
   void BuildOneRings();
 
@@ -108,11 +124,12 @@ class MeshTopology {
   std::vector<bool> manifold_vertex_;
 };
 
-// Welds coincident vertices: returns caller vertex -> welded id (first-appearance
-// order) and sets *num_welded. Vertices within `tolerance` (absolute) of an earlier
-// representative join it; the earliest such representative wins.
-std::vector<int32_t> WeldVertices(absl::Span<const float> positions, double tolerance,
-                                  int* num_welded);
+// Welds coincident vertices: returns caller vertex -> welded id
+// (first-appearance order) and sets *num_welded. Vertices within `tolerance`
+// (absolute) of an earlier representative join it; the earliest such
+// representative wins.
+std::vector<int32_t> WeldVertices(absl::Span<const float> positions,
+                                  double tolerance, int* num_welded);
 
 }  // namespace crease
 

@@ -2,10 +2,12 @@
 
 namespace crease {
 
-double LabelFlicker(absl::Span<const Label> previous, absl::Span<const Label> current) {
+double LabelFlicker(absl::Span<const Label> previous,
+                    absl::Span<const Label> current) {
   if (current.empty() || previous.size() != current.size()) return 0.0;
   size_t changed = 0;
-  for (size_t i = 0; i < current.size(); ++i) changed += previous[i] != current[i];
+  for (size_t i = 0; i < current.size(); ++i)
+    changed += previous[i] != current[i];
   return static_cast<double>(changed) / static_cast<double>(current.size());
 }
 

@@ -8,8 +8,10 @@
 
 namespace crease {
 
-// Share of triangles whose label differs between two consecutive frames (0 for empty).
-double LabelFlicker(absl::Span<const Label> previous, absl::Span<const Label> current);
+// Share of triangles whose label differs between two consecutive frames (0 for
+// empty).
+double LabelFlicker(absl::Span<const Label> previous,
+                    absl::Span<const Label> current);
 
 // Share of triangles carrying each label, indexed by LabelIndex.
 std::array<double, kNumLabels> LabelShares(absl::Span<const Label> labels);

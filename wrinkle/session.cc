@@ -12,18 +12,20 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double MillisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
 }
 
 Eigen::Vector3d Vertex(absl::Span<const float> positions, int32_t v) {
-  return Eigen::Vector3d(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
+  return Eigen::Vector3d(positions[3 * v], positions[3 * v + 1],
+                         positions[3 * v + 2]);
 }
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Session>> Session::Create(
-    absl::Span<const io::Triangle> triangles, absl::Span<const float> rest_positions,
-    const SessionParams& params) {
+    absl::Span<const io::Triangle> triangles,
+    absl::Span<const float> rest_positions, const SessionParams& params) {
   absl::StatusOr<MeshTopology> topology =
       MeshTopology::Build(triangles, rest_positions, params.topology);
   if (!topology.ok()) return topology.status();
@@ -33,8 +35,8 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(
 Session::Session(MeshTopology topology, const SessionParams& params)
     : topology_(std::move(topology)),
       params_(params),
-      spatial_edges_(
-          SpatialEdges(topology_.adjacent_face_pairs(), params.labeling.spatial_step)),
+      spatial_edges_(SpatialEdges(topology_.adjacent_face_pairs(),
+                                  params.labeling.spatial_step)),
       labeler_(topology_.num_triangles(), spatial_edges_) {
   const size_t n = topology_.num_triangles();
   current_.resize(n);
@@ -61,8 +63,9 @@ absl::Status Session::ValidateFrame(absl::Span<const float> positions) const {
   }
   for (size_t i = 0; i < positions.size(); ++i) {
     if (!std::isfinite(positions[i])) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "positions: vertex %d has a non-finite %c coordinate", i / 3, "xyz"[i % 3]));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("positions: vertex %d has a non-finite %c coordinate",
+                          i / 3, "xyz"[i % 3]));
     }
   }
   return absl::OkStatus();
@@ -74,7 +77,8 @@ void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
     const io::Triangle& t = triangles[f];
     current_[f] = EdgeMatrix(Vertex(positions, t[0]), Vertex(positions, t[1]),
                              Vertex(positions, t[2]), &frames_[f]);
-    current_degenerate_[f] = IsDegenerate(current_[f], params_.degenerate_relative_area);
+    current_degenerate_[f] =
+        IsDegenerate(current_[f], params_.degenerate_relative_area);
   }
 }
 
@@ -106,13 +110,14 @@ void Session::UpdateReferencesAndField() {
       continue;
     }
     if (IsDegenerate(reference_[f], params_.degenerate_relative_area)) {
-      // No usable reference yet (the triangle was degenerate before): start from now.
+      // No usable reference yet (the triangle was degenerate before): start
+      // from now.
       reference_[f] = current_[f];
     }
     const Svd2 svd = ClosedFormSvd(current_[f] * Inverse2(reference_[f]));
     Svd2 updated;
-    UpdateReference(labels_[f], current_[f], svd, params_.reference, &reference_[f],
-                    &updated);
+    UpdateReference(labels_[f], current_[f], svd, params_.reference,
+                    &reference_[f], &updated);
     field_[f] = MakeStretchTensor(updated, frames_[f]);
   }
 }

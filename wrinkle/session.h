@@ -1,10 +1,9 @@
 #ifndef CREASE_WRINKLE_SESSION_H_
 #define CREASE_WRINKLE_SESSION_H_
 
+#include <Eigen/Core>
 #include <memory>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -21,8 +20,9 @@ struct SessionParams {
   MeshTopologyOptions topology;
   LabelingParams labeling;
   ReferenceParams reference;
-  // A triangle is degenerate when twice its area is at most this times its longest edge
-  // squared; it gets the identity tensor, is labeled Rest and keeps its reference.
+  // A triangle is degenerate when twice its area is at most this times its
+  // longest edge squared; it gets the identity tensor, is labeled Rest and
+  // keeps its reference.
   double degenerate_relative_area = 1e-6;
 };
 
@@ -34,20 +34,22 @@ struct StageTimings {
   double total_ms() const { return tensors_ms + labeling_ms + reference_ms; }
 };
 
-// Everything one animated mesh remembers between frames (DESIGN.md §2, steps 1-7):
-// the previous frame's edge matrices and labels, the adaptive reference shapes, and the
-// graph of the labeling problem, built once. Single-threaded and deterministic.
-// Per-frame buffers are sized at creation, so ProcessFrame does not allocate.
+// Everything one animated mesh remembers between frames (DESIGN.md §2, steps
+// 1-7): the previous frame's edge matrices and labels, the adaptive reference
+// shapes, and the graph of the labeling problem, built once. Single-threaded
+// and deterministic. Per-frame buffers are sized at creation, so ProcessFrame
+// does not allocate.
 class Session {
  public:
-  // `rest_positions` (packed xyz, e.g. the OBJ's) are used only to weld coincident
-  // vertices for adjacency. InvalidArgument for a malformed mesh.
+  // `rest_positions` (packed xyz, e.g. the OBJ's) are used only to weld
+  // coincident vertices for adjacency. InvalidArgument for a malformed mesh.
   static absl::StatusOr<std::unique_ptr<Session>> Create(
-      absl::Span<const io::Triangle> triangles, absl::Span<const float> rest_positions,
-      const SessionParams& params = {});
+      absl::Span<const io::Triangle> triangles,
+      absl::Span<const float> rest_positions, const SessionParams& params = {});
 
-  // Runs one frame. `positions` are packed xyz for every vertex. A frame with the wrong
-  // length or non-finite values is rejected with InvalidArgument and changes nothing.
+  // Runs one frame. `positions` are packed xyz for every vertex. A frame with
+  // the wrong length or non-finite values is rejected with InvalidArgument and
+  // changes nothing.
   absl::Status ProcessFrame(absl::Span<const float> positions);
 
   const MeshTopology& topology() const { return topology_; }
@@ -57,11 +59,15 @@ class Session {
 
   // Results of the last processed frame.
   absl::Span<const Label> labels() const { return labels_; }
-  // Per-triangle argmin of the unary costs alone: the baseline without the graph cut.
+  // Per-triangle argmin of the unary costs alone: the baseline without the
+  // graph cut.
   absl::Span<const Label> argmin_labels() const { return argmin_labels_; }
   // Against the previous frame: what the labeling sees.
-  absl::Span<const StretchRatios> interframe_stretch() const { return interframe_; }
-  // Against the adaptive references after this frame's update: the compression field.
+  absl::Span<const StretchRatios> interframe_stretch() const {
+    return interframe_;
+  }
+  // Against the adaptive references after this frame's update: the compression
+  // field.
   absl::Span<const StretchTensor> compression_field() const { return field_; }
   absl::Span<const Eigen::Matrix2d> references() const { return reference_; }
   // Energy of the labels, temporal term included.

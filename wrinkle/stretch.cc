@@ -38,7 +38,8 @@ bool IsDegenerate(const Eigen::Matrix2d& m, double relative_area) {
 void SingularValues(const Eigen::Matrix2d& f, double* s1, double* s2) {
   const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
   // F = rotation part (e, k) + reflection part (g, h); s1 = |rot| + |ref|,
-  // s2 = |rot| - |ref| = det F / s1 (the quotient avoids cancellation when s2 << s1).
+  // s2 = |rot| - |ref| = det F / s1 (the quotient avoids cancellation when s2
+  // << s1).
   const double e = 0.5 * (a + d), g = 0.5 * (a - d);
   const double h = 0.5 * (c + b), k = 0.5 * (c - b);
   *s1 = std::sqrt(e * e + k * k) + std::sqrt(g * g + h * h);
@@ -53,8 +54,8 @@ Svd2 ClosedFormSvd(const Eigen::Matrix2d& f) {
     return out;
   }
   const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
-  // Dominant eigenvector of F F^T = [[p, m], [m, n]]: the null vector of either row of
-  // F F^T - s1^2 I, whichever row is longer (the shorter may vanish).
+  // Dominant eigenvector of F F^T = [[p, m], [m, n]]: the null vector of either
+  // row of F F^T - s1^2 I, whichever row is longer (the shorter may vanish).
   const double p = a * a + b * b, m = a * c + b * d, n = c * c + d * d;
   const double s1_sq = out.s1 * out.s1;
   double ux = m, uy = s1_sq - p;
@@ -90,7 +91,8 @@ StretchRatios MakeStretchRatios(double s1, double s2) {
 }
 
 StretchTensor MakeStretchTensor(const Svd2& svd, const LocalFrame& current) {
-  if (!(svd.s2 > 0.0) || !std::isfinite(svd.s1)) return StretchTensor::Degenerate();
+  if (!(svd.s2 > 0.0) || !std::isfinite(svd.s1))
+    return StretchTensor::Degenerate();
   StretchTensor t;
   t.lambda_max = svd.s1;
   t.lambda_min = svd.s2;

@@ -20,7 +20,8 @@ io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth) {
   mesh.triangles.reserve(2 * static_cast<size_t>(nx) * nz);
   for (int j = 0; j < nz; ++j) {
     for (int i = 0; i < nx; ++i) {
-      const int a = id(i, j), b = id(i + 1, j), c = id(i + 1, j + 1), d = id(i, j + 1);
+      const int a = id(i, j), b = id(i + 1, j), c = id(i + 1, j + 1),
+                d = id(i, j + 1);
       if ((i + j) % 2 == 0) {
         mesh.triangles.push_back({a, c, b});
         mesh.triangles.push_back({a, d, c});
@@ -33,8 +34,8 @@ io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth) {
   return mesh;
 }
 
-void AnimateSheet(const io::TriangleMesh& rest, int frame, int period, float max_squeeze,
-                  std::vector<float>* positions) {
+void AnimateSheet(const io::TriangleMesh& rest, int frame, int period,
+                  float max_squeeze, std::vector<float>* positions) {
   positions->resize(rest.positions.size());
   float width = 0, depth = 0;
   for (int v = 0; v < rest.num_vertices(); ++v) {
@@ -48,8 +49,8 @@ void AnimateSheet(const io::TriangleMesh& rest, int frame, int period, float max
     const double squeeze = amount * (depth > 0 ? z / depth : 1.0);
     const double u = width > 0 ? x / width : 0.0;
     (*positions)[3 * v] = static_cast<float>(x * (1.0 - squeeze));
-    (*positions)[3 * v + 1] =
-        static_cast<float>(0.25 * width * squeeze * std::sin(std::numbers::pi * u));
+    (*positions)[3 * v + 1] = static_cast<float>(
+        0.25 * width * squeeze * std::sin(std::numbers::pi * u));
     (*positions)[3 * v + 2] = static_cast<float>(z);
   }
 }

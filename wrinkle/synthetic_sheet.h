@@ -7,15 +7,16 @@
 
 namespace crease {
 
-// A flat nx x nz grid of quads (2 triangles each, diagonals alternating) in the XZ
-// plane, `width` x `depth`, at y = 0. For tests and benchmarks at any size.
+// A flat nx x nz grid of quads (2 triangles each, diagonals alternating) in the
+// XZ plane, `width` x `depth`, at y = 0. For tests and benchmarks at any size.
 io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth);
 
-// Frame `frame` of a periodic animation of such a sheet: the sheet is squeezed along X
-// by up to `max_squeeze` (0.3 = to 70 %), more at larger z, and the lost length bulges
-// up in Y, with a period of `period` frames. Writes packed xyz into *positions.
-void AnimateSheet(const io::TriangleMesh& rest, int frame, int period, float max_squeeze,
-                  std::vector<float>* positions);
+// Frame `frame` of a periodic animation of such a sheet: the sheet is squeezed
+// along X by up to `max_squeeze` (0.3 = to 70 %), more at larger z, and the
+// lost length bulges up in Y, with a period of `period` frames. Writes packed
+// xyz into *positions.
+void AnimateSheet(const io::TriangleMesh& rest, int frame, int period,
+                  float max_squeeze, std::vector<float>* positions);
 
 }  // namespace crease
 

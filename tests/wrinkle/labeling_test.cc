@@ -20,8 +20,10 @@ TEST(UnaryCostTest, MatchesHandComputedValues) {
   EXPECT_NEAR(still[kC], 1.0, 1e-15);
   EXPECT_NEAR(still[kS], 1.0, 1e-15);
   // A(R) = 1 - exp(-d^2 / (2 sigma^2)) with d the L1 deviation from (1, 1).
-  EXPECT_NEAR(UnaryCosts(1.05, 1.0, kParams)[kR], 1 - std::exp(-0.5), 1e-12);  // 0.393
-  EXPECT_NEAR(UnaryCosts(1.05, 1.05, kParams)[kR], 1 - std::exp(-2.0), 1e-12);  // 0.865
+  EXPECT_NEAR(UnaryCosts(1.05, 1.0, kParams)[kR], 1 - std::exp(-0.5),
+              1e-12);  // 0.393
+  EXPECT_NEAR(UnaryCosts(1.05, 1.05, kParams)[kR], 1 - std::exp(-2.0),
+              1e-12);  // 0.865
   // c(a, b) from the digest's table.
   EXPECT_NEAR(CompressStretchCost(1.1, 1.0, kParams), 0.150, 5e-4);
   EXPECT_NEAR(CompressStretchCost(1.2, 1.0, kParams), 0.003, 5e-4);
@@ -31,7 +33,8 @@ TEST(UnaryCostTest, MatchesHandComputedValues) {
   const double a = 1.08, b = 1.02;
   const double big_h = std::exp(-9 * (a - 1)), small_h = std::exp(-90 * a);
   EXPECT_NEAR(CompressStretchCost(a, b, kParams),
-              (big_h - small_h) * std::exp(-(a - b) * (a - b) / 0.01) + small_h, 1e-15);
+              (big_h - small_h) * std::exp(-(a - b) * (a - b) / 0.01) + small_h,
+              1e-15);
 }
 
 TEST(UnaryCostTest, ClampsThePrintedNegativeBranchAtZero) {
@@ -49,8 +52,10 @@ TEST(UnaryCostTest, CompressionFavoursCompressAndStretchFavoursStretch) {
   EXPECT_EQ(ArgminLabel(degenerate), Label::kRest);
 }
 
-// A strip of up to 8 triangles with a few extra chords, so the graph has cycles.
-std::vector<std::pair<int32_t, int32_t>> TinyAdjacency(int n, std::mt19937& rng) {
+// A strip of up to 8 triangles with a few extra chords, so the graph has
+// cycles.
+std::vector<std::pair<int32_t, int32_t>> TinyAdjacency(int n,
+                                                       std::mt19937& rng) {
   std::vector<std::pair<int32_t, int32_t>> pairs;
   for (int i = 0; i + 1 < n; ++i) pairs.emplace_back(i, i + 1);
   std::uniform_int_distribution<int> pick(0, n - 1);
@@ -96,10 +101,12 @@ TEST(GraphCutTest, OnlineMatchesBruteForceOnTinyMeshes) {
     std::vector<Label> previous(n);
     for (auto& l : previous) l = static_cast<Label>(rng() % 3);
     const bool first_frame = trial % 5 == 0;
-    const LabelingResult result = LabelFrameOnline(
-        unaries, first_frame ? std::vector<Label>{} : previous, adjacency, kParams);
+    const LabelingResult result =
+        LabelFrameOnline(unaries, first_frame ? std::vector<Label>{} : previous,
+                         adjacency, kParams);
 
-    // Independent energy: unary + 0.2 |li - lj| spatial + 0.2 |li - prev_i| temporal.
+    // Independent energy: unary + 0.2 |li - lj| spatial + 0.2 |li - prev_i|
+    // temporal.
     auto energy = [&](const std::vector<Label>& labels) {
       double e = 0;
       for (int i = 0; i < n; ++i) {
@@ -132,9 +139,11 @@ TEST(GraphCutTest, OfflineMatchesBruteForceOnTwoFrames) {
     auto energy = [&](const std::vector<Label>& labels) {
       double e = 0;
       for (int t = 0; t < frames; ++t) {
-        for (int i = 0; i < n; ++i) e += unaries[t * n + i][LabelIndex(labels[t * n + i])];
+        for (int i = 0; i < n; ++i)
+          e += unaries[t * n + i][LabelIndex(labels[t * n + i])];
         for (const auto& [a, b] : adjacency) {
-          e += 0.2 * std::abs(LabelIndex(labels[t * n + a]) - LabelIndex(labels[t * n + b]));
+          e += 0.2 * std::abs(LabelIndex(labels[t * n + a]) -
+                              LabelIndex(labels[t * n + b]));
         }
       }
       for (int i = 0; i < n; ++i) {
@@ -167,14 +176,17 @@ TEST(GraphCutTest, ReusedGraphGivesTheSameMinimumAsAFreshOne) {
 }
 
 TEST(GraphCutTest, ReusedGraphMatchesFreshSolvesOnALargerMesh) {
-  // 30 x 30 grid of nodes, 4-connected, 100 frames of random costs: the reused solver
-  // (search trees rebuilt from marked nodes) must reach the fresh solver's energy.
+  // 30 x 30 grid of nodes, 4-connected, 100 frames of random costs: the reused
+  // solver (search trees rebuilt from marked nodes) must reach the fresh
+  // solver's energy.
   constexpr int kSide = 30, kNodes = kSide * kSide;
   std::vector<LabelEdge> edges;
   for (int y = 0; y < kSide; ++y) {
     for (int x = 0; x < kSide; ++x) {
-      if (x + 1 < kSide) edges.push_back({y * kSide + x, y * kSide + x + 1, 0.2});
-      if (y + 1 < kSide) edges.push_back({y * kSide + x, (y + 1) * kSide + x, 0.2});
+      if (x + 1 < kSide)
+        edges.push_back({y * kSide + x, y * kSide + x + 1, 0.2});
+      if (y + 1 < kSide)
+        edges.push_back({y * kSide + x, (y + 1) * kSide + x, 0.2});
     }
   }
   std::mt19937 rng(13);
@@ -193,12 +205,14 @@ TEST(GraphCutTest, ReusedGraphMatchesFreshSolvesOnALargerMesh) {
 }
 
 TEST(GraphCutTest, SmoothsAnIsolatedOutlier) {
-  // Five triangles in a row, all clearly compressed except a mildly resting middle one:
-  // its neighbours pull it to Compress, which the argmin would not do.
+  // Five triangles in a row, all clearly compressed except a mildly resting
+  // middle one: its neighbours pull it to Compress, which the argmin would not
+  // do.
   std::vector<UnaryCost> unaries(5, UnaryCosts(1.15, 1.0, kParams));
   unaries[2] = UnaryCosts(1.05, 1.0, kParams);
   ASSERT_EQ(ArgminLabel(unaries[2]), Label::kRest);
-  const std::vector<std::pair<int32_t, int32_t>> chain = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+  const std::vector<std::pair<int32_t, int32_t>> chain = {
+      {0, 1}, {1, 2}, {2, 3}, {3, 4}};
   const LabelingResult result = LabelFrameOnline(unaries, {}, chain, kParams);
   for (Label l : result.labels) EXPECT_EQ(l, Label::kCompress);
 }

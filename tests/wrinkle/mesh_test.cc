@@ -57,7 +57,8 @@ TEST(MeshTest, ClosedTetrahedron) {
 
 TEST(MeshTest, EdgesKeepTheCallersIndices) {
   // A soup: two triangles with their own copies of the shared corners.
-  const float positions[] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0};
+  const float positions[] = {0, 0, 0, 1, 0, 0, 1, 1, 0,
+                             0, 0, 0, 1, 1, 0, 0, 1, 0};
   const io::Triangle triangles[] = {{0, 1, 2}, {3, 4, 5}};
   const auto mesh = MeshTopology::Build(triangles, positions);
   ASSERT_TRUE(mesh.ok()) << mesh.status();
@@ -84,7 +85,8 @@ TEST(MeshTest, EdgesKeepTheCallersIndices) {
 TEST(MeshTest, WeldToleranceIsRelativeToMeshSize) {
   // Same soup at 1e4 scale with 1e-7 relative jitter: welds.
   const float s = 1e4f, j = 1e-3f;
-  const float positions[] = {0, 0, 0, s, 0, 0, s, s, 0, j, 0, 0, s, s + j, 0, 0, s, 0};
+  const float positions[] = {0, 0, 0, s, 0,     0, s, s, 0,
+                             j, 0, 0, s, s + j, 0, 0, s, 0};
   const io::Triangle triangles[] = {{0, 1, 2}, {3, 4, 5}};
   const auto mesh = MeshTopology::Build(triangles, positions);
   ASSERT_TRUE(mesh.ok());
@@ -97,8 +99,10 @@ TEST(MeshTest, WeldToleranceIsRelativeToMeshSize) {
 }
 
 TEST(MeshTest, NonManifoldEdgeConnectsNothing) {
-  // Three triangles on edge (0, 1), plus a fourth attached normally to the first.
-  const float positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 1, 1, 0};
+  // Three triangles on edge (0, 1), plus a fourth attached normally to the
+  // first.
+  const float positions[] = {0, 0,  0, 1, 0, 0, 0, 1, 0,
+                             0, -1, 0, 0, 0, 1, 1, 1, 0};
   const io::Triangle triangles[] = {{0, 1, 2}, {1, 0, 3}, {0, 1, 4}, {1, 5, 2}};
   const auto mesh = MeshTopology::Build(triangles, positions);
   ASSERT_TRUE(mesh.ok()) << mesh.status();
@@ -131,7 +135,9 @@ TEST(MeshTest, RejectsBadInput) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(MeshTopology::Build({}, positions).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(MeshTopology::Build(ok, absl::MakeConstSpan(positions, 8)).status().code(),
+  EXPECT_EQ(MeshTopology::Build(ok, absl::MakeConstSpan(positions, 8))
+                .status()
+                .code(),
             absl::StatusCode::kInvalidArgument);
 }
 
@@ -149,8 +155,10 @@ TEST(MeshTest, GridOneRingsAreOrderedFans) {
       EXPECT_TRUE(ShareEdge(*mesh, faces[i], faces[i + 1])) << "vertex " << w;
     }
     // Fan of k triangles: k + 1 neighbours on the boundary, k inside.
-    const bool closed = ShareEdge(*mesh, faces.front(), faces.back()) && faces.size() > 2;
-    EXPECT_EQ(mesh->vertex_neighbors(w).size(), faces.size() + (closed ? 0 : 1));
+    const bool closed =
+        ShareEdge(*mesh, faces.front(), faces.back()) && faces.size() > 2;
+    EXPECT_EQ(mesh->vertex_neighbors(w).size(),
+              faces.size() + (closed ? 0 : 1));
   }
 }
 
@@ -167,7 +175,9 @@ TEST(MeshTest, FoxSoupWeldsToClosedManifold) {
   EXPECT_EQ(mesh->num_collapsed_triangles(), 0);
   EXPECT_EQ(mesh->adjacent_face_pairs().size(), 864u);
   // Euler characteristic of a sphere: V - E + F = 2.
-  EXPECT_EQ(mesh->num_welded_vertices() - mesh->num_edges() + mesh->num_triangles(), 2);
+  EXPECT_EQ(
+      mesh->num_welded_vertices() - mesh->num_edges() + mesh->num_triangles(),
+      2);
   for (int32_t w = 0; w < mesh->num_welded_vertices(); ++w) {
     EXPECT_TRUE(mesh->is_manifold_vertex(w)) << w;
   }

@@ -33,8 +33,8 @@ TEST(ReferenceTest, CompressRelaxesSingularValuesAndKeepsVectors) {
     const Svd2 before = ClosedFormSvd(current * Inverse2(reference));
     if (before.s1 - before.s2 < 1e-3) continue;  // directions ill-defined
     Svd2 predicted;
-    ASSERT_EQ(UpdateReference(Label::kCompress, current, before, params, &reference,
-                              &predicted),
+    ASSERT_EQ(UpdateReference(Label::kCompress, current, before, params,
+                              &reference, &predicted),
               ReferenceUpdate::kRelaxed);
     const Svd2 after = ClosedFormSvd(current * Inverse2(reference));
     EXPECT_NEAR(after.s1, 0.95 * before.s1 + 0.05, 1e-12);
@@ -54,8 +54,9 @@ TEST(ReferenceTest, RepeatedCompressFramesDecayTheGapGeometrically) {
   current << 0.6, 0, 0, 1.0;  // compressed to 0.6 along x
   for (int frame = 1; frame <= 20; ++frame) {
     Svd2 updated;
-    UpdateReference(Label::kCompress, current, ClosedFormSvd(current * Inverse2(reference)),
-                    {}, &reference, &updated);
+    UpdateReference(Label::kCompress, current,
+                    ClosedFormSvd(current * Inverse2(reference)), {},
+                    &reference, &updated);
     EXPECT_NEAR(updated.s2, 1.0 - 0.4 * std::pow(0.95, frame), 1e-12) << frame;
   }
 }
@@ -66,8 +67,8 @@ TEST(ReferenceTest, StretchReplacesOnlyWhenBothValuesExceedOne) {
   Matrix2d reference = Matrix2d::Identity();
   Svd2 updated;
   EXPECT_EQ(UpdateReference(Label::kStretch, current,
-                            ClosedFormSvd(current * Inverse2(reference)), {}, &reference,
-                            &updated),
+                            ClosedFormSvd(current * Inverse2(reference)), {},
+                            &reference, &updated),
             ReferenceUpdate::kReplaced);
   EXPECT_EQ(reference, current);
   EXPECT_EQ(updated.s1, 1.0);
@@ -76,8 +77,8 @@ TEST(ReferenceTest, StretchReplacesOnlyWhenBothValuesExceedOne) {
   Matrix2d mixed;
   mixed << 1.3, 0, 0, 0.9;  // stretched one way, compressed the other
   reference = Matrix2d::Identity();
-  EXPECT_EQ(UpdateReference(Label::kStretch, mixed, ClosedFormSvd(mixed), {}, &reference,
-                            &updated),
+  EXPECT_EQ(UpdateReference(Label::kStretch, mixed, ClosedFormSvd(mixed), {},
+                            &reference, &updated),
             ReferenceUpdate::kKept);
   EXPECT_EQ(reference, Matrix2d::Identity());
 }
@@ -89,8 +90,9 @@ TEST(ReferenceTest, RestKeeps) {
   const Matrix2d original = reference;
   const Svd2 svd = ClosedFormSvd(current * Inverse2(reference));
   Svd2 updated;
-  EXPECT_EQ(UpdateReference(Label::kRest, current, svd, {}, &reference, &updated),
-            ReferenceUpdate::kKept);
+  EXPECT_EQ(
+      UpdateReference(Label::kRest, current, svd, {}, &reference, &updated),
+      ReferenceUpdate::kKept);
   EXPECT_EQ(reference, original);
   EXPECT_EQ(updated.s2, svd.s2);
 }

@@ -13,8 +13,9 @@
 #include "wrinkle/metrics.h"
 #include "wrinkle/synthetic_sheet.h"
 
-// Counts heap allocations so the test can check that ProcessFrame makes none. GCC 12
-// cannot see that the replaced new and delete below pair malloc with free.
+// Counts heap allocations so the test can check that ProcessFrame makes none.
+// GCC 12 cannot see that the replaced new and delete below pair malloc with
+// free.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 namespace {
 std::atomic<long> g_allocations{0};
@@ -55,8 +56,9 @@ TEST(SessionTest, StaticMeshRestsWithUnitCompression) {
 }
 
 TEST(SessionTest, SqueezedSheetIsLabeledCompressAlongTheSqueeze) {
-  // Squeeze uniformly along X by 10 % per frame: every triangle compresses along X.
-  // (At 3 % per frame the unary costs of Eq. 4.4-4.7 still prefer Rest.)
+  // Squeeze uniformly along X by 10 % per frame: every triangle compresses
+  // along X. (At 3 % per frame the unary costs of Eq. 4.4-4.7 still prefer
+  // Rest.)
   const io::TriangleMesh sheet = MakeGridSheet(8, 8, 1.0f, 1.0f);
   auto session = NewSession(sheet);
   std::vector<float> positions = sheet.positions;
@@ -91,13 +93,15 @@ TEST(SessionTest, BadFramesAreRejectedAndChangeNothing) {
       nan_frame[7] = std::nanf("");
       const absl::Status n = hit->ProcessFrame(nan_frame);
       EXPECT_EQ(n.code(), absl::StatusCode::kInvalidArgument);
-      EXPECT_THAT(n.message(), HasSubstr("vertex 2 has a non-finite y coordinate"));
+      EXPECT_THAT(n.message(),
+                  HasSubstr("vertex 2 has a non-finite y coordinate"));
       EXPECT_EQ(hit->frames_processed(), 4);
     }
     ASSERT_TRUE(clean->ProcessFrame(positions).ok());
     ASSERT_TRUE(hit->ProcessFrame(positions).ok());
-    ASSERT_EQ(std::vector<Label>(clean->labels().begin(), clean->labels().end()),
-              std::vector<Label>(hit->labels().begin(), hit->labels().end()));
+    ASSERT_EQ(
+        std::vector<Label>(clean->labels().begin(), clean->labels().end()),
+        std::vector<Label>(hit->labels().begin(), hit->labels().end()));
     for (int f = 0; f < clean->num_triangles(); ++f) {
       ASSERT_EQ(clean->compression_field()[f].compression,
                 hit->compression_field()[f].compression);
@@ -110,7 +114,8 @@ TEST(SessionTest, DegenerateTrianglesRestAndStayFinite) {
   auto session = NewSession(sheet);
   std::vector<float> positions = sheet.positions;
   ASSERT_TRUE(session->ProcessFrame(positions).ok());
-  // Collapse vertex 5 onto vertex 6: the triangles using both become degenerate.
+  // Collapse vertex 5 onto vertex 6: the triangles using both become
+  // degenerate.
   for (int k = 0; k < 3; ++k) positions[3 * 5 + k] = positions[3 * 6 + k];
   for (int frame = 0; frame < 3; ++frame) {
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
@@ -137,20 +142,23 @@ TEST(SessionTest, ProcessFrameAllocatesOnlyMaxflowsPoolEvery64Frames) {
   auto session = NewSession(sheet);
   constexpr int kPeriod = 16, kFrames = 3 + 128;
   std::vector<std::vector<float>> frames(kPeriod);
-  for (int i = 0; i < kPeriod; ++i) AnimateSheet(sheet, i, kPeriod, 0.3f, &frames[i]);
+  for (int i = 0; i < kPeriod; ++i)
+    AnimateSheet(sheet, i, kPeriod, 0.3f, &frames[i]);
   // Frames 0-2 warm up: the first max-flow call runs without search-tree reuse.
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(session->ProcessFrame(frames[i]).ok());
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(session->ProcessFrame(frames[i]).ok());
   const long before = g_allocations.load();
   for (int i = 3; i < kFrames; ++i) {
     ASSERT_TRUE(session->ProcessFrame(frames[i % kPeriod]).ok());
   }
-  // libmaxflow frees its orphan pool on every 64th call and reallocates it (a pool
-  // header and one block) on the next: 2 allocations per 64 frames, nothing else.
+  // libmaxflow frees its orphan pool on every 64th call and reallocates it (a
+  // pool header and one block) on the next: 2 allocations per 64 frames,
+  // nothing else.
   EXPECT_LE(g_allocations.load() - before, 2 * (kFrames - 3) / 64);
 }
 
-// Every bundled animation: labels for every frame, finite fields, and a graph cut that
-// flickers less than the per-triangle argmin.
+// Every bundled animation: labels for every frame, finite fields, and a graph
+// cut that flickers less than the per-triangle argmin.
 class BundledAnimationTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BundledAnimationTest, LabelsAreFiniteAndSteadierThanArgmin) {
@@ -179,18 +187,22 @@ TEST_P(BundledAnimationTest, LabelsAreFiniteAndSteadierThanArgmin) {
       argmin_flicker += LabelFlicker(prev_argmin, session->argmin_labels());
     }
     prev.assign(session->labels().begin(), session->labels().end());
-    prev_argmin.assign(session->argmin_labels().begin(), session->argmin_labels().end());
+    prev_argmin.assign(session->argmin_labels().begin(),
+                       session->argmin_labels().end());
   }
   const int frames = anim->num_frames() - 2;
   RecordProperty("mean_flicker", std::to_string(flicker / frames));
-  RecordProperty("mean_argmin_flicker", std::to_string(argmin_flicker / frames));
-  EXPECT_LT(flicker, argmin_flicker) << "graph cut " << flicker / frames
-                                     << " vs argmin " << argmin_flicker / frames;
+  RecordProperty("mean_argmin_flicker",
+                 std::to_string(argmin_flicker / frames));
+  EXPECT_LT(flicker, argmin_flicker)
+      << "graph cut " << flicker / frames << " vs argmin "
+      << argmin_flicker / frames;
   EXPECT_GT(peak, 1.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Data, BundledAnimationTest,
-                         ::testing::Values("cloth_pants_knee", "cloth_skirt_walk",
+                         ::testing::Values("cloth_pants_knee",
+                                           "cloth_skirt_walk",
                                            "cloth_drape_sphere", "fox_walk",
                                            "cesiumman_walk"));
 
@@ -205,7 +217,8 @@ TEST(SessionTest, SameInputsGiveTheSameOutputs) {
     ASSERT_TRUE(b->ProcessFrame(anim->frames.Sample(frame)).ok());
     for (int f = 0; f < a->num_triangles(); ++f) {
       ASSERT_EQ(a->labels()[f], b->labels()[f]);
-      ASSERT_EQ(a->compression_field()[f].compression, b->compression_field()[f].compression);
+      ASSERT_EQ(a->compression_field()[f].compression,
+                b->compression_field()[f].compression);
     }
   }
 }

@@ -1,9 +1,8 @@
 #include "wrinkle/stretch.h"
 
+#include <Eigen/Geometry>
 #include <cmath>
 #include <random>
-
-#include <Eigen/Geometry>
 
 #include "gtest/gtest.h"
 
@@ -17,14 +16,16 @@ struct Tri {
   Vector3d x0, x1, x2;
 };
 
-Tri Transform(const Tri& t, const Eigen::Matrix3d& linear, const Vector3d& shift) {
+Tri Transform(const Tri& t, const Eigen::Matrix3d& linear,
+              const Vector3d& shift) {
   return {linear * t.x0 + shift, linear * t.x1 + shift, linear * t.x2 + shift};
 }
 
 // Tensor of `current` against `reference`, as the Session computes it.
 StretchTensor TensorOf(const Tri& reference, const Tri& current) {
   LocalFrame ref_frame, cur_frame;
-  const Matrix2d r = EdgeMatrix(reference.x0, reference.x1, reference.x2, &ref_frame);
+  const Matrix2d r =
+      EdgeMatrix(reference.x0, reference.x1, reference.x2, &ref_frame);
   const Matrix2d m = EdgeMatrix(current.x0, current.x1, current.x2, &cur_frame);
   return MakeStretchTensor(ClosedFormSvd(m * Inverse2(r)), cur_frame);
 }
@@ -39,20 +40,24 @@ const Tri kTriangle{{0.1, 0.2, 0.3}, {1.3, 0.1, 0.2}, {0.4, 0.9, -0.5}};
 
 TEST(StretchTest, EdgeMatrixIsUpperTriangularWithPositiveArea) {
   LocalFrame frame;
-  const Matrix2d m = EdgeMatrix(kTriangle.x0, kTriangle.x1, kTriangle.x2, &frame);
+  const Matrix2d m =
+      EdgeMatrix(kTriangle.x0, kTriangle.x1, kTriangle.x2, &frame);
   EXPECT_EQ(m(1, 0), 0.0);
   EXPECT_NEAR(m(0, 0), (kTriangle.x1 - kTriangle.x0).norm(), 1e-12);
-  const double area2 = (kTriangle.x1 - kTriangle.x0).cross(kTriangle.x2 - kTriangle.x0).norm();
+  const double area2 =
+      (kTriangle.x1 - kTriangle.x0).cross(kTriangle.x2 - kTriangle.x0).norm();
   EXPECT_NEAR(m.determinant(), area2, 1e-12);
   EXPECT_NEAR(frame.x_axis.dot(frame.y_axis), 0.0, 1e-12);
   // The lifted second edge is the 3D edge.
-  EXPECT_NEAR((frame.Lift(m.col(1)) - (kTriangle.x2 - kTriangle.x0)).norm(), 0, 1e-12);
+  EXPECT_NEAR((frame.Lift(m.col(1)) - (kTriangle.x2 - kTriangle.x0)).norm(), 0,
+              1e-12);
 }
 
 TEST(StretchTest, RigidMotionsGiveTheIdentity) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 100; ++trial) {
-    const Tri moved = Transform(kTriangle, RandomRotation(rng), Vector3d::Random() * 10);
+    const Tri moved =
+        Transform(kTriangle, RandomRotation(rng), Vector3d::Random() * 10);
     const StretchTensor t = TensorOf(kTriangle, moved);
     ASSERT_FALSE(t.degenerate);
     EXPECT_NEAR(t.lambda_max, 1.0, 1e-12);
@@ -64,7 +69,8 @@ TEST(StretchTest, RigidMotionsGiveTheIdentity) {
 TEST(StretchTest, UniaxialCompressionAlongTheRight3dDirection) {
   std::mt19937 rng(11);
   for (int trial = 0; trial < 50; ++trial) {
-    // Reference in a random plane; squeeze to 0.7 along an in-plane direction d.
+    // Reference in a random plane; squeeze to 0.7 along an in-plane direction
+    // d.
     const Eigen::Matrix3d place = RandomRotation(rng);
     const Tri flat{{0, 0, 0}, {1, 0.1, 0}, {0.3, 0.8, 0}};
     const Tri reference = Transform(flat, place, Vector3d(1, 2, 3));
@@ -74,7 +80,8 @@ TEST(StretchTest, UniaxialCompressionAlongTheRight3dDirection) {
         Eigen::Matrix3d::Identity() - 0.3 * d_flat * d_flat.transpose();
     // Then move the squeezed triangle rigidly somewhere else.
     const Eigen::Matrix3d motion = RandomRotation(rng);
-    const Tri current = Transform(flat, motion * place * squeeze, Vector3d(-4, 0, 2));
+    const Tri current =
+        Transform(flat, motion * place * squeeze, Vector3d(-4, 0, 2));
     const StretchTensor t = TensorOf(reference, current);
     EXPECT_NEAR(t.lambda_min, 0.7, 1e-12);
     EXPECT_NEAR(t.compression, 1.0 / 0.7, 1e-12);
@@ -112,8 +119,10 @@ TEST(StretchTest, SvdReconstructsRandomMatrices) {
     const Matrix2d back = svd.u * Eigen::Vector2d(svd.s1, svd.s2).asDiagonal() *
                           svd.v.transpose();
     ASSERT_NEAR((back - f).norm(), 0.0, 1e-12 * (1 + f.norm())) << f;
-    ASSERT_NEAR((svd.u.transpose() * svd.u - Matrix2d::Identity()).norm(), 0, 1e-12);
-    ASSERT_NEAR((svd.v.transpose() * svd.v - Matrix2d::Identity()).norm(), 0, 1e-12);
+    ASSERT_NEAR((svd.u.transpose() * svd.u - Matrix2d::Identity()).norm(), 0,
+                1e-12);
+    ASSERT_NEAR((svd.v.transpose() * svd.v - Matrix2d::Identity()).norm(), 0,
+                1e-12);
     ASSERT_NEAR(svd.u.determinant(), 1.0, 1e-12);
     ASSERT_NEAR(svd.v.determinant(), 1.0, 1e-12);
     ASSERT_GE(svd.s1, std::abs(svd.s2) - 1e-12);
@@ -128,7 +137,10 @@ TEST(StretchTest, ScaledRotationsAndIdentityAreExact) {
     EXPECT_NEAR(svd.s1, 0.5, 1e-15);
     EXPECT_NEAR(svd.s2, 0.5, 1e-15);
     EXPECT_NEAR((svd.u * Eigen::Vector2d(svd.s1, svd.s2).asDiagonal() *
-                     svd.v.transpose() - f).norm(), 0, 1e-15);
+                     svd.v.transpose() -
+                 f)
+                    .norm(),
+                0, 1e-15);
   }
 }
 
@@ -144,7 +156,8 @@ TEST(StretchTest, DegenerateTrianglesNeverProduceNan) {
   EXPECT_TRUE(frame.x_axis.allFinite() && frame.y_axis.allFinite());
   const Matrix2d sliver = EdgeMatrix(a, b, Vector3d(0.5, 1e-9, 0), &frame);
   EXPECT_TRUE(IsDegenerate(sliver, 1e-6));
-  EXPECT_FALSE(IsDegenerate(EdgeMatrix(a, b, Vector3d(0.5, 1e-2, 0), &frame), 1e-6));
+  EXPECT_FALSE(
+      IsDegenerate(EdgeMatrix(a, b, Vector3d(0.5, 1e-2, 0), &frame), 1e-6));
 
   const Svd2 zero = ClosedFormSvd(Matrix2d::Zero());
   EXPECT_EQ(zero.s1, 0.0);

@@ -14,7 +14,8 @@ double Median(std::vector<double> values) {
   std::nth_element(values.begin(), values.begin() + mid, values.end());
   if (values.size() % 2 == 1) return values[mid];
   const double upper = values[mid];
-  return 0.5 * (upper + *std::max_element(values.begin(), values.begin() + mid));
+  return 0.5 *
+         (upper + *std::max_element(values.begin(), values.begin() + mid));
 }
 
 std::string JsonString(const std::string& s) {
@@ -65,16 +66,21 @@ ReportSummary Summarize(const AnalysisReport& report) {
 
 std::string FormatReportTable(const AnalysisReport& report) {
   std::string out = absl::StrFormat(
-      "%s + %s\n%d vertices (%d welded), %d triangles, %d edges (%d boundary, %d "
+      "%s + %s\n%d vertices (%d welded), %d triangles, %d edges (%d boundary, "
+      "%d "
       "non-manifold)\n\n",
       report.obj_path, report.pc2_path, report.vertices, report.welded_vertices,
-      report.triangles, report.edges, report.boundary_edges, report.non_manifold_edges);
-  absl::StrAppend(&out,
-                  "frame  compress stretch  rest   flicker argmin-flicker  max-c   "
-                  "tensors  labels   refs  (ms)\n");
+      report.triangles, report.edges, report.boundary_edges,
+      report.non_manifold_edges);
+  absl::StrAppend(
+      &out,
+      "frame  compress stretch  rest   flicker argmin-flicker  max-c   "
+      "tensors  labels   refs  (ms)\n");
   for (const FrameReport& f : report.frames) {
     absl::StrAppendFormat(
-        &out, "%5d  %6.1f%% %6.1f%% %6.1f%%  %6.2f%%  %6.2f%%       %6.3f  %7.3f %7.3f %7.3f\n",
+        &out,
+        "%5d  %6.1f%% %6.1f%% %6.1f%%  %6.2f%%  %6.2f%%       %6.3f  %7.3f "
+        "%7.3f %7.3f\n",
         f.frame, 100 * f.label_shares[LabelIndex(Label::kCompress)],
         100 * f.label_shares[LabelIndex(Label::kStretch)],
         100 * f.label_shares[LabelIndex(Label::kRest)], 100 * f.flicker,
@@ -86,7 +92,8 @@ std::string FormatReportTable(const AnalysisReport& report) {
       &out,
       "\nmean label flicker (frames 2..): graph cut %.2f%%, argmin %.2f%%\n"
       "peak compression %.3f\n"
-      "median per frame: tensors %.3f ms, labeling %.3f ms, references %.3f ms, "
+      "median per frame: tensors %.3f ms, labeling %.3f ms, references %.3f "
+      "ms, "
       "total %.3f ms\n",
       100 * s.mean_flicker, 100 * s.mean_argmin_flicker, s.peak_compression,
       s.median_tensors_ms, s.median_labeling_ms, s.median_reference_ms,
@@ -97,34 +104,39 @@ std::string FormatReportTable(const AnalysisReport& report) {
 std::string FormatReportJson(const AnalysisReport& report) {
   const ReportSummary s = Summarize(report);
   std::string out = absl::StrFormat(
-      "{\n  \"obj\": %s,\n  \"pc2\": %s,\n  \"vertices\": %d,\n  \"welded_vertices\": "
+      "{\n  \"obj\": %s,\n  \"pc2\": %s,\n  \"vertices\": %d,\n  "
+      "\"welded_vertices\": "
       "%d,\n  \"triangles\": %d,\n  \"edges\": %d,\n  \"boundary_edges\": %d,\n"
       "  \"non_manifold_edges\": %d,\n",
       JsonString(report.obj_path), JsonString(report.pc2_path), report.vertices,
-      report.welded_vertices, report.triangles, report.edges, report.boundary_edges,
-      report.non_manifold_edges);
+      report.welded_vertices, report.triangles, report.edges,
+      report.boundary_edges, report.non_manifold_edges);
   absl::StrAppendFormat(
       &out,
       "  \"summary\": {\"frames\": %d, \"mean_flicker\": %.6f, "
       "\"mean_argmin_flicker\": %.6f, \"peak_compression\": %.6f, "
       "\"median_tensors_ms\": %.4f, \"median_labeling_ms\": %.4f, "
-      "\"median_reference_ms\": %.4f, \"median_total_ms\": %.4f},\n  \"frames\": [\n",
-      report.frames.size(), s.mean_flicker, s.mean_argmin_flicker, s.peak_compression,
-      s.median_tensors_ms, s.median_labeling_ms, s.median_reference_ms,
-      s.median_total_ms);
+      "\"median_reference_ms\": %.4f, \"median_total_ms\": %.4f},\n  "
+      "\"frames\": [\n",
+      report.frames.size(), s.mean_flicker, s.mean_argmin_flicker,
+      s.peak_compression, s.median_tensors_ms, s.median_labeling_ms,
+      s.median_reference_ms, s.median_total_ms);
   for (size_t i = 0; i < report.frames.size(); ++i) {
     const FrameReport& f = report.frames[i];
     absl::StrAppendFormat(
         &out,
-        "    {\"frame\": %d, \"compress\": %.6f, \"stretch\": %.6f, \"rest\": %.6f, "
-        "\"flicker\": %.6f, \"argmin_flicker\": %.6f, \"max_compression\": %.6f, "
+        "    {\"frame\": %d, \"compress\": %.6f, \"stretch\": %.6f, \"rest\": "
+        "%.6f, "
+        "\"flicker\": %.6f, \"argmin_flicker\": %.6f, \"max_compression\": "
+        "%.6f, "
         "\"energy\": %.6f, \"tensors_ms\": %.4f, \"labeling_ms\": %.4f, "
         "\"reference_ms\": %.4f}%s\n",
         f.frame, f.label_shares[LabelIndex(Label::kCompress)],
         f.label_shares[LabelIndex(Label::kStretch)],
         f.label_shares[LabelIndex(Label::kRest)], f.flicker, f.argmin_flicker,
-        f.max_compression, f.energy, f.timings.tensors_ms, f.timings.labeling_ms,
-        f.timings.reference_ms, i + 1 < report.frames.size() ? "," : "");
+        f.max_compression, f.energy, f.timings.tensors_ms,
+        f.timings.labeling_ms, f.timings.reference_ms,
+        i + 1 < report.frames.size() ? "," : "");
   }
   absl::StrAppend(&out, "  ]\n}\n");
   return out;

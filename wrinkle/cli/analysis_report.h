@@ -13,7 +13,7 @@ namespace crease::cli {
 struct FrameReport {
   int frame = 0;
   std::array<double, kNumLabels> label_shares{};  // by LabelIndex
-  double flicker = 0;         // graph-cut labels changed since the previous frame
+  double flicker = 0;  // graph-cut labels changed since the previous frame
   double argmin_flicker = 0;  // the same for per-triangle argmin labels
   double max_compression = 1;
   double energy = 0;
@@ -33,7 +33,7 @@ struct AnalysisReport {
 };
 
 struct ReportSummary {
-  double mean_flicker = 0;         // over frames 2.. (frame 1 compares to all-Rest)
+  double mean_flicker = 0;  // over frames 2.. (frame 1 compares to all-Rest)
   double mean_argmin_flicker = 0;
   double peak_compression = 1;
   double median_tensors_ms = 0;

@@ -24,17 +24,21 @@
 #include "wrinkle/session.h"
 
 ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
-ABSL_FLAG(std::string, pc2, "", "Vertex animation, PC2, same vertex count as --obj.");
+ABSL_FLAG(std::string, pc2, "",
+          "Vertex animation, PC2, same vertex count as --obj.");
 ABSL_FLAG(std::string, out, "",
           "Directory for per-frame PLY meshes (frame_NNNN_labels.ply, "
           "frame_NNNN_compression.ply) and summary.txt. Empty: none written.");
-ABSL_FLAG(std::string, json, "", "Write the summary as JSON to this path ('-': stdout).");
+ABSL_FLAG(std::string, json, "",
+          "Write the summary as JSON to this path ('-': stdout).");
 ABSL_FLAG(int, frames, 0, "Process at most this many frames (0: all).");
-ABSL_FLAG(double, weld_tolerance, 1e-6,
-          "Weld vertices closer than this fraction of the bounding-box diagonal "
-          "(negative: no welding).");
-ABSL_FLAG(double, compression_color_max, 2.0,
-          "Compression c mapped to the darkest colour in the compression meshes.");
+ABSL_FLAG(
+    double, weld_tolerance, 1e-6,
+    "Weld vertices closer than this fraction of the bounding-box diagonal "
+    "(negative: no welding).");
+ABSL_FLAG(
+    double, compression_color_max, 2.0,
+    "Compression c mapped to the darkest colour in the compression meshes.");
 ABSL_FLAG(bool, quiet, false, "No progress bar and no table on stdout.");
 
 namespace crease::cli {
@@ -54,7 +58,8 @@ io::Rgb LabelColor(Label l) {
 
 // White at c = 1 through yellow and orange to dark red at c >= c_max.
 io::Rgb CompressionColor(double c, double c_max) {
-  const double t = std::clamp((c - 1.0) / std::max(c_max - 1.0, 1e-9), 0.0, 1.0);
+  const double t =
+      std::clamp((c - 1.0) / std::max(c_max - 1.0, 1e-9), 0.0, 1.0);
   auto lerp = [](double a, double b, double s) {
     return static_cast<uint8_t>(a + (b - a) * s + 0.5);
   };
@@ -80,15 +85,17 @@ absl::Status Run() {
   const std::string obj_path = absl::GetFlag(FLAGS_obj);
   const std::string pc2_path = absl::GetFlag(FLAGS_pc2);
   if (obj_path.empty() || pc2_path.empty()) {
-    return absl::InvalidArgumentError("--obj and --pc2 are required (see --help)");
+    return absl::InvalidArgumentError(
+        "--obj and --pc2 are required (see --help)");
   }
-  absl::StatusOr<io::Animation> animation = io::ReadAnimation(obj_path, pc2_path);
+  absl::StatusOr<io::Animation> animation =
+      io::ReadAnimation(obj_path, pc2_path);
   if (!animation.ok()) return animation.status();
 
   SessionParams params;
   params.topology.weld_relative_tolerance = absl::GetFlag(FLAGS_weld_tolerance);
-  absl::StatusOr<std::unique_ptr<Session>> session =
-      Session::Create(animation->mesh.triangles, animation->mesh.positions, params);
+  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(
+      animation->mesh.triangles, animation->mesh.positions, params);
   if (!session.ok()) return session.status();
   const MeshTopology& topology = (*session)->topology();
 
@@ -110,7 +117,8 @@ absl::Status Run() {
   report.triangles = topology.num_triangles();
   report.edges = topology.num_edges();
   report.boundary_edges = static_cast<int>(topology.boundary_edges().size());
-  report.non_manifold_edges = static_cast<int>(topology.non_manifold_edges().size());
+  report.non_manifold_edges =
+      static_cast<int>(topology.non_manifold_edges().size());
 
   int num_frames = animation->num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0) {
@@ -120,14 +128,15 @@ absl::Status Run() {
   const bool progress = !quiet && isatty(STDERR_FILENO);
   const double c_max = absl::GetFlag(FLAGS_compression_color_max);
   const int n = topology.num_triangles();
-  std::vector<Label> previous_labels(n, Label::kRest), previous_argmin(n, Label::kRest);
+  std::vector<Label> previous_labels(n, Label::kRest),
+      previous_argmin(n, Label::kRest);
   std::vector<io::Rgb> label_colors(n), compression_colors(n);
   std::vector<float> compression(n);
   for (int frame = 0; frame < num_frames; ++frame) {
     const absl::Span<const float> positions = animation->frames.Sample(frame);
     if (absl::Status s = (*session)->ProcessFrame(positions); !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(pc2_path, ": frame ", frame, ": ",
-                                                 s.message()));
+      return absl::Status(s.code(), absl::StrCat(pc2_path, ": frame ", frame,
+                                                 ": ", s.message()));
     }
     const Session& sess = **session;
     FrameReport f;
@@ -145,21 +154,23 @@ absl::Status Run() {
       compression_colors[t] = CompressionColor(c, c_max);
     }
     report.frames.push_back(f);
-    std::copy(sess.labels().begin(), sess.labels().end(), previous_labels.begin());
+    std::copy(sess.labels().begin(), sess.labels().end(),
+              previous_labels.begin());
     std::copy(sess.argmin_labels().begin(), sess.argmin_labels().end(),
               previous_argmin.begin());
 
     if (!out_dir.empty()) {
       const std::string stem = absl::StrFormat("%s/frame_%04d", out_dir, frame);
       const io::FaceScalar scalars[] = {{"compression", compression}};
-      if (absl::Status s = io::WritePlyWithFaceColors(
-              stem + "_labels.ply", positions, topology.triangles(), label_colors);
+      if (absl::Status s =
+              io::WritePlyWithFaceColors(stem + "_labels.ply", positions,
+                                         topology.triangles(), label_colors);
           !s.ok()) {
         return s;
       }
-      if (absl::Status s = io::WritePlyWithFaceColors(stem + "_compression.ply",
-                                                      positions, topology.triangles(),
-                                                      compression_colors, scalars);
+      if (absl::Status s = io::WritePlyWithFaceColors(
+              stem + "_compression.ply", positions, topology.triangles(),
+              compression_colors, scalars);
           !s.ok()) {
         return s;
       }
@@ -170,7 +181,8 @@ absl::Status Run() {
   const std::string table = FormatReportTable(report);
   if (!quiet) std::cout << table;
   if (!out_dir.empty()) {
-    if (absl::Status s = io::WriteStringToFile(out_dir + "/summary.txt", table); !s.ok()) {
+    if (absl::Status s = io::WriteStringToFile(out_dir + "/summary.txt", table);
+        !s.ok()) {
       return s;
     }
   }
@@ -178,14 +190,16 @@ absl::Status Run() {
   if (json_path == "-") {
     std::cout << FormatReportJson(report);
   } else if (!json_path.empty()) {
-    if (absl::Status s = io::WriteStringToFile(json_path, FormatReportJson(report));
+    if (absl::Status s =
+            io::WriteStringToFile(json_path, FormatReportJson(report));
         !s.ok()) {
       return s;
     }
   }
   if (!quiet && !out_dir.empty()) {
     std::cout << absl::StrFormat(
-        "\nwrote %d frames of PLY meshes (labels: blue compress, red stretch, grey rest; "
+        "\nwrote %d frames of PLY meshes (labels: blue compress, red stretch, "
+        "grey rest; "
         "compression: white c=1 to dark red c>=%.2f) to %s\n",
         num_frames, c_max, out_dir);
   }
@@ -197,9 +211,11 @@ absl::Status Run() {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "Labels every triangle of an animated mesh compress / stretch / rest and tracks "
+      "Labels every triangle of an animated mesh compress / stretch / rest and "
+      "tracks "
       "its compression, frame by frame.\n"
-      "  crease-analyze --obj NAME.obj --pc2 NAME.pc2 [--out DIR] [--json PATH]");
+      "  crease-analyze --obj NAME.obj --pc2 NAME.pc2 [--out DIR] [--json "
+      "PATH]");
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::cli::Run();
   if (!status.ok()) {

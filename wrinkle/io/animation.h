@@ -9,7 +9,8 @@
 
 namespace crease::io {
 
-// A mesh with fixed connectivity (from OBJ) and its per-frame vertex positions (PC2).
+// A mesh with fixed connectivity (from OBJ) and its per-frame vertex positions
+// (PC2).
 struct Animation {
   TriangleMesh mesh;  // positions are the OBJ's (frame 0 up to rounding)
   PointCache frames;  // frames.num_points == mesh.num_vertices()

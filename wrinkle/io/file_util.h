@@ -9,11 +9,12 @@
 
 namespace crease::io {
 
-// Reads a whole file. NotFound if it cannot be opened, DataLoss if reading fails.
+// Reads a whole file. NotFound if it cannot be opened, DataLoss if reading
+// fails.
 absl::StatusOr<std::string> ReadFileToString(const std::string& path);
 
-// Writes `contents` to `path` through a temporary file renamed into place, so a reader
-// never sees a half-written file.
+// Writes `contents` to `path` through a temporary file renamed into place, so a
+// reader never sees a half-written file.
 absl::Status WriteStringToFile(const std::string& path,
                                std::string_view contents);
 

@@ -36,21 +36,24 @@ void Store(std::string& out, T value) {
 }  // namespace
 
 absl::StatusOr<PointCache> ParsePc2(std::string_view bytes,
-                                    std::string_view name, int expected_points) {
+                                    std::string_view name,
+                                    int expected_points) {
   auto error = [&](size_t offset, std::string_view problem) {
     return absl::InvalidArgumentError(
         absl::StrFormat("%s: offset %d: %s", name, offset, problem));
   };
   if (bytes.size() < kHeaderSize) {
-    return error(bytes.size(), absl::StrFormat("truncated header (%d of %d bytes)",
-                                               bytes.size(), kHeaderSize));
+    return error(bytes.size(),
+                 absl::StrFormat("truncated header (%d of %d bytes)",
+                                 bytes.size(), kHeaderSize));
   }
   if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
     return error(0, "bad magic, expected \"POINTCACHE2\\0\"");
   }
   const int32_t version = Load<int32_t>(bytes, 12);
   if (version != 1) {
-    return error(12, absl::StrFormat("unsupported version %d, expected 1", version));
+    return error(
+        12, absl::StrFormat("unsupported version %d, expected 1", version));
   }
   PointCache cache;
   const int32_t num_points = Load<int32_t>(bytes, 16);
@@ -58,14 +61,17 @@ absl::StatusOr<PointCache> ParsePc2(std::string_view bytes,
   cache.sample_rate = Load<float>(bytes, 24);
   const int32_t num_samples = Load<int32_t>(bytes, 28);
   if (num_points <= 0) {
-    return error(16, absl::StrFormat("numPoints is %d, must be positive", num_points));
+    return error(
+        16, absl::StrFormat("numPoints is %d, must be positive", num_points));
   }
   if (expected_points >= 0 && num_points != expected_points) {
-    return error(16, absl::StrFormat("numPoints is %d but the mesh has %d vertices",
-                                     num_points, expected_points));
+    return error(16,
+                 absl::StrFormat("numPoints is %d but the mesh has %d vertices",
+                                 num_points, expected_points));
   }
   if (num_samples <= 0) {
-    return error(28, absl::StrFormat("numSamples is %d, must be positive", num_samples));
+    return error(
+        28, absl::StrFormat("numSamples is %d, must be positive", num_samples));
   }
   if (!std::isfinite(cache.start_frame) || !std::isfinite(cache.sample_rate)) {
     return error(20, "non-finite startFrame or sampleRate");
@@ -74,15 +80,17 @@ absl::StatusOr<PointCache> ParsePc2(std::string_view bytes,
                           static_cast<uint64_t>(num_samples);
   const uint64_t expected_size = kHeaderSize + values * sizeof(float);
   if (bytes.size() < expected_size) {
-    return error(bytes.size(),
-                 absl::StrFormat("truncated: %d points x %d samples need %d bytes, "
-                                 "file has %d",
-                                 num_points, num_samples, expected_size, bytes.size()));
+    return error(
+        bytes.size(),
+        absl::StrFormat("truncated: %d points x %d samples need %d bytes, "
+                        "file has %d",
+                        num_points, num_samples, expected_size, bytes.size()));
   }
   if (bytes.size() > expected_size) {
-    return error(expected_size,
-                 absl::StrFormat("%d trailing bytes after %d points x %d samples",
-                                 bytes.size() - expected_size, num_points, num_samples));
+    return error(
+        expected_size,
+        absl::StrFormat("%d trailing bytes after %d points x %d samples",
+                        bytes.size() - expected_size, num_points, num_samples));
   }
   cache.num_points = num_points;
   cache.num_samples = num_samples;
@@ -93,15 +101,16 @@ absl::StatusOr<PointCache> ParsePc2(std::string_view bytes,
     if (!std::isfinite(cache.positions[i])) {
       const uint64_t point = i / 3;
       return error(kHeaderSize + i * sizeof(float),
-                   absl::StrFormat("non-finite value (sample %d, point %d, axis %c)",
-                                   point / num_points, point % num_points,
-                                   "xyz"[i % 3]));
+                   absl::StrFormat(
+                       "non-finite value (sample %d, point %d, axis %c)",
+                       point / num_points, point % num_points, "xyz"[i % 3]));
     }
   }
   return cache;
 }
 
-absl::StatusOr<PointCache> ReadPc2(const std::string& path, int expected_points) {
+absl::StatusOr<PointCache> ReadPc2(const std::string& path,
+                                   int expected_points) {
   absl::StatusOr<std::string> bytes = ReadFileToString(path);
   if (!bytes.ok()) return bytes.status();
   return ParsePc2(*bytes, path, expected_points);

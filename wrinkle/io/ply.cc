@@ -24,14 +24,14 @@ absl::Status WritePlyWithFaceColors(const std::string& path,
                                     absl::Span<const Rgb> face_colors,
                                     absl::Span<const FaceScalar> face_scalars) {
   if (positions.size() % 3 != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": positions length ", positions.size(),
-                     " is not a multiple of 3"));
+    return absl::InvalidArgumentError(absl::StrCat(path, ": positions length ",
+                                                   positions.size(),
+                                                   " is not a multiple of 3"));
   }
   if (face_colors.size() != triangles.size()) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: %d face colours for %d triangles", path, face_colors.size(),
-        triangles.size()));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: %d face colours for %d triangles", path,
+                        face_colors.size(), triangles.size()));
   }
   for (const FaceScalar& scalar : face_scalars) {
     if (scalar.values.size() != triangles.size()) {
@@ -43,7 +43,8 @@ absl::Status WritePlyWithFaceColors(const std::string& path,
   const size_t num_vertices = positions.size() / 3;
   std::string out = absl::StrFormat(
       "ply\nformat binary_little_endian 1.0\ncomment written by Crease\n"
-      "element vertex %d\nproperty float x\nproperty float y\nproperty float z\n"
+      "element vertex %d\nproperty float x\nproperty float y\nproperty float "
+      "z\n"
       "element face %d\nproperty list uchar int vertex_indices\n"
       "property uchar red\nproperty uchar green\nproperty uchar blue\n",
       num_vertices, triangles.size());

@@ -10,11 +10,13 @@ namespace crease::io {
 // One triangle as three 0-based vertex indices, in the file's winding order.
 using Triangle = std::array<int32_t, 3>;
 
-// A triangle mesh as it comes from a file: packed xyz positions and 0-based triangles.
+// A triangle mesh as it comes from a file: packed xyz positions and 0-based
+// triangles.
 struct TriangleMesh {
   std::vector<float> positions;  // x0 y0 z0 x1 y1 z1 ...
   std::vector<Triangle> triangles;
-  // Faces with more than three vertices in the source, fan-triangulated on read.
+  // Faces with more than three vertices in the source, fan-triangulated on
+  // read.
   int polygons_triangulated = 0;
 
   int num_vertices() const { return static_cast<int>(positions.size() / 3); }

@@ -14,7 +14,8 @@ using ::testing::HasSubstr;
 
 TEST(ObjTest, ParsesVerticesAndTriangles) {
   const auto mesh = ParseObj(
-      "# comment\nv 0 0 0\nv 1 0 0\nv 0 1 0  # trailing\nvn 0 0 1\nf 1 2 3\n", "t.obj");
+      "# comment\nv 0 0 0\nv 1 0 0\nv 0 1 0  # trailing\nvn 0 0 1\nf 1 2 3\n",
+      "t.obj");
   ASSERT_TRUE(mesh.ok()) << mesh.status();
   EXPECT_EQ(mesh->num_vertices(), 3);
   ASSERT_EQ(mesh->num_triangles(), 1);
@@ -24,8 +25,8 @@ TEST(ObjTest, ParsesVerticesAndTriangles) {
 }
 
 TEST(ObjTest, FanTriangulatesPolygonsAndCountsThem) {
-  const auto mesh =
-      ParseObj("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv -1 0 0\nf 1 2 3 4 5\n", "t.obj");
+  const auto mesh = ParseObj(
+      "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv -1 0 0\nf 1 2 3 4 5\n", "t.obj");
   ASSERT_TRUE(mesh.ok()) << mesh.status();
   ASSERT_EQ(mesh->num_triangles(), 3);
   EXPECT_THAT(mesh->triangles[0], ElementsAre(0, 1, 2));
@@ -36,7 +37,8 @@ TEST(ObjTest, FanTriangulatesPolygonsAndCountsThem) {
 
 TEST(ObjTest, AcceptsSlashesNegativeIndicesAndCrLf) {
   const auto mesh = ParseObj(
-      "v 0 0 0\r\nv 1 0 0\r\nv 0 1 0 1.0\r\nvt 0 0\r\nf 1/1/1 2//1 -1/1\r\n", "t.obj");
+      "v 0 0 0\r\nv 1 0 0\r\nv 0 1 0 1.0\r\nvt 0 0\r\nf 1/1/1 2//1 -1/1\r\n",
+      "t.obj");
   ASSERT_TRUE(mesh.ok()) << mesh.status();
   ASSERT_EQ(mesh->num_triangles(), 1);
   EXPECT_THAT(mesh->triangles[0], ElementsAre(0, 1, 2));
@@ -64,16 +66,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadObj{"v 0 inf 0\n", "bad.obj:1: non-finite coordinate 'inf'"},
         BadObj{"v 0 1e999 0\n", "bad.obj:1: malformed number '1e999'"},
         BadObj{"v 0 0\n", "bad.obj:1: vertex has 2 coordinates, need 3"},
-        BadObj{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n",
-               "bad.obj:4: face index 4 out of range (3 vertices defined so far)"},
+        BadObj{
+            "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n",
+            "bad.obj:4: face index 4 out of range (3 vertices defined so far)"},
         BadObj{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n",
                "bad.obj:4: face index 0 (OBJ indices start at 1)"},
-        BadObj{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -4\n", "bad.obj:4: face index -4"},
+        BadObj{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -4\n",
+               "bad.obj:4: face index -4"},
         BadObj{"v 0 0 0\nv 1 0 0\nf 1 2\n", "bad.obj:3: face has 2 corners"},
         BadObj{"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 x 3\n",
                "bad.obj:4: malformed face index 'x'"},
         // A face may only use vertices defined above it (as the format says).
-        BadObj{"f 1 2 3\nv 0 0 0\nv 1 0 0\nv 0 1 0\n", "bad.obj:1: face index 1"}));
+        BadObj{"f 1 2 3\nv 0 0 0\nv 1 0 0\nv 0 1 0\n",
+               "bad.obj:1: face index 1"}));
 
 TEST(ObjTest, MissingFileIsNotFound) {
   const auto mesh = ReadObj("/nonexistent/mesh.obj");

@@ -64,12 +64,14 @@ TEST(Pc2Test, TruncatedHeader) {
 
 TEST(Pc2Test, TruncatedData) {
   const std::string bytes = FormatPc2(TwoByTwo());
-  ExpectInvalid(bytes.substr(0, bytes.size() - 3),
-                "anim.pc2: offset 77: truncated: 2 points x 2 samples need 80 bytes");
+  ExpectInvalid(
+      bytes.substr(0, bytes.size() - 3),
+      "anim.pc2: offset 77: truncated: 2 points x 2 samples need 80 bytes");
 }
 
 TEST(Pc2Test, TrailingBytes) {
-  ExpectInvalid(FormatPc2(TwoByTwo()) + "xx", "anim.pc2: offset 80: 2 trailing bytes");
+  ExpectInvalid(FormatPc2(TwoByTwo()) + "xx",
+                "anim.pc2: offset 80: 2 trailing bytes");
 }
 
 TEST(Pc2Test, BadCounts) {
@@ -79,14 +81,16 @@ TEST(Pc2Test, BadCounts) {
   cache = TwoByTwo();
   cache.num_samples = -1;
   ExpectInvalid(FormatPc2(cache), "offset 28: numSamples is -1");
-  ExpectInvalid(FormatPc2(TwoByTwo()), "numPoints is 2 but the mesh has 3 vertices", 3);
+  ExpectInvalid(FormatPc2(TwoByTwo()),
+                "numPoints is 2 but the mesh has 3 vertices", 3);
 }
 
 TEST(Pc2Test, NonFiniteValueNamesItsOffset) {
   PointCache cache = TwoByTwo();
   cache.positions[10] = std::numeric_limits<float>::quiet_NaN();
-  ExpectInvalid(FormatPc2(cache),
-                "anim.pc2: offset 72: non-finite value (sample 1, point 1, axis y)");
+  ExpectInvalid(
+      FormatPc2(cache),
+      "anim.pc2: offset 72: non-finite value (sample 1, point 1, axis y)");
 }
 
 TEST(Pc2Test, WriteRejectsInconsistentCache) {
@@ -111,12 +115,13 @@ TEST(Pc2Test, BundledAnimationMatchesItsObj) {
 
 TEST(Pc2Test, AnimationWithMismatchedCountsFails) {
   const std::string dir = CREASE_DATA_DIR;
-  const auto anim =
-      ReadAnimation(dir + "/cloth_pants_knee.obj", dir + "/cloth_skirt_walk.pc2");
+  const auto anim = ReadAnimation(dir + "/cloth_pants_knee.obj",
+                                  dir + "/cloth_skirt_walk.pc2");
   ASSERT_FALSE(anim.ok());
-  EXPECT_THAT(anim.status().message(),
-              HasSubstr("cloth_skirt_walk.pc2: offset 16: numPoints is 416 but the "
-                        "mesh has 414 vertices"));
+  EXPECT_THAT(
+      anim.status().message(),
+      HasSubstr("cloth_skirt_walk.pc2: offset 16: numPoints is 416 but the "
+                "mesh has 414 vertices"));
 }
 
 }  // namespace

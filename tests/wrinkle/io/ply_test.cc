@@ -19,7 +19,8 @@ TEST(PlyTest, WritesBinaryFacesWithColorsAndScalars) {
   const float compression[] = {1.5f};
   const FaceScalar scalars[] = {{"compression", compression}};
   const std::string path = ::testing::TempDir() + "/one.ply";
-  ASSERT_TRUE(WritePlyWithFaceColors(path, positions, triangles, colors, scalars).ok());
+  ASSERT_TRUE(
+      WritePlyWithFaceColors(path, positions, triangles, colors, scalars).ok());
   const auto bytes = ReadFileToString(path);
   ASSERT_TRUE(bytes.ok());
   const size_t header_end = bytes->find("end_header\n");
@@ -29,7 +30,8 @@ TEST(PlyTest, WritesBinaryFacesWithColorsAndScalars) {
   EXPECT_THAT(header, HasSubstr("element face 1\n"));
   EXPECT_THAT(header, HasSubstr("property float compression\n"));
   const std::string body = bytes->substr(header_end + 11);
-  // 3 vertices * 12 bytes + (1 count + 3 * 4 indices + 3 colour + 4 scalar) bytes.
+  // 3 vertices * 12 bytes + (1 count + 3 * 4 indices + 3 colour + 4 scalar)
+  // bytes.
   ASSERT_EQ(body.size(), 36u + 20u);
   EXPECT_EQ(static_cast<uint8_t>(body[36]), 3);
   EXPECT_EQ(static_cast<uint8_t>(body[36 + 13]), 10);
@@ -46,8 +48,9 @@ TEST(PlyTest, RejectsMismatchedArrays) {
   const std::string path = ::testing::TempDir() + "/bad.ply";
   EXPECT_EQ(WritePlyWithFaceColors(path, positions, triangles, {}).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(WritePlyWithFaceColors(path, positions, bad_triangles, colors).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      WritePlyWithFaceColors(path, positions, bad_triangles, colors).code(),
+      absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
