@@ -1,0 +1,48 @@
+#include "wrinkle/cli/analysis_report.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace crease::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+AnalysisReport ThreeFrames() {
+  AnalysisReport report;
+  report.obj_path = "a \"quoted\".obj";
+  report.pc2_path = "a.pc2";
+  for (int i = 0; i < 4; ++i) {
+    FrameReport f;
+    f.frame = i;
+    f.flicker = 0.1 * i;
+    f.argmin_flicker = 0.2 * i;
+    f.max_compression = 1.0 + i;
+    f.timings.tensors_ms = i;
+    f.timings.labeling_ms = 2 * i;
+    f.timings.reference_ms = 0.5;
+    report.frames.push_back(f);
+  }
+  return report;
+}
+
+TEST(AnalysisReportTest, SummarySkipsInitialisationFrames) {
+  const ReportSummary s = Summarize(ThreeFrames());
+  // Flicker from frame 2 on: (0.2 + 0.3) / 2 and (0.4 + 0.6) / 2.
+  EXPECT_DOUBLE_EQ(s.mean_flicker, 0.25);
+  EXPECT_DOUBLE_EQ(s.mean_argmin_flicker, 0.5);
+  EXPECT_DOUBLE_EQ(s.peak_compression, 4.0);
+  // Timings from frame 1 on: tensors {1, 2, 3}, totals {3.5, 6.5, 9.5}.
+  EXPECT_DOUBLE_EQ(s.median_tensors_ms, 2.0);
+  EXPECT_DOUBLE_EQ(s.median_total_ms, 6.5);
+}
+
+TEST(AnalysisReportTest, JsonEscapesPathsAndListsEveryFrame) {
+  const std::string json = FormatReportJson(ThreeFrames());
+  EXPECT_THAT(json, HasSubstr(R"("obj": "a \"quoted\".obj")"));
+  EXPECT_THAT(json, HasSubstr(R"({"frame": 3, )"));
+  EXPECT_THAT(json, HasSubstr(R"("mean_flicker": 0.250000)"));
+}
+
+}  // namespace
+}  // namespace crease::cli
