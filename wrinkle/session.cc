@@ -37,7 +37,8 @@ Session::Session(MeshTopology topology, const SessionParams& params)
       params_(params),
       spatial_edges_(SpatialEdges(topology_.adjacent_face_pairs(),
                                   params.labeling.spatial_step)),
-      labeler_(topology_.num_triangles(), spatial_edges_) {
+      labeler_(topology_.num_triangles(), spatial_edges_),
+      tracker_(params.wrinkles) {
   const size_t n = topology_.num_triangles();
   current_.resize(n);
   previous_.resize(n);
@@ -52,6 +53,12 @@ Session::Session(MeshTopology topology, const SessionParams& params)
   labels_.assign(n, Label::kRest);
   previous_labels_.assign(n, Label::kRest);
   argmin_labels_.assign(n, Label::kRest);
+  positions_.resize(topology_.num_vertices());
+  surface_.topology = &topology_;
+  surface_.positions = positions_;
+  surface_.edge_matrices = current_;
+  surface_.frames = frames_;
+  surface_.field = field_;
 }
 
 absl::Status Session::ValidateFrame(absl::Span<const float> positions) const {
@@ -72,11 +79,12 @@ absl::Status Session::ValidateFrame(absl::Span<const float> positions) const {
 }
 
 void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
+  for (size_t v = 0; v < positions_.size(); ++v) positions_[v] = Vertex(positions, v);
   const std::vector<io::Triangle>& triangles = topology_.triangles();
   for (size_t f = 0; f < triangles.size(); ++f) {
     const io::Triangle& t = triangles[f];
-    current_[f] = EdgeMatrix(Vertex(positions, t[0]), Vertex(positions, t[1]),
-                             Vertex(positions, t[2]), &frames_[f]);
+    current_[f] = EdgeMatrix(positions_[t[0]], positions_[t[1]], positions_[t[2]],
+                             &frames_[f]);
     current_degenerate_[f] =
         IsDegenerate(current_[f], params_.degenerate_relative_area);
   }
@@ -152,8 +160,21 @@ absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
     UpdateReferencesAndField();
     timings_.reference_ms = MillisecondsSince(start);
   }
-  std::swap(previous_, current_);
-  std::swap(previous_degenerate_, current_degenerate_);
+  if (params_.trace_wrinkles) {
+    if (frames_processed_ == 0) {
+      tracker_.Initialize(surface_);  // no wrinkles on the first frame
+    } else if (params_.retrace_every_frame) {
+      tracker_.RetraceFromScratch(surface_);
+    } else {
+      tracker_.Step(surface_);
+    }
+    timings_.evolve_ms = tracker_.timings().evolve_ms;
+    timings_.seed_ms = tracker_.timings().seed_ms;
+    timings_.shape_ms = tracker_.timings().shape_ms;
+  }
+  // Copies, not swaps: surface_ keeps pointing at this frame's buffers.
+  previous_ = current_;
+  previous_degenerate_ = current_degenerate_;
   previous_labels_ = labels_;
   ++frames_processed_;
   return absl::OkStatus();

@@ -13,6 +13,8 @@
 #include "wrinkle/mesh.h"
 #include "wrinkle/reference.h"
 #include "wrinkle/stretch.h"
+#include "wrinkle/surface.h"
+#include "wrinkle/wrinkle_tracker.h"
 
 namespace crease {
 
@@ -24,6 +26,10 @@ struct SessionParams {
   // longest edge squared; it gets the identity tensor, is labeled Rest and
   // keeps its reference.
   double degenerate_relative_area = 1e-6;
+  WrinkleParams wrinkles;
+  bool trace_wrinkles = true;
+  // Baseline for metrics: forget every wrinkle each frame and trace anew.
+  bool retrace_every_frame = false;
 };
 
 // Wall time of the stages of the last frame, in milliseconds.
@@ -31,7 +37,11 @@ struct StageTimings {
   double tensors_ms = 0;    // edge matrices, inter-frame tensors, unary costs
   double labeling_ms = 0;   // graph cut
   double reference_ms = 0;  // reference update and the compression field
-  double total_ms() const { return tensors_ms + labeling_ms + reference_ms; }
+  double evolve_ms = 0;     // wrinkle persistence, sliding, length update, death
+  double seed_ms = 0;       // seeding and tracing new wrinkles
+  double shape_ms = 0;      // widths, heights, refinement, triangle -> wrinkle lists
+  double field_ms() const { return tensors_ms + labeling_ms + reference_ms; }
+  double total_ms() const { return field_ms() + evolve_ms + seed_ms + shape_ms; }
 };
 
 // Everything one animated mesh remembers between frames (DESIGN.md §2, steps
@@ -72,6 +82,11 @@ class Session {
   absl::Span<const Eigen::Matrix2d> references() const { return reference_; }
   // Energy of the labels, temporal term included.
   double labeling_energy() const { return energy_; }
+  // The wrinkles after this frame, their shapes (index-aligned) and, per triangle, the
+  // ranges of wrinkle segments that may displace it.
+  const WrinkleTracker& wrinkles() const { return tracker_; }
+  // The last frame's mesh as the wrinkle stages saw it: evaluates edge points.
+  const SurfaceFrame& surface() const { return surface_; }
   const StageTimings& timings() const { return timings_; }
 
  private:
@@ -95,6 +110,9 @@ class Session {
   std::vector<StretchTensor> field_;
   std::vector<UnaryCost> unaries_, folded_unaries_;
   std::vector<Label> labels_, previous_labels_, argmin_labels_;
+  std::vector<Eigen::Vector3d> positions_;
+  SurfaceFrame surface_;
+  WrinkleTracker tracker_;
   double energy_ = 0.0;
   StageTimings timings_;
 };

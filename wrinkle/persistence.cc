@@ -1,0 +1,369 @@
+#include "wrinkle/persistence.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace crease {
+namespace {
+
+// Which welded vertex point p is near (t > 1 - eps: v0, t < eps: v1), or -1, and the
+// sign that turns a change of t into a change of distance from that vertex.
+int32_t NearVertex(const MeshTopology& topology, const EdgePoint& p, double eps,
+                   double* sign) {
+  const MeshTopology::Edge& e = topology.edge(p.edge);
+  if (p.t > 1.0 - eps) {
+    *sign = -1.0;
+    return topology.welded_vertex(e.v0);
+  }
+  if (p.t < eps) {
+    *sign = 1.0;
+    return topology.welded_vertex(e.v1);
+  }
+  return -1;
+}
+
+}  // namespace
+
+void SolvePersistence(const SurfaceFrame& surface, const PersistenceParams& params,
+                      PersistenceScratch& scratch, WrinklePath* path) {
+  const int n = static_cast<int>(path->points.size());
+  if (n < 2) return;
+  const MeshTopology& topology = *surface.topology;
+  // Lengths in units of the path's mean segment length, so the balance between the
+  // terms of Eq. 5.2 does not depend on the model's units.
+  scratch.direction.resize(n);
+  scratch.previous.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const MeshTopology::Edge& e = topology.edge(path->points[i].edge);
+    scratch.direction[i] = surface.positions[e.v0] - surface.positions[e.v1];
+    scratch.previous[i] = surface.Position(path->points[i]);
+  }
+  double scale = 0;
+  for (int i = 0; i + 1 < n; ++i) {
+    scale += (scratch.previous[i + 1] - scratch.previous[i]).norm();
+  }
+  scale /= (n - 1);
+  if (!(scale > 0)) return;
+  const double inv_scale = 1.0 / scale;
+
+  scratch.band.assign(3 * n, 0.0);
+  scratch.rhs.assign(n, 0.0);
+  auto add = [&](int i, int j, double v) {
+    if (i < j) std::swap(i, j);
+    scratch.band[3 * i + (i - j)] += v;
+  };
+  // Term 2: (t_i - tbar_i)^2.
+  for (int i = 0; i < n; ++i) add(i, i, 1.0);
+  // Term 1: alpha ((p_{i+1} - p_i) . e_i)^2 with p = pbar + delta g.
+  for (int i = 0; i + 1 < n; ++i) {
+    const Eigen::Vector3d& e = surface.field[path->faces[i]].compression_dir;
+    const double b0 = scratch.direction[i].dot(e) * inv_scale;
+    const double b1 = scratch.direction[i + 1].dot(e) * inv_scale;
+    const double c = (scratch.previous[i + 1] - scratch.previous[i]).dot(e) * inv_scale;
+    add(i, i, params.alpha * b0 * b0);
+    add(i + 1, i + 1, params.alpha * b1 * b1);
+    add(i + 1, i, -params.alpha * b0 * b1);
+    scratch.rhs[i] += params.alpha * b0 * c;
+    scratch.rhs[i + 1] -= params.alpha * b1 * c;
+  }
+  // Term 3: |lap(delta g)_i|^2 with ghost points p_{-1} = p_1, p_n = p_{n-2}.
+  for (int i = 0; i < n; ++i) {
+    int idx[3];
+    double w[3];
+    int count;
+    if (i == 0 || i == n - 1) {
+      const int other = i == 0 ? 1 : n - 2;
+      idx[0] = i, w[0] = 1.0, idx[1] = other, w[1] = -1.0, count = 2;
+    } else {
+      idx[0] = i, w[0] = 1.0, idx[1] = i - 1, w[1] = -0.5, idx[2] = i + 1, w[2] = -0.5;
+      count = 3;
+    }
+    for (int a = 0; a < count; ++a) {
+      for (int b = 0; b <= a; ++b) {
+        const double v = w[a] * w[b] *
+                         scratch.direction[idx[a]].dot(scratch.direction[idx[b]]) *
+                         inv_scale * inv_scale;
+        add(idx[a], idx[b], v);  // one entry stands for A(j, k) and A(k, j)
+      }
+    }
+  }
+  // Points at the same mesh vertex move as one: their distances to it change equally.
+  for (int i = 0; i + 1 < n; ++i) {
+    double s0 = 0, s1 = 0;
+    const int32_t w0 = NearVertex(topology, path->points[i], params.near_vertex, &s0);
+    const int32_t w1 = NearVertex(topology, path->points[i + 1], params.near_vertex, &s1);
+    if (w0 < 0 || w0 != w1) continue;
+    add(i, i, params.near_vertex_tie);
+    add(i + 1, i + 1, params.near_vertex_tie);
+    add(i + 1, i, -params.near_vertex_tie * s0 * s1);
+  }
+
+  // Banded LDL^T, half-bandwidth 2: band[3 i + k] holds A(i, i - k), then L and D.
+  std::vector<double>& a = scratch.band;
+  for (int i = 0; i < n; ++i) {
+    for (int j = std::max(0, i - 2); j <= i; ++j) {
+      double sum = a[3 * i + (i - j)];
+      for (int k = std::max(0, i - 2); k < j; ++k) {
+        if (j - k > 2) continue;
+        sum -= a[3 * i + (i - k)] * a[3 * j + (j - k)] * a[3 * k];
+      }
+      if (i == j) {
+        a[3 * i] = sum;  // D(i) >= 1: term 2 keeps the matrix positive definite
+      } else {
+        a[3 * i + (i - j)] = sum / a[3 * j];
+      }
+    }
+  }
+  std::vector<double>& x = scratch.delta;
+  x = scratch.rhs;
+  for (int i = 0; i < n; ++i) {
+    for (int k = std::max(0, i - 2); k < i; ++k) x[i] -= a[3 * i + (i - k)] * x[k];
+  }
+  for (int i = 0; i < n; ++i) x[i] /= a[3 * i];
+  for (int i = n - 1; i >= 0; --i) {
+    for (int k = i + 1; k <= std::min(n - 1, i + 2); ++k) x[i] -= a[3 * k + (k - i)] * x[k];
+  }
+  for (int i = 0; i < n; ++i) path->points[i].t += x[i];
+}
+
+namespace {
+
+// The one-ring of a welded vertex unfolded into the plane: sector k is fan triangle k,
+// between spokes k and k + 1 (spoke m = spoke 0 on a closed fan).
+struct UnfoldedRing {
+  int m = 0;
+  double scale = 1.0;
+  std::vector<double> angle;   // spoke angles, m + 1 entries
+  std::vector<int32_t> spoke;  // caller vertex at the end of each spoke
+  std::vector<int32_t> faces;
+};
+
+bool Unfold(const SurfaceFrame& surface, int32_t welded, UnfoldedRing* ring) {
+  const MeshTopology& topology = *surface.topology;
+  if (!topology.is_manifold_vertex(welded)) return false;
+  const absl::Span<const int32_t> fan = topology.vertex_faces(welded);
+  const int m = static_cast<int>(fan.size());
+  if (m < 3) return false;
+  // Closed fan only: the first and last triangles must share an edge.
+  auto corner_slot = [&](int32_t f) {
+    for (int k = 0; k < 3; ++k) {
+      if (topology.welded_vertex(topology.triangles()[f][k]) == welded) return k;
+    }
+    return 0;
+  };
+  auto shares = [&](int32_t f, int32_t g) {
+    for (int k = 0; k < 3; ++k) {
+      if (topology.face_neighbors(f)[k] == g) return true;
+    }
+    return false;
+  };
+  if (!shares(fan[0], fan[m - 1])) return false;
+  ring->m = m;
+  ring->faces.assign(fan.begin(), fan.end());
+  ring->spoke.assign(m + 1, -1);
+  ring->angle.assign(m + 1, 0.0);
+  // Spoke k + 1 is the corner fan[k] shares with fan[k + 1].
+  for (int k = 0; k < m; ++k) {
+    const int32_t f = fan[k], g = fan[(k + 1) % m];
+    const int c = corner_slot(f);
+    for (int j : {(c + 1) % 3, (c + 2) % 3}) {
+      const int32_t v = topology.triangles()[f][j];
+      bool in_g = false;
+      for (int32_t u : topology.triangles()[g]) {
+        in_g |= topology.welded_vertex(u) == topology.welded_vertex(v);
+      }
+      if (in_g) ring->spoke[k + 1] = v;
+    }
+    if (ring->spoke[k + 1] < 0) return false;
+  }
+  ring->spoke[0] = ring->spoke[m];
+  const Eigen::Vector3d& center = surface.positions[topology.triangles()[fan[0]][corner_slot(fan[0])]];
+  double total = 0;
+  for (int k = 0; k < m; ++k) {
+    const Eigen::Vector3d a = surface.positions[ring->spoke[k]] - center;
+    const Eigen::Vector3d b = surface.positions[ring->spoke[k + 1]] - center;
+    const double theta = std::atan2(a.cross(b).norm(), a.dot(b));
+    total += theta;
+    ring->angle[k + 1] = total;
+  }
+  if (!(total > 0)) return false;
+  ring->scale = 2.0 * std::numbers::pi / total;
+  for (double& a : ring->angle) a *= ring->scale;
+  return true;
+}
+
+}  // namespace
+
+int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch,
+                        WrinklePath* path) {
+  const MeshTopology& topology = *surface.topology;
+  int carried = 0;
+  UnfoldedRing ring;
+  for (int i = 0; i < static_cast<int>(path->points.size()); ++i) {
+    EdgePoint& p = path->points[i];
+    if (p.t >= 0.0 && p.t <= 1.0) continue;
+    const int n = static_cast<int>(path->points.size());
+    const MeshTopology::Edge& edge = topology.edge(p.edge);
+    const int32_t w = p.t > 1.0 ? edge.v0 : edge.v1;  // overshot vertex (Eq. 5.1)
+    const int32_t other = p.t > 1.0 ? edge.v1 : edge.v0;
+    const double overshoot = (p.t > 1.0 ? p.t - 1.0 : -p.t);
+    if (i == 0 || i == n - 1 || !Unfold(surface, topology.welded_vertex(w), &ring)) {
+      p.t = std::clamp(p.t, 0.0, 1.0);
+      continue;
+    }
+    const Eigen::Vector3d center = surface.positions[w];
+    // Map a 3D point of fan triangle `sector` into the unfolded plane.
+    auto to_map = [&](int sector, const Eigen::Vector3d& q) {
+      const Eigen::Vector3d a = surface.positions[ring.spoke[sector]] - center;
+      const Eigen::Vector3d d = q - center;
+      const double r = d.norm();
+      if (r == 0) return Eigen::Vector2d(0, 0);
+      const double phi = std::atan2(a.cross(d).norm(), a.dot(d));
+      const double ang = ring.angle[sector] + ring.scale * phi;
+      return Eigen::Vector2d(r * std::cos(ang), r * std::sin(ang));
+    };
+    auto sector_of = [&](int32_t face) {
+      for (int k = 0; k < ring.m; ++k) {
+        if (ring.faces[k] == face) return k;
+      }
+      return -1;
+    };
+    const int start_sector = sector_of(path->faces[i - 1]);
+    const int end_sector = sector_of(path->faces[i]);
+    int spoke_of_edge = -1;
+    for (int k = 0; k < ring.m; ++k) {
+      if (topology.welded_vertex(ring.spoke[k]) == topology.welded_vertex(other)) spoke_of_edge = k;
+    }
+    if (start_sector < 0 || end_sector < 0 || spoke_of_edge < 0) {
+      p.t = std::clamp(p.t, 0.0, 1.0);
+      continue;
+    }
+    const double edge_len = (surface.positions[other] - center).norm();
+    const double target_angle = ring.angle[spoke_of_edge] + std::numbers::pi;
+    // Stay inside the ring: at most 90 % of the shortest spoke.
+    double min_spoke = edge_len;
+    for (int k = 0; k < ring.m; ++k) {
+      min_spoke = std::min(min_spoke, (surface.positions[ring.spoke[k]] - center).norm());
+    }
+    const double r = std::min(overshoot * edge_len, 0.9 * min_spoke);
+    const Eigen::Vector2d moved(r * std::cos(target_angle), r * std::sin(target_angle));
+    const Eigen::Vector2d from = to_map(start_sector, surface.Position(path->points[i - 1]));
+    const Eigen::Vector2d to = to_map(end_sector, surface.Position(path->points[i + 1]));
+
+    // Walk sector by sector along from -> moved -> to, recording spoke crossings.
+    scratch.new_points.clear();
+    scratch.new_faces.clear();
+    int sector = start_sector;
+    bool ok = true;
+    scratch.new_faces.push_back(ring.faces[sector]);
+    auto cross = [](const Eigen::Vector2d& u, const Eigen::Vector2d& v) {
+      return u.x() * v.y() - u.y() * v.x();
+    };
+    const int32_t wc = topology.welded_vertex(w);
+    Eigen::Vector2d at = from;
+    int entered_at = -1;  // spoke position (in the current sector's numbering) we came in by
+    for (const Eigen::Vector2d& target : {moved, to}) {
+      for (int guard = 0; guard <= 2 * ring.m && ok; ++guard) {
+        // Sector triangle: origin, spoke position `sector`, position `sector + 1`.
+        const Eigen::Vector2d dir = target - at;
+        int crossed = -1;
+        double best = 1.0, rho = 0;
+        for (int position : {sector, sector + 1}) {
+          if (position == entered_at) continue;
+          const Eigen::Vector2d ray(std::cos(ring.angle[position]),
+                                    std::sin(ring.angle[position]));
+          const double denom = cross(dir, ray);
+          if (denom == 0) continue;
+          const double along = cross(-at, ray) / denom;   // along the segment
+          const double radius = cross(-at, dir) / denom;  // along the spoke
+          if (along > 0 && along < best && radius > 0) {
+            best = along;
+            crossed = position;
+            rho = radius;
+          }
+        }
+        if (crossed < 0) break;  // the target is inside this sector
+        const int32_t tip = ring.spoke[crossed];
+        const double spoke_len = (surface.positions[tip] - center).norm();
+        const double frac = std::clamp(rho / spoke_len, 0.01, 0.99);
+        // The mesh edge along this spoke.
+        const int32_t face = ring.faces[sector];
+        const int32_t wt = topology.welded_vertex(tip);
+        int32_t edge_id = -1;
+        for (int k = 0; k < 3; ++k) {
+          const MeshTopology::Edge& e = topology.edge(topology.face_edges(face)[k]);
+          const int32_t a = topology.welded_vertex(e.v0), b = topology.welded_vertex(e.v1);
+          if ((a == wc && b == wt) || (a == wt && b == wc)) {
+            edge_id = topology.face_edges(face)[k];
+          }
+        }
+        if (edge_id < 0) {
+          ok = false;
+          break;
+        }
+        const MeshTopology::Edge& e = topology.edge(edge_id);
+        // Point = center + frac (tip - center); t is the weight of e.v0.
+        const double t = topology.welded_vertex(e.v0) == wc ? 1.0 - frac : frac;
+        int next_sector;
+        if (crossed == sector) {
+          next_sector = (sector + ring.m - 1) % ring.m;
+          entered_at = next_sector + 1;
+        } else {
+          next_sector = (sector + 1) % ring.m;
+          entered_at = next_sector;
+        }
+        const int32_t previous_edge = scratch.new_points.empty()
+                                          ? path->points[i - 1].edge
+                                          : scratch.new_points.back().edge;
+        if (edge_id == previous_edge) {
+          if (scratch.new_points.empty()) {
+            scratch.new_faces.back() = ring.faces[next_sector];  // leaving p_{i-1}'s spoke
+          } else {  // out through a spoke and straight back: the crossings cancel
+            scratch.new_points.pop_back();
+            scratch.new_faces.pop_back();
+          }
+        } else {
+          scratch.new_points.push_back({edge_id, t});
+          scratch.new_faces.push_back(ring.faces[next_sector]);
+        }
+        at = at + best * dir;
+        sector = next_sector;
+      }
+      if (!ok) break;
+      at = target;
+      entered_at = -1;
+    }
+    if (ok && !scratch.new_points.empty() &&
+        scratch.new_points.back().edge == path->points[i + 1].edge) {
+      // The last crossing is p_{i+1}'s own spoke.
+      scratch.new_points.pop_back();
+      scratch.new_faces.pop_back();
+    }
+    const bool degenerate = scratch.new_points.empty() &&
+                            path->points[i - 1].edge == path->points[i + 1].edge;
+    if (!ok || degenerate ||
+        EdgeSlot(topology, scratch.new_faces.back(), path->points[i + 1].edge) < 0) {
+      p.t = std::clamp(p.t, 0.0, 1.0);
+      continue;
+    }
+    // Replace point i (and segments i-1, i) by the crossings and their sectors.
+    path->points.erase(path->points.begin() + i);
+    path->points.insert(path->points.begin() + i, scratch.new_points.begin(),
+                        scratch.new_points.end());
+    path->faces.erase(path->faces.begin() + (i - 1), path->faces.begin() + (i + 1));
+    path->faces.insert(path->faces.begin() + (i - 1), scratch.new_faces.begin(),
+                       scratch.new_faces.end());
+    ++carried;
+    i += static_cast<int>(scratch.new_points.size()) - 1;
+  }
+  return carried;
+}
+
+void EvolvePath(const SurfaceFrame& surface, const PersistenceParams& params,
+                PersistenceScratch& scratch, WrinklePath* path) {
+  SolvePersistence(surface, params, scratch, path);
+  SlideAcrossVertices(surface, scratch, path);
+}
+
+}  // namespace crease

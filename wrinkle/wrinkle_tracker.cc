@@ -1,0 +1,311 @@
+#include "wrinkle/wrinkle_tracker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace crease {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double SegmentLength(const SurfaceFrame& surface, const WrinklePath& path, int i) {
+  return (surface.Position(path.points[i + 1]) - surface.Position(path.points[i])).norm();
+}
+
+void ReversePath(WrinklePath* path) {
+  std::reverse(path->points.begin(), path->points.end());
+  std::reverse(path->faces.begin(), path->faces.end());
+}
+
+}  // namespace
+
+WrinkleTracker::WrinkleTracker(const WrinkleParams& params)
+    : params_(params), rng_(params.seed) {}
+
+void WrinkleTracker::Initialize(const SurfaceFrame& surface) {
+  if (params_.min_width > 0) {
+    min_width_ = params_.min_width;
+    return;
+  }
+  Eigen::Vector3d lo = surface.positions[0], hi = surface.positions[0];
+  for (const Eigen::Vector3d& p : surface.positions) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  const Eigen::Vector3d extent = hi - lo;
+  double height = extent.y();
+  if (height < 0.1 * extent.maxCoeff()) height = extent.maxCoeff();
+  min_width_ = params_.min_width_fraction * height;
+  if (!(min_width_ > 0)) min_width_ = 1e-3;
+}
+
+void WrinkleTracker::Step(const SurfaceFrame& surface) {
+  births_ = 0;
+  deaths_.clear();
+  Clock::time_point start = Clock::now();
+  Evolve(surface);
+  timings_.evolve_ms = MillisecondsSince(start);
+  start = Clock::now();
+  Seed(surface);
+  timings_.seed_ms = MillisecondsSince(start);
+  start = Clock::now();
+  Shape(surface);
+  timings_.shape_ms = MillisecondsSince(start);
+}
+
+void WrinkleTracker::RetraceFromScratch(const SurfaceFrame& surface) {
+  births_ = 0;
+  deaths_.clear();
+  for (const WrinklePath& p : paths_) deaths_.push_back({p.id, p.age});
+  paths_.clear();
+  const int cap = params_.max_new_per_frame;
+  params_.max_new_per_frame = params_.max_wrinkles;
+  Seed(surface);
+  params_.max_new_per_frame = cap;
+  Shape(surface);
+}
+
+void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
+  max_length_update_ = 0;
+  for (WrinklePath& path : paths_) {
+    ++path.age;
+    EvolvePath(surface, params_.persistence, persistence_scratch_, &path);
+  }
+  ResolveMeets(surface);
+  for (int i = 0; i < static_cast<int>(paths_.size()); ++i) UpdateLength(surface, i);
+  // Death: too short for its own width, or nothing left above tau.
+  size_t kept = 0;
+  for (size_t i = 0; i < paths_.size(); ++i) {
+    WrinklePath& path = paths_[i];
+    bool alive = path.points.size() >= 2;
+    if (alive) {
+      double c_max = 1.0;
+      bool any = false;
+      for (int32_t f : path.faces) {
+        c_max = std::max(c_max, surface.field[f].compression);
+        any |= IsWrinkleFace(surface.field[f], params_.tracing);
+      }
+      alive = any && PathLength(surface, path) >= MidWidth(c_max, min_width_);
+    }
+    if (!alive) {
+      deaths_.push_back({path.id, path.age});
+      continue;
+    }
+    if (kept != i) std::swap(paths_[kept], path);
+    ++kept;
+  }
+  paths_.resize(kept);
+}
+
+void WrinkleTracker::ResolveMeets(const SurfaceFrame& surface) {
+  // Longest first; a path that crosses one already placed is cut there, keeping its
+  // longer side (the papers: "truncate the shorter").
+  order_.resize(paths_.size());
+  for (size_t i = 0; i < paths_.size(); ++i) order_[i] = static_cast<int32_t>(i);
+  lengths_.resize(paths_.size());
+  for (size_t i = 0; i < paths_.size(); ++i) lengths_[i] = PathLength(surface, paths_[i]);
+  std::sort(order_.begin(), order_.end(), [&](int32_t a, int32_t b) {
+    return lengths_[a] != lengths_[b] ? lengths_[a] > lengths_[b] : a < b;
+  });
+  segments_.Reset(surface.topology->num_triangles());
+  for (int32_t index : order_) {
+    WrinklePath& path = paths_[index];
+    for (int i = 0; i < path.num_segments(); ++i) {
+      const Eigen::Vector3d a = surface.Position(path.points[i]);
+      const Eigen::Vector3d b = surface.Position(path.points[i + 1]);
+      if (!segments_.Crosses(surface, path.faces[i], index, a, b)) continue;
+      const int before = i;                         // segments 0 .. i-1 kept on one side
+      const int after = path.num_segments() - i - 1;  // segments i+1 .. end on the other
+      if (before >= after) {
+        path.points.resize(i + 1);
+        path.faces.resize(i);
+      } else {
+        path.points.erase(path.points.begin(), path.points.begin() + i + 1);
+        path.faces.erase(path.faces.begin(), path.faces.begin() + i + 1);
+      }
+      i = -1;  // re-check the kept part from its start
+      if (path.points.size() < 2) break;
+    }
+    if (path.points.size() >= 2) segments_.AddPath(surface, index, path);
+  }
+}
+
+void WrinkleTracker::UpdateLength(const SurfaceFrame& surface, int index) {
+  WrinklePath& path = paths_[index];
+  if (path.points.size() < 2) return;
+  const double initial = PathLength(surface, path);
+  const double lowest = (1.0 - params_.max_length_change) * initial;
+  double length = initial;
+  // Trim whole end segments lying where the compression fell below tau.
+  for (int side = 0; side < 2; ++side) {
+    while (path.points.size() > 2) {
+      const int last = path.num_segments() - 1;
+      if (IsWrinkleFace(surface.field[path.faces[last]], params_.tracing)) break;
+      const double seg = SegmentLength(surface, path, last);
+      if (length - seg < lowest) break;
+      length -= seg;
+      path.points.pop_back();
+      path.faces.pop_back();
+    }
+    ReversePath(&path);
+  }
+  // Extend from both ends while the next triangle is compressed; the net change stays
+  // within max_length_change of the initial length.
+  const double budget = (1.0 + params_.max_length_change) * initial - length;
+  if (budget > 0) {
+    Extend(surface, index, budget);
+    const double used = PathLength(surface, path) - length;
+    ReversePath(&path);
+    Extend(surface, index, budget - used);
+    ReversePath(&path);
+  }
+  const double final_length = PathLength(surface, path);
+  if (initial > 0) {
+    max_length_update_ =
+        std::max(max_length_update_, std::abs(final_length - initial) / initial);
+  }
+}
+
+bool WrinkleTracker::Extend(const SurfaceFrame& surface, int index, double budget) {
+  WrinklePath& path = paths_[index];
+  const MeshTopology& topology = *surface.topology;
+  const EdgePoint end = path.points.back();
+  const int32_t last_face = path.faces.back();
+  const int slot = EdgeSlot(topology, last_face, end.edge);
+  if (slot < 0) return false;
+  const int32_t next = topology.face_neighbors(last_face)[slot];
+  if (next < 0 || !IsWrinkleFace(surface.field[next], params_.tracing)) return false;
+  if (trace_scratch_.visit_stamp.size() != static_cast<size_t>(topology.num_triangles())) {
+    trace_scratch_.visit_stamp.assign(topology.num_triangles(), 0);
+    trace_scratch_.stamp = 0;
+  }
+  ++trace_scratch_.stamp;
+  for (int32_t f : path.faces) trace_scratch_.visit_stamp[f] = trace_scratch_.stamp;
+  if (trace_scratch_.visit_stamp[next] == trace_scratch_.stamp) return false;
+  const Eigen::Vector3d from = surface.Position(end);
+  Eigen::Vector3d heading = from - surface.Position(path.points[path.points.size() - 2]);
+  Eigen::Vector3d dir = surface.field[next].wrinkle_dir;
+  if (dir.dot(heading) < 0) dir = -dir;
+  extra_points_.clear();
+  extra_faces_.clear();
+  const int room = params_.tracing.max_segments - path.num_segments();
+  if (room <= 0) return false;
+  TraceDirection(surface, next, EdgeSlot(topology, next, end.edge), from, dir,
+                 params_.tracing, segments_, index, room, trace_scratch_, &extra_points_,
+                 &extra_faces_);
+  double used = 0;
+  Eigen::Vector3d prev = from;
+  bool grew = false;
+  for (size_t j = 0; j < extra_points_.size(); ++j) {
+    const Eigen::Vector3d p = surface.Position(extra_points_[j]);
+    used += (p - prev).norm();
+    if (used > budget) break;
+    path.points.push_back(extra_points_[j]);
+    path.faces.push_back(extra_faces_[j]);
+    segments_.Add(extra_faces_[j], index, prev, p);
+    prev = p;
+    grew = true;
+  }
+  return grew;
+}
+
+bool WrinkleTracker::FarFromPaths(const SurfaceFrame& surface, const Eigen::Vector3d& q,
+                                  double distance) const {
+  const double d2 = distance * distance;
+  for (size_t w = 0; w < paths_.size(); ++w) {
+    if ((q.array() < bbox_lo_[w].array() - distance).any() ||
+        (q.array() > bbox_hi_[w].array() + distance).any()) {
+      continue;
+    }
+    const WrinklePath& path = paths_[w];
+    for (int i = 0; i < path.num_segments(); ++i) {
+      if (SegmentDistanceSq(q, surface.Position(path.points[i]),
+                            surface.Position(path.points[i + 1])) < d2) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void WrinkleTracker::Seed(const SurfaceFrame& surface) {
+  const MeshTopology& topology = *surface.topology;
+  segments_.Reset(topology.num_triangles());
+  bbox_lo_.resize(paths_.size());
+  bbox_hi_.resize(paths_.size());
+  for (size_t w = 0; w < paths_.size(); ++w) {
+    segments_.AddPath(surface, static_cast<int32_t>(w), paths_[w]);
+    bbox_lo_[w] = bbox_hi_[w] = surface.Position(paths_[w].points[0]);
+    for (const EdgePoint& p : paths_[w].points) {
+      bbox_lo_[w] = bbox_lo_[w].cwiseMin(surface.Position(p));
+      bbox_hi_[w] = bbox_hi_[w].cwiseMax(surface.Position(p));
+    }
+  }
+  // Most compressed first; ties by index keep the order deterministic.
+  candidates_.clear();
+  for (int32_t f = 0; f < topology.num_triangles(); ++f) {
+    const StretchTensor& t = surface.field[f];
+    if (IsWrinkleFace(t, params_.tracing) &&
+        t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio) {
+      candidates_.push_back(f);
+    }
+  }
+  std::sort(candidates_.begin(), candidates_.end(), [&](int32_t a, int32_t b) {
+    const double ca = surface.field[a].compression, cb = surface.field[b].compression;
+    return ca != cb ? ca > cb : a < b;
+  });
+  for (int32_t f : candidates_) {
+    if (births_ >= params_.max_new_per_frame ||
+        static_cast<int>(paths_.size()) >= params_.max_wrinkles) {
+      break;
+    }
+    // One uniform random point in the triangle.
+    double r1 = rng_.Uniform(), r2 = rng_.Uniform();
+    if (r1 + r2 > 1.0) {
+      r1 = 1.0 - r1;
+      r2 = 1.0 - r2;
+    }
+    const Eigen::Vector3d& x0 = surface.Corner(f, 0);
+    const Eigen::Vector3d seed =
+        x0 + r1 * (surface.Corner(f, 1) - x0) + r2 * (surface.Corner(f, 2) - x0);
+    const double width = MidWidth(surface.field[f].compression, min_width_);
+    if (!FarFromPaths(surface, seed, width)) continue;
+    const int32_t index = static_cast<int32_t>(paths_.size());
+    if (!TraceFromSeed(surface, f, seed, params_.tracing, segments_, index, trace_scratch_,
+                       &candidate_)) {
+      continue;
+    }
+    SmoothPath(surface, params_.tracing.smoothing_step, &candidate_);
+    if (PathLength(surface, candidate_) < width) continue;  // would die at once
+    candidate_.id = next_id_++;
+    candidate_.age = 0;
+    paths_.push_back(candidate_);
+    segments_.AddPath(surface, index, paths_.back());
+    Eigen::Vector3d lo = surface.Position(candidate_.points[0]), hi = lo;
+    for (const EdgePoint& p : candidate_.points) {
+      lo = lo.cwiseMin(surface.Position(p));
+      hi = hi.cwiseMax(surface.Position(p));
+    }
+    bbox_lo_.push_back(lo);
+    bbox_hi_.push_back(hi);
+    ++births_;
+  }
+}
+
+void WrinkleTracker::Shape(const SurfaceFrame& surface) {
+  static const ArcHeightTable kTable;
+  shapes_.resize(paths_.size());
+  for (size_t w = 0; w < paths_.size(); ++w) {
+    ShapePath(surface, paths_[w], min_width_, kTable, params_.samples_per_segment,
+              &shapes_[w]);
+  }
+  BuildTriangleRanges(surface, paths_, shapes_, params_.samples_per_segment,
+                      ranges_scratch_, &range_offsets_, &ranges_);
+}
+
+}  // namespace crease

@@ -1,0 +1,108 @@
+#ifndef CREASE_WRINKLE_WRINKLE_TRACKER_H_
+#define CREASE_WRINKLE_WRINKLE_TRACKER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "wrinkle/persistence.h"
+#include "wrinkle/shape.h"
+#include "wrinkle/surface.h"
+#include "wrinkle/tracing.h"
+#include "wrinkle/wrinkle_path.h"
+
+namespace crease {
+
+struct WrinkleParams {
+  TracingParams tracing;
+  PersistenceParams persistence;
+  // L_min, the minimal wrinkle width, in model units. 0: `min_width_fraction` of the
+  // mesh's height (its Y extent at the first frame; the largest extent when the mesh is
+  // flat in Y).
+  double min_width = 0.0;
+  double min_width_fraction = 0.005;
+  double max_length_change = 0.15;  // per frame, in the length update
+  int max_new_per_frame = 8;
+  int max_wrinkles = 256;
+  int samples_per_segment = 4;  // Bezier samples per path segment
+  uint64_t seed = 1;            // of the seeding PRNG
+};
+
+// Why a wrinkle ended, for metrics.
+struct WrinkleDeath {
+  uint32_t id;
+  int age;  // frames it lived
+};
+
+struct WrinkleStageTimings {
+  double evolve_ms = 0;  // persistence, sliding, meets, length update, death
+  double seed_ms = 0;    // seeding, tracing, smoothing
+  double shape_ms = 0;   // shape, refinement, triangle -> wrinkle ranges
+};
+
+// The wrinkle half of a Session (DESIGN.md §2 steps 8-11): keeps the wrinkles alive
+// from frame to frame. Deterministic for a given seed.
+class WrinkleTracker {
+ public:
+  explicit WrinkleTracker(const WrinkleParams& params);
+
+  // Sets L_min from the first frame when it is automatic.
+  void Initialize(const SurfaceFrame& surface);
+  // One frame on the current surface (its compression field already updated).
+  void Step(const SurfaceFrame& surface);
+  // Only the seeding of new wrinkles, tracing and smoothing (no evolution of the old
+  // ones): what a tracker that forgets its wrinkles every frame would do.
+  void RetraceFromScratch(const SurfaceFrame& surface);
+
+  double min_width() const { return min_width_; }
+  const std::vector<WrinklePath>& wrinkles() const { return paths_; }
+  const std::vector<WrinkleShape>& shapes() const { return shapes_; }
+  // CSR over triangles: ranges()[offsets()[f] .. offsets()[f + 1]).
+  const std::vector<int32_t>& range_offsets() const { return range_offsets_; }
+  const std::vector<TriangleWrinkleRange>& ranges() const { return ranges_; }
+  int births() const { return births_; }
+  const std::vector<WrinkleDeath>& deaths() const { return deaths_; }
+  // Length change of each wrinkle in this frame's length update, relative (|dL| / L).
+  double max_length_update() const { return max_length_update_; }
+  const WrinkleStageTimings& timings() const { return timings_; }
+
+ private:
+  void Evolve(const SurfaceFrame& surface);
+  void ResolveMeets(const SurfaceFrame& surface);
+  void UpdateLength(const SurfaceFrame& surface, int index);
+  // Extends the path's end (callers reverse it to extend the front) by whole segments
+  // while their total length stays within `budget`.
+  bool Extend(const SurfaceFrame& surface, int index, double budget);
+  void Seed(const SurfaceFrame& surface);
+  void Shape(const SurfaceFrame& surface);
+  bool FarFromPaths(const SurfaceFrame& surface, const Eigen::Vector3d& q,
+                    double distance) const;
+
+  WrinkleParams params_;
+  double min_width_ = 0;
+  SplitMix64 rng_;
+  uint32_t next_id_ = 1;
+  std::vector<WrinklePath> paths_;
+  std::vector<WrinkleShape> shapes_;
+  std::vector<int32_t> range_offsets_;
+  std::vector<TriangleWrinkleRange> ranges_;
+  int births_ = 0;
+  std::vector<WrinkleDeath> deaths_;
+  double max_length_update_ = 0;
+  WrinkleStageTimings timings_;
+
+  // Scratch, kept to avoid per-frame allocation.
+  SegmentIndex segments_;
+  TraceScratch trace_scratch_;
+  PersistenceScratch persistence_scratch_;
+  TriangleRangesScratch ranges_scratch_;
+  std::vector<int32_t> order_, candidates_;
+  std::vector<double> lengths_;
+  std::vector<EdgePoint> extra_points_;
+  std::vector<int32_t> extra_faces_;
+  std::vector<Eigen::Vector3d> bbox_lo_, bbox_hi_;
+  WrinklePath candidate_;
+};
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_WRINKLE_TRACKER_H_
