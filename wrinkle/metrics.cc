@@ -1,5 +1,10 @@
 #include "wrinkle/metrics.h"
 
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_format.h"
+
 namespace crease {
 
 double LabelFlicker(absl::Span<const Label> previous,
@@ -17,6 +22,70 @@ std::array<double, kNumLabels> LabelShares(absl::Span<const Label> labels) {
   for (Label l : labels) shares[LabelIndex(l)] += 1.0;
   for (double& s : shares) s /= static_cast<double>(labels.size());
   return shares;
+}
+
+double PathJitter(const SurfaceFrame& surface,
+                  const std::vector<WrinklePath>& previous,
+                  const std::vector<WrinklePath>& current, double match_radius,
+                  int* matched) {
+  double sum = 0;
+  int count = 0;
+  const double radius_sq = match_radius * match_radius;
+  for (const WrinklePath& path : current) {
+    for (const EdgePoint& point : path.points) {
+      const Eigen::Vector3d q = surface.Position(point);
+      double best = std::numeric_limits<double>::infinity();
+      for (const WrinklePath& old : previous) {
+        for (int i = 0; i < old.num_segments(); ++i) {
+          best = std::min(
+              best, SegmentDistanceSq(q, surface.Position(old.points[i]),
+                                      surface.Position(old.points[i + 1])));
+        }
+      }
+      if (best <= radius_sq) {
+        sum += std::sqrt(best);
+        ++count;
+      }
+    }
+  }
+  if (matched != nullptr) *matched = count;
+  return count > 0 ? sum / count : 0.0;
+}
+
+std::string CheckPath(const MeshTopology& topology, const WrinklePath& path) {
+  if (path.points.size() < 2)
+    return absl::StrFormat("%d points", path.points.size());
+  if (path.faces.size() + 1 != path.points.size()) {
+    return absl::StrFormat("%d points but %d segments", path.points.size(),
+                           path.faces.size());
+  }
+  for (size_t i = 0; i < path.points.size(); ++i) {
+    const EdgePoint& p = path.points[i];
+    if (p.edge < 0 || p.edge >= topology.num_edges()) {
+      return absl::StrFormat("point %d on edge %d", i, p.edge);
+    }
+    if (!(p.t >= 0.0 && p.t <= 1.0))
+      return absl::StrFormat("point %d has t = %g", i, p.t);
+  }
+  for (size_t i = 0; i + 1 < path.points.size(); ++i) {
+    const int32_t f = path.faces[i];
+    if (f < 0 || f >= topology.num_triangles()) {
+      return absl::StrFormat("segment %d in triangle %d", i, f);
+    }
+    if (path.points[i].edge == path.points[i + 1].edge) {
+      return absl::StrFormat("segment %d starts and ends on edge %d", i,
+                             path.points[i].edge);
+    }
+    bool has_a = false, has_b = false;
+    for (int32_t e : topology.face_edges(f)) {
+      has_a |= e == path.points[i].edge;
+      has_b |= e == path.points[i + 1].edge;
+    }
+    if (!has_a || !has_b) {
+      return absl::StrFormat("segment %d leaves triangle %d", i, f);
+    }
+  }
+  return "";
 }
 
 }  // namespace crease

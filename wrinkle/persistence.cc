@@ -7,8 +7,9 @@
 namespace crease {
 namespace {
 
-// Which welded vertex point p is near (t > 1 - eps: v0, t < eps: v1), or -1, and the
-// sign that turns a change of t into a change of distance from that vertex.
+// Which welded vertex point p is near (t > 1 - eps: v0, t < eps: v1), or -1,
+// and the sign that turns a change of t into a change of distance from that
+// vertex.
 int32_t NearVertex(const MeshTopology& topology, const EdgePoint& p, double eps,
                    double* sign) {
   const MeshTopology::Edge& e = topology.edge(p.edge);
@@ -25,13 +26,14 @@ int32_t NearVertex(const MeshTopology& topology, const EdgePoint& p, double eps,
 
 }  // namespace
 
-void SolvePersistence(const SurfaceFrame& surface, const PersistenceParams& params,
+void SolvePersistence(const SurfaceFrame& surface,
+                      const PersistenceParams& params,
                       PersistenceScratch& scratch, WrinklePath* path) {
   const int n = static_cast<int>(path->points.size());
   if (n < 2) return;
   const MeshTopology& topology = *surface.topology;
-  // Lengths in units of the path's mean segment length, so the balance between the
-  // terms of Eq. 5.2 does not depend on the model's units.
+  // Lengths in units of the path's mean segment length, so the balance between
+  // the terms of Eq. 5.2 does not depend on the model's units.
   scratch.direction.resize(n);
   scratch.previous.resize(n);
   for (int i = 0; i < n; ++i) {
@@ -60,7 +62,8 @@ void SolvePersistence(const SurfaceFrame& surface, const PersistenceParams& para
     const Eigen::Vector3d& e = surface.field[path->faces[i]].compression_dir;
     const double b0 = scratch.direction[i].dot(e) * inv_scale;
     const double b1 = scratch.direction[i + 1].dot(e) * inv_scale;
-    const double c = (scratch.previous[i + 1] - scratch.previous[i]).dot(e) * inv_scale;
+    const double c =
+        (scratch.previous[i + 1] - scratch.previous[i]).dot(e) * inv_scale;
     add(i, i, params.alpha * b0 * b0);
     add(i + 1, i + 1, params.alpha * b1 * b1);
     add(i + 1, i, -params.alpha * b0 * b1);
@@ -76,30 +79,36 @@ void SolvePersistence(const SurfaceFrame& surface, const PersistenceParams& para
       const int other = i == 0 ? 1 : n - 2;
       idx[0] = i, w[0] = 1.0, idx[1] = other, w[1] = -1.0, count = 2;
     } else {
-      idx[0] = i, w[0] = 1.0, idx[1] = i - 1, w[1] = -0.5, idx[2] = i + 1, w[2] = -0.5;
+      idx[0] = i, w[0] = 1.0, idx[1] = i - 1, w[1] = -0.5, idx[2] = i + 1,
+      w[2] = -0.5;
       count = 3;
     }
     for (int a = 0; a < count; ++a) {
       for (int b = 0; b <= a; ++b) {
-        const double v = w[a] * w[b] *
-                         scratch.direction[idx[a]].dot(scratch.direction[idx[b]]) *
-                         inv_scale * inv_scale;
+        const double v =
+            w[a] * w[b] *
+            scratch.direction[idx[a]].dot(scratch.direction[idx[b]]) *
+            inv_scale * inv_scale;
         add(idx[a], idx[b], v);  // one entry stands for A(j, k) and A(k, j)
       }
     }
   }
-  // Points at the same mesh vertex move as one: their distances to it change equally.
+  // Points at the same mesh vertex move as one: their distances to it change
+  // equally.
   for (int i = 0; i + 1 < n; ++i) {
     double s0 = 0, s1 = 0;
-    const int32_t w0 = NearVertex(topology, path->points[i], params.near_vertex, &s0);
-    const int32_t w1 = NearVertex(topology, path->points[i + 1], params.near_vertex, &s1);
+    const int32_t w0 =
+        NearVertex(topology, path->points[i], params.near_vertex, &s0);
+    const int32_t w1 =
+        NearVertex(topology, path->points[i + 1], params.near_vertex, &s1);
     if (w0 < 0 || w0 != w1) continue;
     add(i, i, params.near_vertex_tie);
     add(i + 1, i + 1, params.near_vertex_tie);
     add(i + 1, i, -params.near_vertex_tie * s0 * s1);
   }
 
-  // Banded LDL^T, half-bandwidth 2: band[3 i + k] holds A(i, i - k), then L and D.
+  // Banded LDL^T, half-bandwidth 2: band[3 i + k] holds A(i, i - k), then L and
+  // D.
   std::vector<double>& a = scratch.band;
   for (int i = 0; i < n; ++i) {
     for (int j = std::max(0, i - 2); j <= i; ++j) {
@@ -118,26 +127,18 @@ void SolvePersistence(const SurfaceFrame& surface, const PersistenceParams& para
   std::vector<double>& x = scratch.delta;
   x = scratch.rhs;
   for (int i = 0; i < n; ++i) {
-    for (int k = std::max(0, i - 2); k < i; ++k) x[i] -= a[3 * i + (i - k)] * x[k];
+    for (int k = std::max(0, i - 2); k < i; ++k)
+      x[i] -= a[3 * i + (i - k)] * x[k];
   }
   for (int i = 0; i < n; ++i) x[i] /= a[3 * i];
   for (int i = n - 1; i >= 0; --i) {
-    for (int k = i + 1; k <= std::min(n - 1, i + 2); ++k) x[i] -= a[3 * k + (k - i)] * x[k];
+    for (int k = i + 1; k <= std::min(n - 1, i + 2); ++k)
+      x[i] -= a[3 * k + (k - i)] * x[k];
   }
   for (int i = 0; i < n; ++i) path->points[i].t += x[i];
 }
 
 namespace {
-
-// The one-ring of a welded vertex unfolded into the plane: sector k is fan triangle k,
-// between spokes k and k + 1 (spoke m = spoke 0 on a closed fan).
-struct UnfoldedRing {
-  int m = 0;
-  double scale = 1.0;
-  std::vector<double> angle;   // spoke angles, m + 1 entries
-  std::vector<int32_t> spoke;  // caller vertex at the end of each spoke
-  std::vector<int32_t> faces;
-};
 
 bool Unfold(const SurfaceFrame& surface, int32_t welded, UnfoldedRing* ring) {
   const MeshTopology& topology = *surface.topology;
@@ -148,7 +149,8 @@ bool Unfold(const SurfaceFrame& surface, int32_t welded, UnfoldedRing* ring) {
   // Closed fan only: the first and last triangles must share an edge.
   auto corner_slot = [&](int32_t f) {
     for (int k = 0; k < 3; ++k) {
-      if (topology.welded_vertex(topology.triangles()[f][k]) == welded) return k;
+      if (topology.welded_vertex(topology.triangles()[f][k]) == welded)
+        return k;
     }
     return 0;
   };
@@ -178,7 +180,8 @@ bool Unfold(const SurfaceFrame& surface, int32_t welded, UnfoldedRing* ring) {
     if (ring->spoke[k + 1] < 0) return false;
   }
   ring->spoke[0] = ring->spoke[m];
-  const Eigen::Vector3d& center = surface.positions[topology.triangles()[fan[0]][corner_slot(fan[0])]];
+  const Eigen::Vector3d& center =
+      surface.positions[topology.triangles()[fan[0]][corner_slot(fan[0])]];
   double total = 0;
   for (int k = 0; k < m; ++k) {
     const Eigen::Vector3d a = surface.positions[ring->spoke[k]] - center;
@@ -195,20 +198,22 @@ bool Unfold(const SurfaceFrame& surface, int32_t welded, UnfoldedRing* ring) {
 
 }  // namespace
 
-int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch,
-                        WrinklePath* path) {
+int SlideAcrossVertices(const SurfaceFrame& surface,
+                        PersistenceScratch& scratch, WrinklePath* path) {
   const MeshTopology& topology = *surface.topology;
   int carried = 0;
-  UnfoldedRing ring;
+  UnfoldedRing& ring = scratch.ring;
   for (int i = 0; i < static_cast<int>(path->points.size()); ++i) {
     EdgePoint& p = path->points[i];
     if (p.t >= 0.0 && p.t <= 1.0) continue;
     const int n = static_cast<int>(path->points.size());
     const MeshTopology::Edge& edge = topology.edge(p.edge);
-    const int32_t w = p.t > 1.0 ? edge.v0 : edge.v1;  // overshot vertex (Eq. 5.1)
+    const int32_t w =
+        p.t > 1.0 ? edge.v0 : edge.v1;  // overshot vertex (Eq. 5.1)
     const int32_t other = p.t > 1.0 ? edge.v1 : edge.v0;
     const double overshoot = (p.t > 1.0 ? p.t - 1.0 : -p.t);
-    if (i == 0 || i == n - 1 || !Unfold(surface, topology.welded_vertex(w), &ring)) {
+    if (i == 0 || i == n - 1 ||
+        !Unfold(surface, topology.welded_vertex(w), &ring)) {
       p.t = std::clamp(p.t, 0.0, 1.0);
       continue;
     }
@@ -233,7 +238,9 @@ int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch
     const int end_sector = sector_of(path->faces[i]);
     int spoke_of_edge = -1;
     for (int k = 0; k < ring.m; ++k) {
-      if (topology.welded_vertex(ring.spoke[k]) == topology.welded_vertex(other)) spoke_of_edge = k;
+      if (topology.welded_vertex(ring.spoke[k]) ==
+          topology.welded_vertex(other))
+        spoke_of_edge = k;
     }
     if (start_sector < 0 || end_sector < 0 || spoke_of_edge < 0) {
       p.t = std::clamp(p.t, 0.0, 1.0);
@@ -244,14 +251,19 @@ int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch
     // Stay inside the ring: at most 90 % of the shortest spoke.
     double min_spoke = edge_len;
     for (int k = 0; k < ring.m; ++k) {
-      min_spoke = std::min(min_spoke, (surface.positions[ring.spoke[k]] - center).norm());
+      min_spoke = std::min(min_spoke,
+                           (surface.positions[ring.spoke[k]] - center).norm());
     }
     const double r = std::min(overshoot * edge_len, 0.9 * min_spoke);
-    const Eigen::Vector2d moved(r * std::cos(target_angle), r * std::sin(target_angle));
-    const Eigen::Vector2d from = to_map(start_sector, surface.Position(path->points[i - 1]));
-    const Eigen::Vector2d to = to_map(end_sector, surface.Position(path->points[i + 1]));
+    const Eigen::Vector2d moved(r * std::cos(target_angle),
+                                r * std::sin(target_angle));
+    const Eigen::Vector2d from =
+        to_map(start_sector, surface.Position(path->points[i - 1]));
+    const Eigen::Vector2d to =
+        to_map(end_sector, surface.Position(path->points[i + 1]));
 
-    // Walk sector by sector along from -> moved -> to, recording spoke crossings.
+    // Walk sector by sector along from -> moved -> to, recording spoke
+    // crossings.
     scratch.new_points.clear();
     scratch.new_faces.clear();
     int sector = start_sector;
@@ -262,10 +274,12 @@ int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch
     };
     const int32_t wc = topology.welded_vertex(w);
     Eigen::Vector2d at = from;
-    int entered_at = -1;  // spoke position (in the current sector's numbering) we came in by
+    int entered_at =
+        -1;  // spoke position (in the current sector's numbering) we came in by
     for (const Eigen::Vector2d& target : {moved, to}) {
       for (int guard = 0; guard <= 2 * ring.m && ok; ++guard) {
-        // Sector triangle: origin, spoke position `sector`, position `sector + 1`.
+        // Sector triangle: origin, spoke position `sector`, position `sector +
+        // 1`.
         const Eigen::Vector2d dir = target - at;
         int crossed = -1;
         double best = 1.0, rho = 0;
@@ -292,8 +306,10 @@ int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch
         const int32_t wt = topology.welded_vertex(tip);
         int32_t edge_id = -1;
         for (int k = 0; k < 3; ++k) {
-          const MeshTopology::Edge& e = topology.edge(topology.face_edges(face)[k]);
-          const int32_t a = topology.welded_vertex(e.v0), b = topology.welded_vertex(e.v1);
+          const MeshTopology::Edge& e =
+              topology.edge(topology.face_edges(face)[k]);
+          const int32_t a = topology.welded_vertex(e.v0),
+                        b = topology.welded_vertex(e.v1);
           if ((a == wc && b == wt) || (a == wt && b == wc)) {
             edge_id = topology.face_edges(face)[k];
           }
@@ -318,8 +334,10 @@ int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch
                                           : scratch.new_points.back().edge;
         if (edge_id == previous_edge) {
           if (scratch.new_points.empty()) {
-            scratch.new_faces.back() = ring.faces[next_sector];  // leaving p_{i-1}'s spoke
-          } else {  // out through a spoke and straight back: the crossings cancel
+            scratch.new_faces.back() =
+                ring.faces[next_sector];  // leaving p_{i-1}'s spoke
+          } else {  // out through a spoke and straight back: the crossings
+                    // cancel
             scratch.new_points.pop_back();
             scratch.new_faces.pop_back();
           }
@@ -340,10 +358,12 @@ int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch
       scratch.new_points.pop_back();
       scratch.new_faces.pop_back();
     }
-    const bool degenerate = scratch.new_points.empty() &&
-                            path->points[i - 1].edge == path->points[i + 1].edge;
+    const bool degenerate =
+        scratch.new_points.empty() &&
+        path->points[i - 1].edge == path->points[i + 1].edge;
     if (!ok || degenerate ||
-        EdgeSlot(topology, scratch.new_faces.back(), path->points[i + 1].edge) < 0) {
+        EdgeSlot(topology, scratch.new_faces.back(), path->points[i + 1].edge) <
+            0) {
       p.t = std::clamp(p.t, 0.0, 1.0);
       continue;
     }
@@ -351,7 +371,8 @@ int SlideAcrossVertices(const SurfaceFrame& surface, PersistenceScratch& scratch
     path->points.erase(path->points.begin() + i);
     path->points.insert(path->points.begin() + i, scratch.new_points.begin(),
                         scratch.new_points.end());
-    path->faces.erase(path->faces.begin() + (i - 1), path->faces.begin() + (i + 1));
+    path->faces.erase(path->faces.begin() + (i - 1),
+                      path->faces.begin() + (i + 1));
     path->faces.insert(path->faces.begin() + (i - 1), scratch.new_faces.begin(),
                        scratch.new_faces.end());
     ++carried;

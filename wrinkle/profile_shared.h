@@ -1,10 +1,12 @@
-// The wrinkle cross-section, written once in the subset of C++ and GLSL both accept so
-// the CPU (wrinkle/shape.cc) and the shaders evaluate the same curve. No includes, no
-// std::, float only. The renderer embeds this file into its GLSL sources.
+// The wrinkle cross-section, written once in the subset of C++ and GLSL both
+// accept so the CPU (wrinkle/shape.cc) and the shaders evaluate the same curve.
+// No includes, no std::, float only. The renderer embeds this file into its
+// GLSL sources.
 //
-// A uniform quadratic B-spline bump (Gillette 2015, §6.1): support |x| <= w (w = half
-// the wrinkle width), peak h at x = 0, C1 everywhere, zero value and slope at |x| = w.
-// With t = |x| / w:  f = h (1 - 3 t^2) for t <= 1/3,  f = 1.5 h (1 - t)^2 for t <= 1.
+// A uniform quadratic B-spline bump (Gillette 2015, §6.1): support |x| <= w (w
+// = half the wrinkle width), peak h at x = 0, C1 everywhere, zero value and
+// slope at |x| = w. With t = |x| / w:  f = h (1 - 3 t^2) for t <= 1/3,  f = 1.5
+// h (1 - t)^2 for t <= 1.
 
 #ifndef CREASE_WRINKLE_PROFILE_SHARED_H_
 #define CREASE_WRINKLE_PROFILE_SHARED_H_

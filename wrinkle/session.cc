@@ -79,12 +79,13 @@ absl::Status Session::ValidateFrame(absl::Span<const float> positions) const {
 }
 
 void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
-  for (size_t v = 0; v < positions_.size(); ++v) positions_[v] = Vertex(positions, v);
+  for (size_t v = 0; v < positions_.size(); ++v)
+    positions_[v] = Vertex(positions, v);
   const std::vector<io::Triangle>& triangles = topology_.triangles();
   for (size_t f = 0; f < triangles.size(); ++f) {
     const io::Triangle& t = triangles[f];
-    current_[f] = EdgeMatrix(positions_[t[0]], positions_[t[1]], positions_[t[2]],
-                             &frames_[f]);
+    current_[f] = EdgeMatrix(positions_[t[0]], positions_[t[1]],
+                             positions_[t[2]], &frames_[f]);
     current_degenerate_[f] =
         IsDegenerate(current_[f], params_.degenerate_relative_area);
   }

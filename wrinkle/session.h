@@ -37,11 +37,14 @@ struct StageTimings {
   double tensors_ms = 0;    // edge matrices, inter-frame tensors, unary costs
   double labeling_ms = 0;   // graph cut
   double reference_ms = 0;  // reference update and the compression field
-  double evolve_ms = 0;     // wrinkle persistence, sliding, length update, death
-  double seed_ms = 0;       // seeding and tracing new wrinkles
-  double shape_ms = 0;      // widths, heights, refinement, triangle -> wrinkle lists
+  double evolve_ms = 0;  // wrinkle persistence, sliding, length update, death
+  double seed_ms = 0;    // seeding and tracing new wrinkles
+  double shape_ms =
+      0;  // widths, heights, refinement, triangle -> wrinkle lists
   double field_ms() const { return tensors_ms + labeling_ms + reference_ms; }
-  double total_ms() const { return field_ms() + evolve_ms + seed_ms + shape_ms; }
+  double total_ms() const {
+    return field_ms() + evolve_ms + seed_ms + shape_ms;
+  }
 };
 
 // Everything one animated mesh remembers between frames (DESIGN.md §2, steps
@@ -82,8 +85,8 @@ class Session {
   absl::Span<const Eigen::Matrix2d> references() const { return reference_; }
   // Energy of the labels, temporal term included.
   double labeling_energy() const { return energy_; }
-  // The wrinkles after this frame, their shapes (index-aligned) and, per triangle, the
-  // ranges of wrinkle segments that may displace it.
+  // The wrinkles after this frame, their shapes (index-aligned) and, per
+  // triangle, the ranges of wrinkle segments that may displace it.
   const WrinkleTracker& wrinkles() const { return tracker_; }
   // The last frame's mesh as the wrinkle stages saw it: evaluates edge points.
   const SurfaceFrame& surface() const { return surface_; }

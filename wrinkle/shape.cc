@@ -15,7 +15,8 @@ double Smoothstep(double u) {
 }  // namespace
 
 ArcHeightTable::ArcHeightTable(int samples) {
-  // Newton on g(phi) = sin(phi) - phi / pi for the half-angle of the widest arc.
+  // Newton on g(phi) = sin(phi) - phi / pi for the half-angle of the widest
+  // arc.
   double phi = 2.3;
   for (int it = 0; it < 50; ++it) {
     const double g = std::sin(phi) - phi / std::numbers::pi;
@@ -38,26 +39,31 @@ ArcHeightTable::ArcHeightTable(int samples) {
 double ArcHeightTable::HeightPerWidth(double width_over_arc) const {
   const double r = std::clamp(width_over_arc, ratio_.back(), 1.0);
   // ratio_ decreases: find the first sample at or below r.
-  const auto it = std::lower_bound(ratio_.begin(), ratio_.end(), r, std::greater<double>());
+  const auto it =
+      std::lower_bound(ratio_.begin(), ratio_.end(), r, std::greater<double>());
   if (it == ratio_.begin()) return height_per_width_.front();
   if (it == ratio_.end()) return height_per_width_.back();
   const size_t hi = it - ratio_.begin(), lo = hi - 1;
   const double s = (ratio_[lo] - r) / (ratio_[lo] - ratio_[hi]);
-  return height_per_width_[lo] + s * (height_per_width_[hi] - height_per_width_[lo]);
+  return height_per_width_[lo] +
+         s * (height_per_width_[hi] - height_per_width_[lo]);
 }
 
 double MidWidth(double max_compression, double min_width) {
   const double max_width = std::numbers::pi * min_width;
-  return std::clamp(max_width / std::max(max_compression, 1.0), min_width, max_width);
+  return std::clamp(max_width / std::max(max_compression, 1.0), min_width,
+                    max_width);
 }
 
-void ShapePath(const SurfaceFrame& surface, const WrinklePath& path, double min_width,
-               const ArcHeightTable& table, int samples_per_segment, WrinkleShape* shape) {
+void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
+               double min_width, const ArcHeightTable& table,
+               int samples_per_segment, WrinkleShape* shape) {
   const int n = static_cast<int>(path.points.size());
   const int k = std::max(1, samples_per_segment);
   shape->max_compression = 1.0;
   for (int32_t f : path.faces) {
-    shape->max_compression = std::max(shape->max_compression, surface.field[f].compression);
+    shape->max_compression =
+        std::max(shape->max_compression, surface.field[f].compression);
   }
   const double max_width = std::numbers::pi * min_width;
   shape->mid_width = MidWidth(shape->max_compression, min_width);
@@ -74,7 +80,8 @@ void ShapePath(const SurfaceFrame& surface, const WrinklePath& path, double min_
     const Eigen::Vector3d a = point(i), b = point(i + 1);
     const Eigen::Vector3d seg = b - a;
     const double len = seg.norm();
-    const Eigen::Vector3d dir = len > 0 ? Eigen::Vector3d(seg / len) : prev_tangent;
+    const Eigen::Vector3d dir =
+        len > 0 ? Eigen::Vector3d(seg / len) : prev_tangent;
     const Eigen::Vector3d tangent_a = i == 0 ? dir : prev_tangent;
     Eigen::Vector3d tangent_b = dir;
     if (i + 2 < n) {
@@ -89,34 +96,42 @@ void ShapePath(const SurfaceFrame& surface, const WrinklePath& path, double min_
     const Eigen::Vector3d c2 = b - (len / 3.0) * tangent_b;
     for (int s = 0; s < k; ++s) {
       const double u = static_cast<double>(s) / k, v = 1.0 - u;
-      shape->refined[i * k + s].position =
-          v * v * v * a + 3 * v * v * u * c1 + 3 * v * u * u * c2 + u * u * u * b;
+      shape->refined[i * k + s].position = v * v * v * a + 3 * v * v * u * c1 +
+                                           3 * v * u * u * c2 + u * u * u * b;
     }
     prev_tangent = tangent_b;
   }
   shape->refined.back().position = point(n - 1);
 
-  // Widths from the arc-length midpoint; heights from widths through the arc table.
+  // Widths from the arc-length midpoint; heights from widths through the arc
+  // table.
   double total = 0;
   for (size_t i = 1; i < shape->refined.size(); ++i) {
-    total += (shape->refined[i].position - shape->refined[i - 1].position).norm();
+    total +=
+        (shape->refined[i].position - shape->refined[i - 1].position).norm();
   }
   shape->length = total;
   const double half = 0.5 * total;
   double s = 0;
   for (size_t i = 0; i < shape->refined.size(); ++i) {
-    if (i > 0) s += (shape->refined[i].position - shape->refined[i - 1].position).norm();
+    if (i > 0)
+      s += (shape->refined[i].position - shape->refined[i - 1].position).norm();
     const double u = half > 0 ? std::abs(s - half) / half : 1.0;
-    const double width = shape->mid_width + (max_width - shape->mid_width) * Smoothstep(u);
+    const double width =
+        shape->mid_width + (max_width - shape->mid_width) * Smoothstep(u);
     shape->refined[i].width = width;
     shape->refined[i].height = width * table.HeightPerWidth(width / max_width);
   }
-  shape->mid_height = shape->mid_width * table.HeightPerWidth(shape->mid_width / max_width);
+  shape->mid_height =
+      shape->mid_width * table.HeightPerWidth(shape->mid_width / max_width);
 }
 
-void BuildTriangleRanges(const SurfaceFrame& surface, const std::vector<WrinklePath>& paths,
-                         const std::vector<WrinkleShape>& shapes, int samples_per_segment,
-                         TriangleRangesScratch& scratch, std::vector<int32_t>* offsets,
+void BuildTriangleRanges(const SurfaceFrame& surface,
+                         const std::vector<WrinklePath>& paths,
+                         const std::vector<WrinkleShape>& shapes,
+                         int samples_per_segment,
+                         TriangleRangesScratch& scratch,
+                         std::vector<int32_t>* offsets,
                          std::vector<TriangleWrinkleRange>* ranges) {
   const MeshTopology& topology = *surface.topology;
   const int num_faces = topology.num_triangles();
@@ -137,7 +152,8 @@ void BuildTriangleRanges(const SurfaceFrame& surface, const std::vector<WrinkleP
       double reach = 0;
       for (int s = 0; s <= k; ++s) {
         const RefinedPoint& r = shape.refined[i * k + s];
-        reach = std::max(reach, 0.5 * r.width + std::sqrt(SegmentDistanceSq(r.position, a, b)));
+        reach = std::max(reach, 0.5 * r.width + std::sqrt(SegmentDistanceSq(
+                                                    r.position, a, b)));
       }
       // Breadth-first over triangles whose bounding sphere comes within reach.
       ++scratch.counter;
@@ -146,11 +162,14 @@ void BuildTriangleRanges(const SurfaceFrame& surface, const std::vector<WrinkleP
       scratch.stamp[path.faces[i]] = scratch.counter;
       for (size_t q = 0; q < scratch.queue.size(); ++q) {
         const int32_t f = scratch.queue[q];
-        const Eigen::Vector3d c =
-            (surface.Corner(f, 0) + surface.Corner(f, 1) + surface.Corner(f, 2)) / 3.0;
+        const Eigen::Vector3d c = (surface.Corner(f, 0) + surface.Corner(f, 1) +
+                                   surface.Corner(f, 2)) /
+                                  3.0;
         double radius = 0;
-        for (int j = 0; j < 3; ++j) radius = std::max(radius, (surface.Corner(f, j) - c).norm());
-        if (f != path.faces[i] && std::sqrt(SegmentDistanceSq(c, a, b)) - radius > reach) {
+        for (int j = 0; j < 3; ++j)
+          radius = std::max(radius, (surface.Corner(f, j) - c).norm());
+        if (f != path.faces[i] &&
+            std::sqrt(SegmentDistanceSq(c, a, b)) - radius > reach) {
           continue;
         }
         // Record (or widen) this wrinkle's range in f.
@@ -178,7 +197,8 @@ void BuildTriangleRanges(const SurfaceFrame& surface, const std::vector<WrinkleP
   for (int f = 0; f < num_faces; ++f) (*offsets)[f + 1] += (*offsets)[f];
   ranges->resize(scratch.entries.size());
   scratch.queue.assign(offsets->begin(), offsets->end() - 1);
-  for (const auto& [face, range] : scratch.entries) (*ranges)[scratch.queue[face]++] = range;
+  for (const auto& [face, range] : scratch.entries)
+    (*ranges)[scratch.queue[face]++] = range;
 }
 
 }  // namespace crease

@@ -13,19 +13,24 @@ int EdgeSlot(const MeshTopology& topology, int32_t face, int32_t edge) {
   return -1;
 }
 
-double SlotToEdgeT(const MeshTopology& topology, int32_t face, int slot, double u) {
+double SlotToEdgeT(const MeshTopology& topology, int32_t face, int slot,
+                   double u) {
   const int32_t corner = topology.triangles()[face][slot];
   const MeshTopology::Edge& e = topology.edge(topology.face_edges(face)[slot]);
   // Point = corner + u (next - corner). If corner is the edge's v0: t = 1 - u.
-  return topology.welded_vertex(corner) == topology.welded_vertex(e.v0) ? 1.0 - u : u;
+  return topology.welded_vertex(corner) == topology.welded_vertex(e.v0)
+             ? 1.0 - u
+             : u;
 }
 
-double EdgeTToSlot(const MeshTopology& topology, int32_t face, int slot, double t) {
+double EdgeTToSlot(const MeshTopology& topology, int32_t face, int slot,
+                   double t) {
   return SlotToEdgeT(topology, face, slot, t);  // the map is its own inverse
 }
 
-bool RayExit(const SurfaceFrame& surface, int32_t face, const Eigen::Vector2d& p,
-             const Eigen::Vector2d& d, int skip_slot, int* slot, double* u) {
+bool RayExit(const SurfaceFrame& surface, int32_t face,
+             const Eigen::Vector2d& p, const Eigen::Vector2d& d, int skip_slot,
+             int* slot, double* u) {
   auto cross = [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
     return a.x() * b.y() - a.y() * b.x();
   };
@@ -42,7 +47,8 @@ bool RayExit(const SurfaceFrame& surface, int32_t face, const Eigen::Vector2d& p
     const double s = cross(a - p, ab) / denom;
     const double along = cross(a - p, d) / denom;
     constexpr double kSlack = 1e-9;
-    if (s > -kSlack && along >= -kSlack && along <= 1.0 + kSlack && s < best_s) {
+    if (s > -kSlack && along >= -kSlack && along <= 1.0 + kSlack &&
+        s < best_s) {
       best_s = s;
       best = k;
       best_u = std::clamp(along, 0.0, 1.0);

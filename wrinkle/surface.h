@@ -1,9 +1,8 @@
 #ifndef CREASE_WRINKLE_SURFACE_H_
 #define CREASE_WRINKLE_SURFACE_H_
 
-#include <cstdint>
-
 #include <Eigen/Core>
+#include <cstdint>
 
 #include "absl/types/span.h"
 #include "wrinkle/mesh.h"
@@ -11,8 +10,8 @@
 
 namespace crease {
 
-// A point on a mesh edge: p = x[v0] t + x[v1] (1 - t) with (v0, v1) = edge(edge), so
-// t = 1 is at v0 and t = 0 at v1 (Eq. 5.1 of the papers).
+// A point on a mesh edge: p = x[v0] t + x[v1] (1 - t) with (v0, v1) =
+// edge(edge), so t = 1 is at v0 and t = 0 at v1 (Eq. 5.1 of the papers).
 struct EdgePoint {
   int32_t edge = -1;
   double t = 0.5;
@@ -22,10 +21,11 @@ struct EdgePoint {
 // One frame of the mesh as the wrinkle stages see it.
 struct SurfaceFrame {
   const MeshTopology* topology = nullptr;
-  absl::Span<const Eigen::Vector3d> positions;       // per caller vertex
-  absl::Span<const Eigen::Matrix2d> edge_matrices;   // per triangle, current frame
-  absl::Span<const LocalFrame> frames;               // per triangle, current frame
-  absl::Span<const StretchTensor> field;             // compression field
+  absl::Span<const Eigen::Vector3d> positions;  // per caller vertex
+  absl::Span<const Eigen::Matrix2d>
+      edge_matrices;                      // per triangle, current frame
+  absl::Span<const LocalFrame> frames;    // per triangle, current frame
+  absl::Span<const StretchTensor> field;  // compression field
 
   Eigen::Vector3d Position(const EdgePoint& p) const {
     const MeshTopology::Edge& e = topology->edge(p.edge);
@@ -34,8 +34,9 @@ struct SurfaceFrame {
   const Eigen::Vector3d& Corner(int32_t face, int k) const {
     return positions[topology->triangles()[face][k]];
   }
-  // Coordinates of a 3D point of the triangle's plane in its 2D frame (corner 0 at the
-  // origin, corner 1 on +X), where the corners are (0,0), M.col(0), M.col(1).
+  // Coordinates of a 3D point of the triangle's plane in its 2D frame (corner 0
+  // at the origin, corner 1 on +X), where the corners are (0,0), M.col(0),
+  // M.col(1).
   Eigen::Vector2d ToFace(int32_t face, const Eigen::Vector3d& p) const {
     const Eigen::Vector3d d = p - Corner(face, 0);
     return {d.dot(frames[face].x_axis), d.dot(frames[face].y_axis)};
@@ -46,25 +47,29 @@ struct SurfaceFrame {
   }
 };
 
-// The slot k (edge between corners k and k+1) of `face` that is mesh edge `edge`, or -1.
+// The slot k (edge between corners k and k+1) of `face` that is mesh edge
+// `edge`, or -1.
 int EdgeSlot(const MeshTopology& topology, int32_t face, int32_t edge);
 
 // Converts u along the slot (0 at corner k, 1 at corner k+1) to the edge's t.
-double SlotToEdgeT(const MeshTopology& topology, int32_t face, int slot, double u);
-double EdgeTToSlot(const MeshTopology& topology, int32_t face, int slot, double t);
+double SlotToEdgeT(const MeshTopology& topology, int32_t face, int slot,
+                   double u);
+double EdgeTToSlot(const MeshTopology& topology, int32_t face, int slot,
+                   double t);
 
-// Where the ray from p (2D, inside the face) along d leaves the triangle: the slot and
-// the parameter u along it. `skip_slot` (the entry edge) is ignored. False when d is
-// zero or no edge is hit ahead.
-bool RayExit(const SurfaceFrame& surface, int32_t face, const Eigen::Vector2d& p,
-             const Eigen::Vector2d& d, int skip_slot, int* slot, double* u);
+// Where the ray from p (2D, inside the face) along d leaves the triangle: the
+// slot and the parameter u along it. `skip_slot` (the entry edge) is ignored.
+// False when d is zero or no edge is hit ahead.
+bool RayExit(const SurfaceFrame& surface, int32_t face,
+             const Eigen::Vector2d& p, const Eigen::Vector2d& d, int skip_slot,
+             int* slot, double* u);
 
 // Squared distance from q to segment [a, b].
 double SegmentDistanceSq(const Eigen::Vector3d& q, const Eigen::Vector3d& a,
                          const Eigen::Vector3d& b);
 
-// Deterministic PRNG (SplitMix64) with our own uniform mapping, so runs match across
-// standard libraries.
+// Deterministic PRNG (SplitMix64) with our own uniform mapping, so runs match
+// across standard libraries.
 class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}

@@ -12,23 +12,29 @@ bool IsWrinkleFace(const StretchTensor& t, const TracingParams& params) {
 void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
                     const Eigen::Vector3d& start, Eigen::Vector3d direction,
                     const TracingParams& params, const SegmentIndex& segments,
-                    int32_t path_index, int max_segments, TraceScratch& scratch,
-                    std::vector<EdgePoint>* points, std::vector<int32_t>* faces) {
+                    int32_t path_index, int max_segments, double spacing,
+                    TraceScratch& scratch, std::vector<EdgePoint>* points,
+                    std::vector<int32_t>* faces) {
   const MeshTopology& topology = *surface.topology;
   Eigen::Vector3d from = start;
   for (int taken = 0; taken < max_segments; ++taken) {
     scratch.visit_stamp[face] = scratch.stamp;
     const LocalFrame& frame = surface.frames[face];
-    const Eigen::Vector2d d(direction.dot(frame.x_axis), direction.dot(frame.y_axis));
+    const Eigen::Vector2d d(direction.dot(frame.x_axis),
+                            direction.dot(frame.y_axis));
     int slot;
     double u;
-    if (!RayExit(surface, face, surface.ToFace(face, from), d, entry_slot, &slot, &u)) {
+    if (!RayExit(surface, face, surface.ToFace(face, from), d, entry_slot,
+                 &slot, &u)) {
       return;
     }
     const int32_t edge = topology.face_edges(face)[slot];
     const EdgePoint exit{edge, SlotToEdgeT(topology, face, slot, u)};
     const Eigen::Vector3d to = surface.Position(exit);
-    if (segments.Crosses(surface, face, path_index, from, to)) return;
+    if (segments.Crosses(surface, face, path_index, from, to) ||
+        segments.NearOtherPath(surface, exit, path_index, spacing)) {
+      return;
+    }
     points->push_back(exit);
     faces->push_back(face);
 
@@ -36,12 +42,13 @@ void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
     if (next < 0 || scratch.visit_stamp[next] == scratch.stamp) return;
     const StretchTensor& field = surface.field[next];
     if (!IsWrinkleFace(field, params)) return;
-    // Keep going the same way: the wrinkle direction has no sign, so pick the one that
-    // continues the previous direction; keep the old direction (projected into the new
-    // plane) where the compression is isotropic.
+    // Keep going the same way: the wrinkle direction has no sign, so pick the
+    // one that continues the previous direction; keep the old direction
+    // (projected into the new plane) where the compression is isotropic.
     Eigen::Vector3d next_dir = field.wrinkle_dir;
     if (field.lambda_max / field.lambda_min < params.isotropy_ratio) {
-      const Eigen::Vector3d n = surface.frames[next].x_axis.cross(surface.frames[next].y_axis);
+      const Eigen::Vector3d n =
+          surface.frames[next].x_axis.cross(surface.frames[next].y_axis);
       next_dir = direction - direction.dot(n) * n;
       if (next_dir.squaredNorm() == 0) return;
       next_dir.normalize();
@@ -55,12 +62,14 @@ void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
   }
 }
 
-bool TraceFromSeed(const SurfaceFrame& surface, int32_t face, const Eigen::Vector3d& seed,
-                   const TracingParams& params, const SegmentIndex& segments,
-                   int32_t path_index, TraceScratch& scratch, WrinklePath* path) {
+bool TraceFromSeed(const SurfaceFrame& surface, int32_t face,
+                   const Eigen::Vector3d& seed, const TracingParams& params,
+                   const SegmentIndex& segments, int32_t path_index,
+                   double spacing, TraceScratch& scratch, WrinklePath* path) {
   const Eigen::Vector3d dir = surface.field[face].wrinkle_dir;
   if (dir.squaredNorm() == 0) return false;
-  if (scratch.visit_stamp.size() != static_cast<size_t>(surface.topology->num_triangles())) {
+  if (scratch.visit_stamp.size() !=
+      static_cast<size_t>(surface.topology->num_triangles())) {
     scratch.visit_stamp.assign(surface.topology->num_triangles(), 0);
     scratch.stamp = 0;
   }
@@ -70,10 +79,12 @@ bool TraceFromSeed(const SurfaceFrame& surface, int32_t face, const Eigen::Vecto
   scratch.forward_points.clear();
   scratch.forward_faces.clear();
   const int half = std::max(1, params.max_segments / 2);
-  TraceDirection(surface, face, -1, seed, dir, params, segments, path_index, half, scratch,
-                 &scratch.forward_points, &scratch.forward_faces);
-  TraceDirection(surface, face, -1, seed, -dir, params, segments, path_index, half,
-                 scratch, &scratch.back_points, &scratch.back_faces);
+  TraceDirection(surface, face, -1, seed, dir, params, segments, path_index,
+                 half, spacing, scratch, &scratch.forward_points,
+                 &scratch.forward_faces);
+  TraceDirection(surface, face, -1, seed, -dir, params, segments, path_index,
+                 half, spacing, scratch, &scratch.back_points,
+                 &scratch.back_faces);
   const size_t n = scratch.back_points.size() + scratch.forward_points.size();
   if (n < 2) return false;
   path->points.clear();
@@ -82,7 +93,8 @@ bool TraceFromSeed(const SurfaceFrame& surface, int32_t face, const Eigen::Vecto
                       scratch.back_points.rend());
   path->points.insert(path->points.end(), scratch.forward_points.begin(),
                       scratch.forward_points.end());
-  // Segment between the last backward and first forward point lies in the seed face.
+  // Segment between the last backward and first forward point lies in the seed
+  // face.
   for (size_t i = scratch.back_faces.size(); i-- > 1;) {
     path->faces.push_back(scratch.back_faces[i]);
   }
@@ -104,14 +116,18 @@ void SmoothPath(const SurfaceFrame& surface, double step, WrinklePath* path) {
     const Eigen::Vector3d cur = surface.Position(path->points[i]);
     const Eigen::Vector3d next = surface.Position(path->points[i + 1]);
     const MeshTopology::Edge& e = surface.topology->edge(path->points[i].edge);
-    const Eigen::Vector3d a = surface.positions[e.v0], b = surface.positions[e.v1];
+    const Eigen::Vector3d a = surface.positions[e.v0],
+                          b = surface.positions[e.v1];
     const Eigen::Vector3d axis = b - a;
     const double len = axis.norm();
     if (len > 0) {
       const Eigen::Vector3d x_dir = axis / len;
-      // Unfold: prev on one side of the edge (y >= 0), next on the other (y <= 0).
-      const double x1 = (prev - a).dot(x_dir), y1 = ((prev - a) - x1 * x_dir).norm();
-      const double x2 = (next - a).dot(x_dir), y2 = -((next - a) - x2 * x_dir).norm();
+      // Unfold: prev on one side of the edge (y >= 0), next on the other (y <=
+      // 0).
+      const double x1 = (prev - a).dot(x_dir),
+                   y1 = ((prev - a) - x1 * x_dir).norm();
+      const double x2 = (next - a).dot(x_dir),
+                   y2 = -((next - a) - x2 * x_dir).norm();
       if (y1 - y2 > 1e-12 * len) {
         const double x = x1 + (x2 - x1) * y1 / (y1 - y2);
         const double t_geodesic = std::clamp(1.0 - x / len, 0.0, 1.0);

@@ -1,10 +1,9 @@
 #ifndef CREASE_WRINKLE_TRACING_H_
 #define CREASE_WRINKLE_TRACING_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "wrinkle/surface.h"
 #include "wrinkle/wrinkle_path.h"
@@ -26,29 +25,34 @@ struct TraceScratch {
   std::vector<int32_t> back_faces, forward_faces;
 };
 
-// True if the triangle may carry a wrinkle: compressed beyond tau, not degenerate.
+// True if the triangle may carry a wrinkle: compressed beyond tau, not
+// degenerate.
 bool IsWrinkleFace(const StretchTensor& t, const TracingParams& params);
 
-// Walks from `start` (a 3D point in `face`, on its slot `entry_slot` or inside when -1)
-// along `direction`, crossing into neighbours, and appends the edge points where it
-// leaves each triangle and the triangles themselves. Stops where the next triangle is
-// below tau, at a boundary, on re-entering a triangle, where it would cross another path
-// in `segments` (that segment is not taken), or at `max_segments`.
+// Walks from `start` (a 3D point in `face`, on its slot `entry_slot` or inside
+// when -1) along `direction`, crossing into neighbours, and appends the edge
+// points where it leaves each triangle and the triangles themselves. Stops
+// where the next triangle is below tau, at a boundary, on re-entering a
+// triangle, where it would cross another path in `segments` or come within
+// `spacing` of one (that segment is not taken), or at `max_segments`.
 void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
                     const Eigen::Vector3d& start, Eigen::Vector3d direction,
                     const TracingParams& params, const SegmentIndex& segments,
-                    int32_t path_index, int max_segments, TraceScratch& scratch,
-                    std::vector<EdgePoint>* points, std::vector<int32_t>* faces);
+                    int32_t path_index, int max_segments, double spacing,
+                    TraceScratch& scratch, std::vector<EdgePoint>* points,
+                    std::vector<int32_t>* faces);
 
-// Traces both ways from a seed inside `face` along its wrinkle direction. Returns
-// false (and leaves *path untouched) when fewer than 2 edge points result.
-bool TraceFromSeed(const SurfaceFrame& surface, int32_t face, const Eigen::Vector3d& seed,
-                   const TracingParams& params, const SegmentIndex& segments,
-                   int32_t path_index, TraceScratch& scratch, WrinklePath* path);
+// Traces both ways from a seed inside `face` along its wrinkle direction,
+// keeping `spacing` from other paths. Returns false when fewer than 2 edge
+// points result.
+bool TraceFromSeed(const SurfaceFrame& surface, int32_t face,
+                   const Eigen::Vector3d& seed, const TracingParams& params,
+                   const SegmentIndex& segments, int32_t path_index,
+                   double spacing, TraceScratch& scratch, WrinklePath* path);
 
-// One pass of tangential Laplacian smoothing: each interior point moves `step` of the
-// way along its edge toward where the straight chord between its neighbours, in the
-// two triangles unfolded into a plane, crosses that edge.
+// One pass of tangential Laplacian smoothing: each interior point moves `step`
+// of the way along its edge toward where the straight chord between its
+// neighbours, in the two triangles unfolded into a plane, crosses that edge.
 void SmoothPath(const SurfaceFrame& surface, double step, WrinklePath* path);
 
 }  // namespace crease

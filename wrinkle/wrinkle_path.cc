@@ -5,7 +5,9 @@ namespace crease {
 double PathLength(const SurfaceFrame& surface, const WrinklePath& path) {
   double length = 0;
   for (size_t i = 0; i + 1 < path.points.size(); ++i) {
-    length += (surface.Position(path.points[i + 1]) - surface.Position(path.points[i])).norm();
+    length += (surface.Position(path.points[i + 1]) -
+               surface.Position(path.points[i]))
+                  .norm();
   }
   return length;
 }
@@ -29,12 +31,14 @@ void SegmentIndex::AddPath(const SurfaceFrame& surface, int32_t path_index,
   }
 }
 
-bool SegmentIndex::Crosses(const SurfaceFrame& surface, int32_t face, int32_t path,
-                           const Eigen::Vector3d& a, const Eigen::Vector3d& b) const {
+bool SegmentIndex::Crosses(const SurfaceFrame& surface, int32_t face,
+                           int32_t path, const Eigen::Vector3d& a,
+                           const Eigen::Vector3d& b) const {
   auto cross = [](const Eigen::Vector2d& u, const Eigen::Vector2d& v) {
     return u.x() * v.y() - u.y() * v.x();
   };
-  const Eigen::Vector2d p = surface.ToFace(face, a), r = surface.ToFace(face, b) - p;
+  const Eigen::Vector2d p = surface.ToFace(face, a),
+                        r = surface.ToFace(face, b) - p;
   for (int32_t s = head_[face]; s >= 0; s = segments_[s].next) {
     const Segment& seg = segments_[s];
     if (seg.path == path) continue;
@@ -45,6 +49,25 @@ bool SegmentIndex::Crosses(const SurfaceFrame& surface, int32_t face, int32_t pa
     const double u = cross(q - p, w) / denom;
     const double v = cross(q - p, r) / denom;
     if (u > 1e-9 && u < 1 - 1e-9 && v > 1e-9 && v < 1 - 1e-9) return true;
+  }
+  return false;
+}
+
+bool SegmentIndex::NearOtherPath(const SurfaceFrame& surface,
+                                 const EdgePoint& point, int32_t path,
+                                 double distance) const {
+  const MeshTopology& topology = *surface.topology;
+  const Eigen::Vector3d q = surface.Position(point);
+  const double d2 = distance * distance;
+  const MeshTopology::Edge& e = topology.edge(point.edge);
+  for (int32_t v : {e.v0, e.v1}) {
+    for (int32_t f : topology.vertex_faces(topology.welded_vertex(v))) {
+      for (int32_t s = head_[f]; s >= 0; s = segments_[s].next) {
+        const Segment& seg = segments_[s];
+        if (seg.path != path && SegmentDistanceSq(q, seg.a, seg.b) < d2)
+          return true;
+      }
+    }
   }
   return false;
 }

@@ -1,22 +1,22 @@
 #ifndef CREASE_WRINKLE_WRINKLE_PATH_H_
 #define CREASE_WRINKLE_WRINKLE_PATH_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "wrinkle/surface.h"
 
 namespace crease {
 
-// One wrinkle: a polyline whose vertices lie on mesh edges, straight inside each
-// triangle it crosses.
+// One wrinkle: a polyline whose vertices lie on mesh edges, straight inside
+// each triangle it crosses.
 struct WrinklePath {
   uint32_t id = 0;  // stable for the wrinkle's life, unique within a session
   int age = 0;      // frames since birth (0 on the frame it is born)
   std::vector<EdgePoint> points;  // at least 2
-  std::vector<int32_t> faces;     // faces[i] holds the segment points[i] -> points[i+1]
+  std::vector<int32_t>
+      faces;  // faces[i] holds the segment points[i] -> points[i+1]
 
   int num_segments() const { return static_cast<int>(faces.size()); }
 };
@@ -24,8 +24,8 @@ struct WrinklePath {
 // Polyline length on the given frame.
 double PathLength(const SurfaceFrame& surface, const WrinklePath& path);
 
-// Per-face lists of path segments, for crossing tests. Rebuilt each frame into buffers
-// that keep their capacity.
+// Per-face lists of path segments, for crossing tests. Rebuilt each frame into
+// buffers that keep their capacity.
 class SegmentIndex {
  public:
   struct Segment {
@@ -34,11 +34,18 @@ class SegmentIndex {
     Eigen::Vector3d a, b;
   };
   void Reset(int num_faces);
-  void Add(int32_t face, int32_t path, const Eigen::Vector3d& a, const Eigen::Vector3d& b);
-  void AddPath(const SurfaceFrame& surface, int32_t path_index, const WrinklePath& path);
+  void Add(int32_t face, int32_t path, const Eigen::Vector3d& a,
+           const Eigen::Vector3d& b);
+  void AddPath(const SurfaceFrame& surface, int32_t path_index,
+               const WrinklePath& path);
   // True if [a, b] in `face` properly crosses a segment of another path there.
   bool Crosses(const SurfaceFrame& surface, int32_t face, int32_t path,
                const Eigen::Vector3d& a, const Eigen::Vector3d& b) const;
+  // True if a segment of another path in a triangle touching the edge of
+  // `point` comes closer than `distance` to it. (Spacings wider than a triangle
+  // are not all seen.)
+  bool NearOtherPath(const SurfaceFrame& surface, const EdgePoint& point,
+                     int32_t path, double distance) const;
 
  private:
   std::vector<int32_t> head_;

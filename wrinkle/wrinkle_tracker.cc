@@ -10,11 +10,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double MillisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
 }
 
-double SegmentLength(const SurfaceFrame& surface, const WrinklePath& path, int i) {
-  return (surface.Position(path.points[i + 1]) - surface.Position(path.points[i])).norm();
+double SegmentLength(const SurfaceFrame& surface, const WrinklePath& path,
+                     int i) {
+  return (surface.Position(path.points[i + 1]) -
+          surface.Position(path.points[i]))
+      .norm();
 }
 
 void ReversePath(WrinklePath* path) {
@@ -77,7 +81,8 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
     EvolvePath(surface, params_.persistence, persistence_scratch_, &path);
   }
   ResolveMeets(surface);
-  for (int i = 0; i < static_cast<int>(paths_.size()); ++i) UpdateLength(surface, i);
+  for (int i = 0; i < static_cast<int>(paths_.size()); ++i)
+    UpdateLength(surface, i);
   // Death: too short for its own width, or nothing left above tau.
   size_t kept = 0;
   for (size_t i = 0; i < paths_.size(); ++i) {
@@ -103,12 +108,14 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
 }
 
 void WrinkleTracker::ResolveMeets(const SurfaceFrame& surface) {
-  // Longest first; a path that crosses one already placed is cut there, keeping its
-  // longer side (the papers: "truncate the shorter").
+  // Longest first; a path that crosses one already placed is cut there, keeping
+  // its longer side (the papers: "truncate the shorter").
   order_.resize(paths_.size());
-  for (size_t i = 0; i < paths_.size(); ++i) order_[i] = static_cast<int32_t>(i);
+  for (size_t i = 0; i < paths_.size(); ++i)
+    order_[i] = static_cast<int32_t>(i);
   lengths_.resize(paths_.size());
-  for (size_t i = 0; i < paths_.size(); ++i) lengths_[i] = PathLength(surface, paths_[i]);
+  for (size_t i = 0; i < paths_.size(); ++i)
+    lengths_[i] = PathLength(surface, paths_[i]);
   std::sort(order_.begin(), order_.end(), [&](int32_t a, int32_t b) {
     return lengths_[a] != lengths_[b] ? lengths_[a] > lengths_[b] : a < b;
   });
@@ -119,8 +126,9 @@ void WrinkleTracker::ResolveMeets(const SurfaceFrame& surface) {
       const Eigen::Vector3d a = surface.Position(path.points[i]);
       const Eigen::Vector3d b = surface.Position(path.points[i + 1]);
       if (!segments_.Crosses(surface, path.faces[i], index, a, b)) continue;
-      const int before = i;                         // segments 0 .. i-1 kept on one side
-      const int after = path.num_segments() - i - 1;  // segments i+1 .. end on the other
+      const int before = i;  // segments 0 .. i-1 kept on one side
+      const int after =
+          path.num_segments() - i - 1;  // segments i+1 .. end on the other
       if (before >= after) {
         path.points.resize(i + 1);
         path.faces.resize(i);
@@ -145,7 +153,8 @@ void WrinkleTracker::UpdateLength(const SurfaceFrame& surface, int index) {
   for (int side = 0; side < 2; ++side) {
     while (path.points.size() > 2) {
       const int last = path.num_segments() - 1;
-      if (IsWrinkleFace(surface.field[path.faces[last]], params_.tracing)) break;
+      if (IsWrinkleFace(surface.field[path.faces[last]], params_.tracing))
+        break;
       const double seg = SegmentLength(surface, path, last);
       if (length - seg < lowest) break;
       length -= seg;
@@ -154,8 +163,8 @@ void WrinkleTracker::UpdateLength(const SurfaceFrame& surface, int index) {
     }
     ReversePath(&path);
   }
-  // Extend from both ends while the next triangle is compressed; the net change stays
-  // within max_length_change of the initial length.
+  // Extend from both ends while the next triangle is compressed; the net change
+  // stays within max_length_change of the initial length.
   const double budget = (1.0 + params_.max_length_change) * initial - length;
   if (budget > 0) {
     Extend(surface, index, budget);
@@ -166,12 +175,13 @@ void WrinkleTracker::UpdateLength(const SurfaceFrame& surface, int index) {
   }
   const double final_length = PathLength(surface, path);
   if (initial > 0) {
-    max_length_update_ =
-        std::max(max_length_update_, std::abs(final_length - initial) / initial);
+    max_length_update_ = std::max(max_length_update_,
+                                  std::abs(final_length - initial) / initial);
   }
 }
 
-bool WrinkleTracker::Extend(const SurfaceFrame& surface, int index, double budget) {
+bool WrinkleTracker::Extend(const SurfaceFrame& surface, int index,
+                            double budget) {
   WrinklePath& path = paths_[index];
   const MeshTopology& topology = *surface.topology;
   const EdgePoint end = path.points.back();
@@ -179,24 +189,32 @@ bool WrinkleTracker::Extend(const SurfaceFrame& surface, int index, double budge
   const int slot = EdgeSlot(topology, last_face, end.edge);
   if (slot < 0) return false;
   const int32_t next = topology.face_neighbors(last_face)[slot];
-  if (next < 0 || !IsWrinkleFace(surface.field[next], params_.tracing)) return false;
-  if (trace_scratch_.visit_stamp.size() != static_cast<size_t>(topology.num_triangles())) {
+  if (next < 0 || !IsWrinkleFace(surface.field[next], params_.tracing))
+    return false;
+  if (trace_scratch_.visit_stamp.size() !=
+      static_cast<size_t>(topology.num_triangles())) {
     trace_scratch_.visit_stamp.assign(topology.num_triangles(), 0);
     trace_scratch_.stamp = 0;
   }
   ++trace_scratch_.stamp;
-  for (int32_t f : path.faces) trace_scratch_.visit_stamp[f] = trace_scratch_.stamp;
+  for (int32_t f : path.faces)
+    trace_scratch_.visit_stamp[f] = trace_scratch_.stamp;
   if (trace_scratch_.visit_stamp[next] == trace_scratch_.stamp) return false;
   const Eigen::Vector3d from = surface.Position(end);
-  Eigen::Vector3d heading = from - surface.Position(path.points[path.points.size() - 2]);
+  Eigen::Vector3d heading =
+      from - surface.Position(path.points[path.points.size() - 2]);
   Eigen::Vector3d dir = surface.field[next].wrinkle_dir;
   if (dir.dot(heading) < 0) dir = -dir;
   extra_points_.clear();
   extra_faces_.clear();
   const int room = params_.tracing.max_segments - path.num_segments();
   if (room <= 0) return false;
+  double c_max = 1.0;
+  for (int32_t f : path.faces)
+    c_max = std::max(c_max, surface.field[f].compression);
   TraceDirection(surface, next, EdgeSlot(topology, next, end.edge), from, dir,
-                 params_.tracing, segments_, index, room, trace_scratch_, &extra_points_,
+                 params_.tracing, segments_, index, room,
+                 MidWidth(c_max, min_width_), trace_scratch_, &extra_points_,
                  &extra_faces_);
   double used = 0;
   Eigen::Vector3d prev = from;
@@ -214,7 +232,8 @@ bool WrinkleTracker::Extend(const SurfaceFrame& surface, int index, double budge
   return grew;
 }
 
-bool WrinkleTracker::FarFromPaths(const SurfaceFrame& surface, const Eigen::Vector3d& q,
+bool WrinkleTracker::FarFromPaths(const SurfaceFrame& surface,
+                                  const Eigen::Vector3d& q,
                                   double distance) const {
   const double d2 = distance * distance;
   for (size_t w = 0; w < paths_.size(); ++w) {
@@ -256,7 +275,8 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
     }
   }
   std::sort(candidates_.begin(), candidates_.end(), [&](int32_t a, int32_t b) {
-    const double ca = surface.field[a].compression, cb = surface.field[b].compression;
+    const double ca = surface.field[a].compression,
+                 cb = surface.field[b].compression;
     return ca != cb ? ca > cb : a < b;
   });
   for (int32_t f : candidates_) {
@@ -271,13 +291,13 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
       r2 = 1.0 - r2;
     }
     const Eigen::Vector3d& x0 = surface.Corner(f, 0);
-    const Eigen::Vector3d seed =
-        x0 + r1 * (surface.Corner(f, 1) - x0) + r2 * (surface.Corner(f, 2) - x0);
+    const Eigen::Vector3d seed = x0 + r1 * (surface.Corner(f, 1) - x0) +
+                                 r2 * (surface.Corner(f, 2) - x0);
     const double width = MidWidth(surface.field[f].compression, min_width_);
     if (!FarFromPaths(surface, seed, width)) continue;
     const int32_t index = static_cast<int32_t>(paths_.size());
-    if (!TraceFromSeed(surface, f, seed, params_.tracing, segments_, index, trace_scratch_,
-                       &candidate_)) {
+    if (!TraceFromSeed(surface, f, seed, params_.tracing, segments_, index,
+                       width, trace_scratch_, &candidate_)) {
       continue;
     }
     SmoothPath(surface, params_.tracing.smoothing_step, &candidate_);
@@ -301,8 +321,8 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
   static const ArcHeightTable kTable;
   shapes_.resize(paths_.size());
   for (size_t w = 0; w < paths_.size(); ++w) {
-    ShapePath(surface, paths_[w], min_width_, kTable, params_.samples_per_segment,
-              &shapes_[w]);
+    ShapePath(surface, paths_[w], min_width_, kTable,
+              params_.samples_per_segment, &shapes_[w]);
   }
   BuildTriangleRanges(surface, paths_, shapes_, params_.samples_per_segment,
                       ranges_scratch_, &range_offsets_, &ranges_);

@@ -15,9 +15,9 @@ namespace crease {
 struct WrinkleParams {
   TracingParams tracing;
   PersistenceParams persistence;
-  // L_min, the minimal wrinkle width, in model units. 0: `min_width_fraction` of the
-  // mesh's height (its Y extent at the first frame; the largest extent when the mesh is
-  // flat in Y).
+  // L_min, the minimal wrinkle width, in model units. 0: `min_width_fraction`
+  // of the mesh's height (its Y extent at the first frame; the largest extent
+  // when the mesh is flat in Y).
   double min_width = 0.0;
   double min_width_fraction = 0.005;
   double max_length_change = 0.15;  // per frame, in the length update
@@ -39,8 +39,8 @@ struct WrinkleStageTimings {
   double shape_ms = 0;   // shape, refinement, triangle -> wrinkle ranges
 };
 
-// The wrinkle half of a Session (DESIGN.md §2 steps 8-11): keeps the wrinkles alive
-// from frame to frame. Deterministic for a given seed.
+// The wrinkle half of a Session (DESIGN.md §2 steps 8-11): keeps the wrinkles
+// alive from frame to frame. Deterministic for a given seed.
 class WrinkleTracker {
  public:
   explicit WrinkleTracker(const WrinkleParams& params);
@@ -49,8 +49,9 @@ class WrinkleTracker {
   void Initialize(const SurfaceFrame& surface);
   // One frame on the current surface (its compression field already updated).
   void Step(const SurfaceFrame& surface);
-  // Only the seeding of new wrinkles, tracing and smoothing (no evolution of the old
-  // ones): what a tracker that forgets its wrinkles every frame would do.
+  // Only the seeding of new wrinkles, tracing and smoothing (no evolution of
+  // the old ones): what a tracker that forgets its wrinkles every frame would
+  // do.
   void RetraceFromScratch(const SurfaceFrame& surface);
 
   double min_width() const { return min_width_; }
@@ -61,7 +62,8 @@ class WrinkleTracker {
   const std::vector<TriangleWrinkleRange>& ranges() const { return ranges_; }
   int births() const { return births_; }
   const std::vector<WrinkleDeath>& deaths() const { return deaths_; }
-  // Length change of each wrinkle in this frame's length update, relative (|dL| / L).
+  // Length change of each wrinkle in this frame's length update, relative (|dL|
+  // / L).
   double max_length_update() const { return max_length_update_; }
   const WrinkleStageTimings& timings() const { return timings_; }
 
@@ -69,8 +71,8 @@ class WrinkleTracker {
   void Evolve(const SurfaceFrame& surface);
   void ResolveMeets(const SurfaceFrame& surface);
   void UpdateLength(const SurfaceFrame& surface, int index);
-  // Extends the path's end (callers reverse it to extend the front) by whole segments
-  // while their total length stays within `budget`.
+  // Extends the path's end (callers reverse it to extend the front) by whole
+  // segments while their total length stays within `budget`.
   bool Extend(const SurfaceFrame& surface, int index, double budget);
   void Seed(const SurfaceFrame& surface);
   void Shape(const SurfaceFrame& surface);

@@ -137,9 +137,11 @@ TEST(SessionTest, DegenerateTrianglesRestAndStayFinite) {
   }
 }
 
-TEST(SessionTest, ProcessFrameAllocatesOnlyMaxflowsPoolEvery64Frames) {
+TEST(SessionTest, CompressionFieldAllocatesOnlyMaxflowsPoolEvery64Frames) {
   const io::TriangleMesh sheet = MakeGridSheet(20, 20, 1.0f, 1.0f);
-  auto session = NewSession(sheet);
+  SessionParams params;
+  params.trace_wrinkles = false;
+  auto session = NewSession(sheet, params);
   constexpr int kPeriod = 16, kFrames = 3 + 128;
   std::vector<std::vector<float>> frames(kPeriod);
   for (int i = 0; i < kPeriod; ++i)
@@ -155,6 +157,25 @@ TEST(SessionTest, ProcessFrameAllocatesOnlyMaxflowsPoolEvery64Frames) {
   // pool header and one block) on the next: 2 allocations per 64 frames,
   // nothing else.
   EXPECT_LE(g_allocations.load() - before, 2 * (kFrames - 3) / 64);
+}
+
+TEST(SessionTest, SteadyWrinklesDoNotAllocate) {
+  // A sheet squeezed once and held: after the wrinkles have settled (no births,
+  // no growth), a frame costs no allocation. Births and growth do allocate.
+  const io::TriangleMesh sheet = MakeGridSheet(20, 20, 1.0f, 1.0f);
+  auto session = NewSession(sheet);
+  std::vector<float> squeezed = sheet.positions;
+  for (int v = 0; v < sheet.num_vertices(); ++v) squeezed[3 * v] *= 0.59f;
+  ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
+  for (int i = 0; i < 60; ++i)
+    ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
+  ASSERT_GT(session->wrinkles().wrinkles().size(), 0u);
+  ASSERT_EQ(session->wrinkles().births(), 0);
+  const long before = g_allocations.load();
+  for (int i = 0; i < 20; ++i)
+    ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
+  EXPECT_EQ(session->wrinkles().births(), 0);
+  EXPECT_LE(g_allocations.load() - before, 2);  // maxflow's pool, at most once
 }
 
 // Every bundled animation: labels for every frame, finite fields, and a graph

@@ -1,0 +1,261 @@
+#include "wrinkle/wrinkle_tracker.h"
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/wrinkle/wrinkle_sheet_test.h"
+#include "wrinkle/io/animation.h"
+#include "wrinkle/metrics.h"
+#include "wrinkle/session.h"
+
+namespace crease {
+namespace {
+
+std::unique_ptr<Session> NewSession(const io::TriangleMesh& mesh,
+                                    const SessionParams& params = {}) {
+  auto session = Session::Create(mesh.triangles, mesh.positions, params);
+  EXPECT_TRUE(session.ok()) << session.status();
+  return *std::move(session);
+}
+
+double DegreesBetween(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+  const double c = std::abs(a.normalized().dot(b.normalized()));
+  return std::acos(std::min(1.0, c)) * 180.0 / std::numbers::pi;
+}
+
+void ExpectValidPaths(const Session& session) {
+  for (const WrinklePath& path : session.wrinkles().wrinkles()) {
+    ASSERT_EQ(CheckPath(session.topology(), path), "") << "wrinkle " << path.id;
+  }
+}
+
+TEST(WrinkleTrackerTest, SqueezedSheetWrinklesRunAcrossTheSqueeze) {
+  const io::TriangleMesh sheet = MakeGridSheet(20, 20, 1.0f, 1.0f);
+  auto session = NewSession(sheet);
+  for (const auto& frame : testing::SqueezeThenHold(sheet, 0.5, 10)) {
+    ASSERT_TRUE(session->ProcessFrame(frame).ok());
+    ExpectValidPaths(*session);
+  }
+  const WrinkleTracker& tracker = session->wrinkles();
+  ASSERT_GE(tracker.wrinkles().size(), 3u);
+  const SurfaceFrame& surface = session->surface();
+  double angle_sum = 0;
+  int segments = 0;
+  for (const WrinklePath& path : tracker.wrinkles()) {
+    for (int i = 0; i < path.num_segments(); ++i) {
+      // Only where the squeeze is: the left half, c > tau.
+      EXPECT_GT(surface.field[path.faces[i]].compression, 1.3);
+      const Eigen::Vector3d d = surface.Position(path.points[i + 1]) -
+                                surface.Position(path.points[i]);
+      angle_sum +=
+          DegreesBetween(d, Eigen::Vector3d::UnitZ());  // perpendicular to X
+      ++segments;
+    }
+  }
+  EXPECT_LT(angle_sum / segments, 2.0);
+  // Spaced at least one width apart.
+  const auto& paths = tracker.wrinkles();
+  for (size_t a = 0; a < paths.size(); ++a) {
+    for (size_t b = a + 1; b < paths.size(); ++b) {
+      double closest = 1e9;
+      for (const EdgePoint& p : paths[a].points) {
+        for (int i = 0; i < paths[b].num_segments(); ++i) {
+          closest = std::min(
+              closest,
+              std::sqrt(SegmentDistanceSq(
+                  surface.Position(p), surface.Position(paths[b].points[i]),
+                  surface.Position(paths[b].points[i + 1]))));
+        }
+      }
+      const double width = std::min(tracker.shapes()[a].mid_width,
+                                    tracker.shapes()[b].mid_width);
+      EXPECT_GE(closest, 0.99 * width)
+          << "wrinkles " << paths[a].id << ", " << paths[b].id;
+    }
+  }
+}
+
+TEST(WrinkleTrackerTest, RigidMotionChangesNoT) {
+  const io::TriangleMesh sheet = MakeGridSheet(16, 16, 1.0f, 1.0f);
+  const auto frames = testing::SqueezeThenHold(sheet, 0.5, 30);
+  auto still = NewSession(sheet);
+  auto moving = NewSession(sheet);
+  for (const auto& frame : frames) {
+    ASSERT_TRUE(still->ProcessFrame(frame).ok());
+    ASSERT_TRUE(moving->ProcessFrame(frame).ok());
+  }
+  std::map<uint32_t, WrinklePath> before;
+  for (const WrinklePath& p : still->wrinkles().wrinkles()) before[p.id] = p;
+  ASSERT_FALSE(before.empty());
+  // Ten more frames: one session holds still, the other turns and travels
+  // rigidly.
+  for (int k = 1; k <= 10; ++k) {
+    const Eigen::Matrix3d rotation =
+        Eigen::AngleAxisd(0.1 * k, Eigen::Vector3d(1, 2, 3).normalized())
+            .toRotationMatrix();
+    // Small shifts keep the float positions' rounding well below the 1e-6
+    // checked.
+    const Eigen::Vector3d shift(0.03 * k, -0.02 * k, 0.01 * k);
+    std::vector<float> moved(frames.back().size());
+    for (size_t v = 0; v < moved.size() / 3; ++v) {
+      const Eigen::Vector3d x(frames.back()[3 * v], frames.back()[3 * v + 1],
+                              frames.back()[3 * v + 2]);
+      const Eigen::Vector3d y = rotation * x + shift;
+      for (int c = 0; c < 3; ++c) moved[3 * v + c] = static_cast<float>(y[c]);
+    }
+    ASSERT_TRUE(still->ProcessFrame(frames.back()).ok());
+    ASSERT_TRUE(moving->ProcessFrame(moved).ok());
+  }
+  int compared = 0;
+  for (const WrinklePath& p : moving->wrinkles().wrinkles()) {
+    const auto it = before.find(p.id);
+    if (it == before.end()) continue;
+    ASSERT_EQ(p.points.size(), it->second.points.size()) << "wrinkle " << p.id;
+    for (size_t i = 0; i < p.points.size(); ++i) {
+      ASSERT_EQ(p.points[i].edge, it->second.points[i].edge);
+      EXPECT_NEAR(p.points[i].t, it->second.points[i].t, 1e-6)
+          << "wrinkle " << p.id;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 10);
+}
+
+TEST(WrinkleTrackerTest, RotatingCompressionTurnsPathsGradually) {
+  const io::TriangleMesh sheet = MakeGridSheet(20, 20, 1.0f, 1.0f);
+  auto session = NewSession(sheet);
+  for (const auto& frame : testing::SqueezeThenHold(sheet, 2.0, 3)) {
+    ASSERT_TRUE(session->ProcessFrame(frame).ok());
+  }
+  std::map<uint32_t, Eigen::Vector3d> heading;  // end - start of each wrinkle
+  auto headings = [&]() {
+    std::map<uint32_t, Eigen::Vector3d> out;
+    for (const WrinklePath& p : session->wrinkles().wrinkles()) {
+      out[p.id] = session->surface().Position(p.points.back()) -
+                  session->surface().Position(p.points.front());
+    }
+    return out;
+  };
+  heading = headings();
+  double worst = 0;
+  int tracked = 0;
+  std::vector<float> frame;
+  for (int k = 1; k <= 30; ++k) {  // the squeeze axis turns 1 degree per frame
+    testing::SqueezeSheet(sheet, testing::kSqueeze, k * std::numbers::pi / 180,
+                          2.0, &frame);
+    ASSERT_TRUE(session->ProcessFrame(frame).ok());
+    ExpectValidPaths(*session);
+    const auto now = headings();
+    for (const auto& [id, d] : now) {
+      const auto it = heading.find(id);
+      if (it == heading.end()) continue;
+      EXPECT_GT(d.dot(it->second), 0)
+          << "wrinkle " << id << " flipped at frame " << k;
+      worst = std::max(worst, DegreesBetween(d, it->second));
+      ++tracked;
+    }
+    heading = now;
+  }
+  EXPECT_GT(tracked, 30);
+  EXPECT_LT(worst, 5.0);
+}
+
+// Every bundled animation: valid paths, bounded length updates, stable ids, and
+// much less jitter than tracing every frame from scratch.
+struct DataCase {
+  const char* name;
+  bool expect_wrinkles;
+};
+
+class BundledWrinklesTest : public ::testing::TestWithParam<DataCase> {};
+
+TEST_P(BundledWrinklesTest, PersistentValidAndSteady) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + GetParam().name;
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok()) << anim.status();
+  SessionParams baseline_params;
+  baseline_params.retrace_every_frame = true;
+  auto session = NewSession(anim->mesh);
+  auto baseline = NewSession(anim->mesh, baseline_params);
+  std::map<uint32_t, int> age_of;
+  std::set<uint32_t> dead;
+  std::vector<WrinklePath> previous, previous_baseline;
+  double jitter = 0, baseline_jitter = 0;
+  int max_wrinkles = 0;
+  for (int frame = 0; frame < anim->num_frames(); ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
+    ASSERT_TRUE(baseline->ProcessFrame(anim->frames.Sample(frame)).ok());
+    const WrinkleTracker& tracker = session->wrinkles();
+    ExpectValidPaths(*session);
+    EXPECT_LE(tracker.max_length_update(), 0.15 + 1e-9) << "frame " << frame;
+    std::map<uint32_t, int> ages;
+    for (size_t w = 0; w < tracker.wrinkles().size(); ++w) {
+      const WrinklePath& p = tracker.wrinkles()[w];
+      ASSERT_FALSE(dead.count(p.id)) << "id " << p.id << " reused";
+      ASSERT_TRUE(ages.emplace(p.id, p.age).second) << "duplicate id " << p.id;
+      const auto it = age_of.find(p.id);
+      if (it != age_of.end()) {
+        ASSERT_EQ(p.age, it->second + 1) << "id " << p.id;
+      }
+      for (const RefinedPoint& r : tracker.shapes()[w].refined) {
+        ASSERT_TRUE(r.position.allFinite() && std::isfinite(r.width) &&
+                    std::isfinite(r.height));
+      }
+    }
+    for (const auto& [id, age] : age_of) {
+      if (!ages.count(id)) dead.insert(id);
+    }
+    age_of = ages;
+    max_wrinkles = std::max<int>(max_wrinkles, tracker.wrinkles().size());
+    const double radius = 2 * std::numbers::pi * tracker.min_width();
+    jitter += PathJitter(session->surface(), previous, tracker.wrinkles(),
+                         radius, nullptr);
+    baseline_jitter +=
+        PathJitter(baseline->surface(), previous_baseline,
+                   baseline->wrinkles().wrinkles(), radius, nullptr);
+    previous = tracker.wrinkles();
+    previous_baseline = baseline->wrinkles().wrinkles();
+  }
+  RecordProperty("max_wrinkles", max_wrinkles);
+  if (!GetParam().expect_wrinkles) {
+    EXPECT_EQ(max_wrinkles, 0);
+    return;
+  }
+  EXPECT_GT(max_wrinkles, 0);
+  EXPECT_LT(3 * jitter, baseline_jitter)
+      << "jitter " << jitter << " vs retracing " << baseline_jitter;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Data, BundledWrinklesTest,
+    ::testing::Values(DataCase{"cloth_pants_knee", true},
+                      DataCase{"fox_walk", true},
+                      DataCase{"cesiumman_walk", true},
+                      DataCase{"cloth_drape_sphere", false}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(WrinkleTrackerTest, TrouserKneeWrinklesWhileBent) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  auto session = NewSession(anim->mesh);
+  for (int frame = 0; frame < anim->num_frames(); ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
+    if (frame < 8) {
+      EXPECT_TRUE(session->wrinkles().wrinkles().empty()) << frame;
+    }
+    // The first full bend is held over frames 31-42.
+    if (frame >= 31 && frame <= 42) {
+      EXPECT_GE(session->wrinkles().wrinkles().size(), 5u) << frame;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace crease
