@@ -291,7 +291,11 @@ int SlideAcrossVertices(const SurfaceFrame& surface,
           if (denom == 0) continue;
           const double along = cross(-at, ray) / denom;   // along the segment
           const double radius = cross(-at, dir) / denom;  // along the spoke
-          if (along > 0 && along < best && radius > 0) {
+          // Only exits count: through the lower ray clockwise, the upper one
+          // counter-clockwise. A point on a ray (along = 0) may leave through
+          // it.
+          const bool outward = position == sector ? denom > 0 : denom < 0;
+          if (outward && along >= 0 && along < best && radius > 0) {
             best = along;
             crossed = position;
             rho = radius;
