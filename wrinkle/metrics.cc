@@ -1,5 +1,6 @@
 #include "wrinkle/metrics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -50,6 +51,24 @@ double PathJitter(const SurfaceFrame& surface,
   }
   if (matched != nullptr) *matched = count;
   return count > 0 ? sum / count : 0.0;
+}
+
+LifetimeSummary SummarizeLifetimes(std::vector<int> lifetimes) {
+  LifetimeSummary s;
+  s.count = static_cast<int>(lifetimes.size());
+  if (lifetimes.empty()) return s;
+  std::sort(lifetimes.begin(), lifetimes.end());
+  auto quantile = [&](double q) {
+    const double pos = q * (lifetimes.size() - 1);
+    const size_t lo = static_cast<size_t>(pos);
+    const size_t hi = std::min(lo + 1, lifetimes.size() - 1);
+    return lifetimes[lo] + (pos - lo) * (lifetimes[hi] - lifetimes[lo]);
+  };
+  s.median = quantile(0.5);
+  s.p10 = quantile(0.1);
+  s.p90 = quantile(0.9);
+  s.max = lifetimes.back();
+  return s;
 }
 
 std::string CheckPath(const MeshTopology& topology, const WrinklePath& path) {

@@ -32,6 +32,16 @@ double PathJitter(const SurfaceFrame& surface,
                   const std::vector<WrinklePath>& current, double match_radius,
                   int* matched);
 
+// Distribution of wrinkle lifetimes in frames.
+struct LifetimeSummary {
+  int count = 0;
+  double median = 0;
+  double p10 = 0;
+  double p90 = 0;
+  int max = 0;
+};
+LifetimeSummary SummarizeLifetimes(std::vector<int> lifetimes);
+
 // Checks that a path is connected and on the surface: at least 2 points, one
 // triangle per segment that holds both of its points' edges, consecutive points
 // on different edges, every t in [0, 1]. Returns an empty string or what is

@@ -37,26 +37,45 @@ std::string JsonString(const std::string& s) {
 
 ReportSummary Summarize(const AnalysisReport& report) {
   ReportSummary s;
-  std::vector<double> tensors, labeling, reference, total;
+  std::vector<double> tensors, labeling, reference, total, wrinkle, pipeline;
+  double retrace = 0;
+  bool has_retrace = false;
   int flicker_frames = 0;
   for (const FrameReport& f : report.frames) {
     s.peak_compression = std::max(s.peak_compression, f.max_compression);
     if (f.frame >= 2) {
       s.mean_flicker += f.flicker;
       s.mean_argmin_flicker += f.argmin_flicker;
+      s.mean_jitter += f.jitter;
+      if (f.retrace_jitter >= 0) {
+        retrace += f.retrace_jitter;
+        has_retrace = true;
+      }
       ++flicker_frames;
     }
+    s.mean_wrinkles += f.wrinkles;
+    s.births += f.births;
+    s.deaths += f.deaths;
     if (f.frame >= 1) {  // frame 0 only initialises
       tensors.push_back(f.timings.tensors_ms);
       labeling.push_back(f.timings.labeling_ms);
       reference.push_back(f.timings.reference_ms);
-      total.push_back(f.timings.total_ms());
+      total.push_back(f.timings.field_ms());
+      wrinkle.push_back(f.timings.evolve_ms + f.timings.seed_ms +
+                        f.timings.shape_ms);
+      pipeline.push_back(f.timings.total_ms());
     }
   }
   if (flicker_frames > 0) {
     s.mean_flicker /= flicker_frames;
     s.mean_argmin_flicker /= flicker_frames;
+    s.mean_jitter /= flicker_frames;
+    if (has_retrace) s.mean_retrace_jitter = retrace / flicker_frames;
   }
+  if (!report.frames.empty()) s.mean_wrinkles /= report.frames.size();
+  s.lifetime = SummarizeLifetimes(report.lifetimes);
+  s.median_wrinkle_ms = Median(wrinkle);
+  s.median_pipeline_ms = Median(pipeline);
   s.median_tensors_ms = Median(tensors);
   s.median_labeling_ms = Median(labeling);
   s.median_reference_ms = Median(reference);
@@ -79,25 +98,42 @@ std::string FormatReportTable(const AnalysisReport& report) {
   for (const FrameReport& f : report.frames) {
     absl::StrAppendFormat(
         &out,
-        "%5d  %6.1f%% %6.1f%% %6.1f%%  %6.2f%%  %6.2f%%       %6.3f  %7.3f "
-        "%7.3f %7.3f\n",
+        "%5d  %6.1f%% %6.1f%% %6.1f%%  %6.2f%%  %6.2f%%       %6.3f  %8d %5d "
+        "%5d   %8.3f "
+        "%10.3f\n",
         f.frame, 100 * f.label_shares[LabelIndex(Label::kCompress)],
         100 * f.label_shares[LabelIndex(Label::kStretch)],
         100 * f.label_shares[LabelIndex(Label::kRest)], 100 * f.flicker,
-        100 * f.argmin_flicker, f.max_compression, f.timings.tensors_ms,
-        f.timings.labeling_ms, f.timings.reference_ms);
+        100 * f.argmin_flicker, f.max_compression, f.wrinkles, f.births,
+        f.deaths, f.timings.field_ms(),
+        f.timings.evolve_ms + f.timings.seed_ms + f.timings.shape_ms);
   }
   const ReportSummary s = Summarize(report);
   absl::StrAppendFormat(
       &out,
       "\nmean label flicker (frames 2..): graph cut %.2f%%, argmin %.2f%%\n"
       "peak compression %.3f\n"
-      "median per frame: tensors %.3f ms, labeling %.3f ms, references %.3f "
-      "ms, "
-      "total %.3f ms\n",
+      "wrinkles: %.1f per frame on average, %d born, %d died; lifetime median "
+      "%.1f "
+      "frames (p10 %.1f, p90 %.1f, max %d) over %d wrinkles\n",
       100 * s.mean_flicker, 100 * s.mean_argmin_flicker, s.peak_compression,
+      s.mean_wrinkles, s.births, s.deaths, s.lifetime.median, s.lifetime.p10,
+      s.lifetime.p90, s.lifetime.max, s.lifetime.count);
+  if (report.min_width > 0) {
+    absl::StrAppendFormat(&out, "path jitter per frame: %.3f L_min",
+                          s.mean_jitter / report.min_width);
+    if (s.mean_retrace_jitter >= 0) {
+      absl::StrAppendFormat(&out, " (retracing every frame: %.3f L_min)",
+                            s.mean_retrace_jitter / report.min_width);
+    }
+    absl::StrAppendFormat(&out, "; L_min = %.4g\n", report.min_width);
+  }
+  absl::StrAppendFormat(
+      &out,
+      "median per frame: tensors %.3f ms, labeling %.3f ms, references %.3f ms "
+      "(field %.3f ms), wrinkles %.3f ms, whole pipeline %.3f ms\n",
       s.median_tensors_ms, s.median_labeling_ms, s.median_reference_ms,
-      s.median_total_ms);
+      s.median_total_ms, s.median_wrinkle_ms, s.median_pipeline_ms);
   return out;
 }
 
@@ -129,8 +165,10 @@ std::string FormatReportJson(const AnalysisReport& report) {
         "%.6f, "
         "\"flicker\": %.6f, \"argmin_flicker\": %.6f, \"max_compression\": "
         "%.6f, "
-        "\"energy\": %.6f, \"tensors_ms\": %.4f, \"labeling_ms\": %.4f, "
-        "\"reference_ms\": %.4f}%s\n",
+        "\"energy\": %.6f, \"wrinkles\": %d, \"births\": %d, \"deaths\": %d, "
+        "\"jitter\": %.6g, \"retrace_jitter\": %.6g, \"tensors_ms\": %.4f, "
+        "\"labeling_ms\": %.4f, \"reference_ms\": %.4f, \"evolve_ms\": %.4f, "
+        "\"seed_ms\": %.4f, \"shape_ms\": %.4f}%s\n",
         f.frame, f.label_shares[LabelIndex(Label::kCompress)],
         f.label_shares[LabelIndex(Label::kStretch)],
         f.label_shares[LabelIndex(Label::kRest)], f.flicker, f.argmin_flicker,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "wrinkle/labeling.h"
+#include "wrinkle/metrics.h"
 #include "wrinkle/session.h"
 
 namespace crease::cli {
@@ -17,6 +18,12 @@ struct FrameReport {
   double argmin_flicker = 0;  // the same for per-triangle argmin labels
   double max_compression = 1;
   double energy = 0;
+  int wrinkles = 0;
+  int births = 0;
+  int deaths = 0;
+  double jitter = 0;  // PathJitter of the persistent wrinkles, model units
+  double retrace_jitter =
+      -1;  // the same when retracing every frame (-1: not run)
   StageTimings timings;
 };
 
@@ -29,6 +36,9 @@ struct AnalysisReport {
   int edges = 0;
   int boundary_edges = 0;
   int non_manifold_edges = 0;
+  double min_width = 0;  // L_min used
+  std::vector<int>
+      lifetimes;  // of every wrinkle, in frames (alive at the end too)
   std::vector<FrameReport> frames;
 };
 
@@ -39,7 +49,15 @@ struct ReportSummary {
   double median_tensors_ms = 0;
   double median_labeling_ms = 0;
   double median_reference_ms = 0;
-  double median_total_ms = 0;
+  double median_total_ms = 0;     // field stages only
+  double median_wrinkle_ms = 0;   // evolve + seed + shape
+  double median_pipeline_ms = 0;  // everything
+  double mean_wrinkles = 0;
+  int births = 0;
+  int deaths = 0;
+  LifetimeSummary lifetime;
+  double mean_jitter = 0;  // over frames 2..
+  double mean_retrace_jitter = -1;
 };
 
 ReportSummary Summarize(const AnalysisReport& report);

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "wrinkle/cli/analysis_report.h"
+#include "wrinkle/cli/wrinkle_output.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/file_util.h"
 #include "wrinkle/io/ply.h"
@@ -26,9 +29,12 @@
 ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
 ABSL_FLAG(std::string, pc2, "",
           "Vertex animation, PC2, same vertex count as --obj.");
-ABSL_FLAG(std::string, out, "",
-          "Directory for per-frame PLY meshes (frame_NNNN_labels.ply, "
-          "frame_NNNN_compression.ply) and summary.txt. Empty: none written.");
+ABSL_FLAG(
+    std::string, out, "",
+    "Directory for per-frame PLY meshes (frame_NNNN_labels.ply, "
+    "frame_NNNN_compression.ply), wrinkle polylines (frame_NNNN_wrinkles.obj), "
+    "wrinkles.jsonl (one line per frame) and summary.txt. Empty: none "
+    "written.");
 ABSL_FLAG(std::string, json, "",
           "Write the summary as JSON to this path ('-': stdout).");
 ABSL_FLAG(int, frames, 0, "Process at most this many frames (0: all).");
@@ -40,6 +46,17 @@ ABSL_FLAG(
     double, compression_color_max, 2.0,
     "Compression c mapped to the darkest colour in the compression meshes.");
 ABSL_FLAG(bool, quiet, false, "No progress bar and no table on stdout.");
+ABSL_FLAG(double, tau, 1.3,
+          "Compression threshold: wrinkles live where c > tau.");
+ABSL_FLAG(
+    double, min_width, 0.0,
+    "L_min, the minimal wrinkle width in model units (0: 0.5 % of the mesh "
+    "height at the first frame).");
+ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
+ABSL_FLAG(
+    bool, compare_retrace, true,
+    "Also run a session that retraces every frame from scratch, and report its "
+    "path jitter for comparison.");
 
 namespace crease::cli {
 namespace {
@@ -94,9 +111,23 @@ absl::Status Run() {
 
   SessionParams params;
   params.topology.weld_relative_tolerance = absl::GetFlag(FLAGS_weld_tolerance);
+  params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
+  params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
+  params.wrinkles.seed = absl::GetFlag(FLAGS_seed);
+  if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0) {
+    return absl::InvalidArgumentError(
+        "--tau must exceed 1 and --min_width be >= 0");
+  }
   absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(
       animation->mesh.triangles, animation->mesh.positions, params);
   if (!session.ok()) return session.status();
+  std::unique_ptr<Session> retrace;
+  if (absl::GetFlag(FLAGS_compare_retrace)) {
+    SessionParams retrace_params = params;
+    retrace_params.retrace_every_frame = true;
+    retrace = *Session::Create(animation->mesh.triangles,
+                               animation->mesh.positions, retrace_params);
+  }
   const MeshTopology& topology = (*session)->topology();
 
   const std::string out_dir = absl::GetFlag(FLAGS_out);
@@ -132,6 +163,9 @@ absl::Status Run() {
       previous_argmin(n, Label::kRest);
   std::vector<io::Rgb> label_colors(n), compression_colors(n);
   std::vector<float> compression(n);
+  std::vector<WrinklePath> previous_wrinkles, previous_retrace;
+  std::map<uint32_t, int> lifetime;  // id -> frames seen
+  std::string jsonl;
   for (int frame = 0; frame < num_frames; ++frame) {
     const absl::Span<const float> positions = animation->frames.Sample(frame);
     if (absl::Status s = (*session)->ProcessFrame(positions); !s.ok()) {
@@ -139,6 +173,7 @@ absl::Status Run() {
                                                  ": ", s.message()));
     }
     const Session& sess = **session;
+    if (retrace != nullptr) (void)retrace->ProcessFrame(positions);
     FrameReport f;
     f.frame = frame;
     f.label_shares = LabelShares(sess.labels());
@@ -146,6 +181,22 @@ absl::Status Run() {
     f.argmin_flicker = LabelFlicker(previous_argmin, sess.argmin_labels());
     f.energy = sess.labeling_energy();
     f.timings = sess.timings();
+    const WrinkleTracker& tracker = sess.wrinkles();
+    f.wrinkles = static_cast<int>(tracker.wrinkles().size());
+    f.births = tracker.births();
+    f.deaths = static_cast<int>(tracker.deaths().size());
+    const double match_radius = 2 * std::numbers::pi * tracker.min_width();
+    f.jitter = PathJitter(sess.surface(), previous_wrinkles, tracker.wrinkles(),
+                          match_radius, nullptr);
+    previous_wrinkles = tracker.wrinkles();
+    if (retrace != nullptr) {
+      f.retrace_jitter =
+          PathJitter(retrace->surface(), previous_retrace,
+                     retrace->wrinkles().wrinkles(), match_radius, nullptr);
+      previous_retrace = retrace->wrinkles().wrinkles();
+    }
+    for (const WrinklePath& p : tracker.wrinkles()) lifetime[p.id] = p.age + 1;
+    report.min_width = tracker.min_width();
     for (int t = 0; t < n; ++t) {
       const double c = sess.compression_field()[t].compression;
       f.max_compression = std::max(f.max_compression, c);
@@ -168,6 +219,12 @@ absl::Status Run() {
           !s.ok()) {
         return s;
       }
+      if (absl::Status s = io::WriteStringToFile(stem + "_wrinkles.obj",
+                                                 FormatWrinklesObj(sess));
+          !s.ok()) {
+        return s;
+      }
+      absl::StrAppend(&jsonl, FormatWrinklesJsonLine(frame, sess));
       if (absl::Status s = io::WritePlyWithFaceColors(
               stem + "_compression.ply", positions, topology.triangles(),
               compression_colors, scalars);
@@ -178,6 +235,14 @@ absl::Status Run() {
     if (progress) DrawProgress(frame + 1, num_frames);
   }
 
+  for (const auto& [id, frames] : lifetime) report.lifetimes.push_back(frames);
+  if (!out_dir.empty()) {
+    if (absl::Status s =
+            io::WriteStringToFile(out_dir + "/wrinkles.jsonl", jsonl);
+        !s.ok()) {
+      return s;
+    }
+  }
   const std::string table = FormatReportTable(report);
   if (!quiet) std::cout << table;
   if (!out_dir.empty()) {
@@ -199,8 +264,9 @@ absl::Status Run() {
   if (!quiet && !out_dir.empty()) {
     std::cout << absl::StrFormat(
         "\nwrote %d frames of PLY meshes (labels: blue compress, red stretch, "
-        "grey rest; "
-        "compression: white c=1 to dark red c>=%.2f) to %s\n",
+        "grey rest; compression: white c=1 to dark red c>=%.2f), wrinkle "
+        "polylines "
+        "(frame_NNNN_wrinkles.obj) and wrinkles.jsonl to %s\n",
         num_frames, c_max, out_dir);
   }
   return absl::OkStatus();
