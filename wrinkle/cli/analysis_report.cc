@@ -152,28 +152,42 @@ std::string FormatReportJson(const AnalysisReport& report) {
       "  \"summary\": {\"frames\": %d, \"mean_flicker\": %.6f, "
       "\"mean_argmin_flicker\": %.6f, \"peak_compression\": %.6f, "
       "\"median_tensors_ms\": %.4f, \"median_labeling_ms\": %.4f, "
-      "\"median_reference_ms\": %.4f, \"median_total_ms\": %.4f},\n  "
-      "\"frames\": [\n",
+      "\"median_reference_ms\": %.4f, \"median_total_ms\": %.4f, "
+      "\"median_wrinkle_ms\": %.4f, \"median_pipeline_ms\": %.4f, ",
       report.frames.size(), s.mean_flicker, s.mean_argmin_flicker,
       s.peak_compression, s.median_tensors_ms, s.median_labeling_ms,
-      s.median_reference_ms, s.median_total_ms);
+      s.median_reference_ms, s.median_total_ms, s.median_wrinkle_ms,
+      s.median_pipeline_ms);
+  absl::StrAppendFormat(
+      &out,
+      "\"mean_wrinkles\": %.3f, \"births\": %d, \"deaths\": %d, "
+      "\"lifetime_median\": %.2f, \"lifetime_p10\": %.2f, "
+      "\"lifetime_p90\": %.2f, \"lifetime_max\": %d, \"min_width\": %.6g, "
+      "\"mean_jitter\": %.6g, \"mean_retrace_jitter\": %.6g},\n"
+      "  \"frames\": [\n",
+      s.mean_wrinkles, s.births, s.deaths, s.lifetime.median, s.lifetime.p10,
+      s.lifetime.p90, s.lifetime.max, report.min_width, s.mean_jitter,
+      s.mean_retrace_jitter);
   for (size_t i = 0; i < report.frames.size(); ++i) {
     const FrameReport& f = report.frames[i];
     absl::StrAppendFormat(
         &out,
-        "    {\"frame\": %d, \"compress\": %.6f, \"stretch\": %.6f, \"rest\": "
-        "%.6f, "
-        "\"flicker\": %.6f, \"argmin_flicker\": %.6f, \"max_compression\": "
-        "%.6f, "
-        "\"energy\": %.6f, \"wrinkles\": %d, \"births\": %d, \"deaths\": %d, "
-        "\"jitter\": %.6g, \"retrace_jitter\": %.6g, \"tensors_ms\": %.4f, "
-        "\"labeling_ms\": %.4f, \"reference_ms\": %.4f, \"evolve_ms\": %.4f, "
-        "\"seed_ms\": %.4f, \"shape_ms\": %.4f}%s\n",
+        "    {\"frame\": %d, \"compress\": %.6f, \"stretch\": %.6f, "
+        "\"rest\": %.6f, \"flicker\": %.6f, \"argmin_flicker\": %.6f, "
+        "\"max_compression\": %.6f, \"energy\": %.6f, ",
         f.frame, f.label_shares[LabelIndex(Label::kCompress)],
         f.label_shares[LabelIndex(Label::kStretch)],
         f.label_shares[LabelIndex(Label::kRest)], f.flicker, f.argmin_flicker,
-        f.max_compression, f.energy, f.timings.tensors_ms,
-        f.timings.labeling_ms, f.timings.reference_ms,
+        f.max_compression, f.energy);
+    absl::StrAppendFormat(
+        &out,
+        "\"wrinkles\": %d, \"births\": %d, \"deaths\": %d, \"jitter\": %.6g, "
+        "\"retrace_jitter\": %.6g, \"tensors_ms\": %.4f, \"labeling_ms\": %.4f, "
+        "\"reference_ms\": %.4f, \"evolve_ms\": %.4f, \"seed_ms\": %.4f, "
+        "\"shape_ms\": %.4f}%s\n",
+        f.wrinkles, f.births, f.deaths, f.jitter, f.retrace_jitter,
+        f.timings.tensors_ms, f.timings.labeling_ms, f.timings.reference_ms,
+        f.timings.evolve_ms, f.timings.seed_ms, f.timings.shape_ms,
         i + 1 < report.frames.size() ? "," : "");
   }
   absl::StrAppend(&out, "  ]\n}\n");
