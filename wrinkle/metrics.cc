@@ -95,6 +95,12 @@ std::string CheckPath(const MeshTopology& topology, const WrinklePath& path) {
       return absl::StrFormat("segment %d starts and ends on edge %d", i,
                              path.points[i].edge);
     }
+    for (size_t j = 0; j < i; ++j) {
+      if (path.faces[j] == f) {
+        return absl::StrFormat("segments %d and %d both cross triangle %d", j,
+                               i, f);
+      }
+    }
     bool has_a = false, has_b = false;
     for (int32_t e : topology.face_edges(f)) {
       has_a |= e == path.points[i].edge;

@@ -385,10 +385,55 @@ int SlideAcrossVertices(const SurfaceFrame& surface,
   return carried;
 }
 
+int RemoveLoops(const MeshTopology& topology, PersistenceScratch& scratch,
+                WrinklePath* path) {
+  if (scratch.face_slot.size() !=
+      static_cast<size_t>(topology.num_triangles())) {
+    scratch.face_slot.assign(topology.num_triangles(), -1);
+  }
+  int removed = 0;
+  bool changed = true;
+  while (changed && path->faces.size() >= 2) {
+    changed = false;
+    for (int k = 0; k < path->num_segments(); ++k) {
+      const int32_t f = path->faces[k];
+      const int j = scratch.face_slot[f];
+      if (j < 0) {
+        scratch.face_slot[f] = k;
+        continue;
+      }
+      // Segments j and k both cross f: join points[j] and points[k + 1] inside
+      // f.
+      if (path->points[j].edge != path->points[k + 1].edge) {
+        path->points.erase(path->points.begin() + j + 1,
+                           path->points.begin() + k + 1);
+        path->faces.erase(path->faces.begin() + j + 1,
+                          path->faces.begin() + k + 1);
+      } else if (j + 1 >= path->num_segments() - k) {
+        path->points.resize(j + 1);  // keep points 0..j
+        path->faces.resize(j);
+      } else {
+        path->points.erase(path->points.begin(), path->points.begin() + k + 1);
+        path->faces.erase(path->faces.begin(), path->faces.begin() + k + 1);
+      }
+      ++removed;
+      changed = true;
+      break;
+    }
+    // Clear the marks (only the faces the old path used can be set; all are
+    // still in or were removed from it, so sweep the whole triangle list lazily
+    // instead).
+    std::fill(scratch.face_slot.begin(), scratch.face_slot.end(), -1);
+  }
+  return removed;
+}
+
 void EvolvePath(const SurfaceFrame& surface, const PersistenceParams& params,
                 PersistenceScratch& scratch, WrinklePath* path) {
   SolvePersistence(surface, params, scratch, path);
-  SlideAcrossVertices(surface, scratch, path);
+  if (SlideAcrossVertices(surface, scratch, path) > 0) {
+    RemoveLoops(*surface.topology, scratch, path);
+  }
 }
 
 }  // namespace crease

@@ -34,6 +34,8 @@ struct PersistenceScratch {
   std::vector<double> rhs, delta;
   std::vector<Eigen::Vector3d> direction;  // g_i = x[v0] - x[v1] per point
   std::vector<Eigen::Vector3d> previous;   // previous path on the current mesh
+  std::vector<int32_t>
+      face_slot;  // per triangle: its segment in the path, or -1
   std::vector<EdgePoint> new_points;
   std::vector<int32_t> new_faces;
 };
@@ -58,7 +60,15 @@ void SolvePersistence(const SurfaceFrame& surface,
 int SlideAcrossVertices(const SurfaceFrame& surface,
                         PersistenceScratch& scratch, WrinklePath* path);
 
-// Solve, then slide. After this every t is in [0, 1] and the path is connected.
+// A path crosses each triangle at most once: where re-routing made it come back
+// to a triangle, the loop in between is cut out (the two visits joined by one
+// segment), or, when both visits end on the same edge, the path is cut there
+// keeping its longer side. Returns the number of loops removed.
+int RemoveLoops(const MeshTopology& topology, PersistenceScratch& scratch,
+                WrinklePath* path);
+
+// Solve, slide, remove loops. After this every t is in [0, 1], the path is
+// connected and it crosses no triangle twice.
 void EvolvePath(const SurfaceFrame& surface, const PersistenceParams& params,
                 PersistenceScratch& scratch, WrinklePath* path);
 

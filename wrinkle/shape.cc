@@ -14,39 +14,48 @@ double Smoothstep(double u) {
 
 }  // namespace
 
-ArcHeightTable::ArcHeightTable(int samples) {
-  // Newton on g(phi) = sin(phi) - phi / pi for the half-angle of the widest
-  // arc.
-  double phi = 2.3;
-  for (int it = 0; it < 50; ++it) {
-    const double g = std::sin(phi) - phi / std::numbers::pi;
-    const double dg = std::cos(phi) - 1.0 / std::numbers::pi;
+namespace {
+
+// Half-angle phi in (0, phi_max] with sin(phi) / phi = ratio, by Newton from a
+// start that is exact to second order near ratio = 1.
+double HalfAngle(double ratio, double phi_start) {
+  if (ratio >= 1.0) return 0.0;
+  double phi = phi_start;
+  for (int it = 0; it < 60; ++it) {
+    const double g = std::sin(phi) - ratio * phi;
+    const double dg = std::cos(phi) - ratio;
+    if (dg == 0) break;
     const double step = g / dg;
     phi -= step;
     if (std::abs(step) < 1e-15) break;
   }
-  phi_max_ = phi;
-  // phi uniform gives evenly spread heights (the thesis' "uniform precision").
-  ratio_.resize(samples);
+  return phi;
+}
+
+}  // namespace
+
+ArcHeightTable::ArcHeightTable(int samples) {
+  phi_max_ = HalfAngle(1.0 / std::numbers::pi, 2.3);
+  q_max_ = std::sqrt(1.0 - 1.0 / std::numbers::pi);
   height_per_width_.resize(samples);
   for (int i = 0; i < samples; ++i) {
-    const double p = phi_max_ * i / (samples - 1);
-    ratio_[i] = i == 0 ? 1.0 : std::sin(p) / p;
-    height_per_width_[i] = 0.5 * std::tan(0.5 * p);
+    const double q = q_max_ * i / (samples - 1);
+    const double ratio = 1.0 - q * q;
+    const double phi =
+        i == samples - 1 ? phi_max_
+                         : HalfAngle(ratio, std::min(std::sqrt(6.0) * q, 2.3));
+    height_per_width_[i] = 0.5 * std::tan(0.5 * phi);
   }
 }
 
 double ArcHeightTable::HeightPerWidth(double width_over_arc) const {
-  const double r = std::clamp(width_over_arc, ratio_.back(), 1.0);
-  // ratio_ decreases: find the first sample at or below r.
-  const auto it =
-      std::lower_bound(ratio_.begin(), ratio_.end(), r, std::greater<double>());
-  if (it == ratio_.begin()) return height_per_width_.front();
-  if (it == ratio_.end()) return height_per_width_.back();
-  const size_t hi = it - ratio_.begin(), lo = hi - 1;
-  const double s = (ratio_[lo] - r) / (ratio_[lo] - ratio_[hi]);
+  const double r = std::clamp(width_over_arc, 1.0 / std::numbers::pi, 1.0);
+  const double x = std::sqrt(1.0 - r) / q_max_ * (height_per_width_.size() - 1);
+  const size_t lo =
+      std::min(static_cast<size_t>(x), height_per_width_.size() - 2);
+  const double s = x - lo;
   return height_per_width_[lo] +
-         s * (height_per_width_[hi] - height_per_width_[lo]);
+         s * (height_per_width_[lo + 1] - height_per_width_[lo]);
 }
 
 double MidWidth(double max_compression, double min_width) {
@@ -142,6 +151,16 @@ void BuildTriangleRanges(const SurfaceFrame& surface,
   }
   scratch.entry_of_face.assign(num_faces, -1);
   scratch.entries.clear();
+  scratch.bounds.resize(num_faces);
+  for (int f = 0; f < num_faces; ++f) {
+    const Eigen::Vector3d c =
+        (surface.Corner(f, 0) + surface.Corner(f, 1) + surface.Corner(f, 2)) /
+        3.0;
+    double r2 = 0;
+    for (int j = 0; j < 3; ++j)
+      r2 = std::max(r2, (surface.Corner(f, j) - c).squaredNorm());
+    scratch.bounds[f] << c, std::sqrt(r2);
+  }
   for (size_t w = 0; w < paths.size(); ++w) {
     const WrinklePath& path = paths[w];
     const WrinkleShape& shape = shapes[w];
@@ -162,14 +181,10 @@ void BuildTriangleRanges(const SurfaceFrame& surface,
       scratch.stamp[path.faces[i]] = scratch.counter;
       for (size_t q = 0; q < scratch.queue.size(); ++q) {
         const int32_t f = scratch.queue[q];
-        const Eigen::Vector3d c = (surface.Corner(f, 0) + surface.Corner(f, 1) +
-                                   surface.Corner(f, 2)) /
-                                  3.0;
-        double radius = 0;
-        for (int j = 0; j < 3; ++j)
-          radius = std::max(radius, (surface.Corner(f, j) - c).norm());
+        const Eigen::Vector4d& bound = scratch.bounds[f];
+        const double limit = reach + bound.w();
         if (f != path.faces[i] &&
-            std::sqrt(SegmentDistanceSq(c, a, b)) - radius > reach) {
+            SegmentDistanceSq(bound.head<3>(), a, b) > limit * limit) {
           continue;
         }
         // Record (or widen) this wrinkle's range in f.

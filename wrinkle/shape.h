@@ -11,12 +11,13 @@
 namespace crease {
 
 // Height of a circular-arc cross-section of arc length s and chord (width) L,
-// per unit width: sin(phi) / phi = L / s gives the half-angle, h / L = tan(phi
-// / 2) / 2. Tabulated once over L / s in [1 / pi, 1] (phi in [0, 2.314]) and
-// interpolated linearly.
+// per unit width: sin(phi) / phi = L / s gives the half-angle (Newton, once per
+// sample), h / L = tan(phi / 2) / 2. Sampled uniformly in q = sqrt(1 - L / s),
+// in which h / L is smooth (near L = s, phi ~ sqrt(6) q), over L / s in [1 /
+// pi, 1], so a lookup is one index computation and a linear interpolation.
 class ArcHeightTable {
  public:
-  explicit ArcHeightTable(int samples = 256);
+  explicit ArcHeightTable(int samples = 512);
   // h / L for a width-to-arc ratio, clamped to [1 / pi, 1] (0 at 1: a flat
   // arc).
   double HeightPerWidth(double width_over_arc) const;
@@ -24,8 +25,8 @@ class ArcHeightTable {
 
  private:
   double phi_max_;
-  std::vector<double> ratio_;             // sin(phi) / phi, decreasing
-  std::vector<double> height_per_width_;  // tan(phi / 2) / 2
+  double q_max_;
+  std::vector<double> height_per_width_;  // at q = q_max * i / (samples - 1)
 };
 
 struct RefinedPoint {
@@ -68,6 +69,8 @@ struct TriangleWrinkleRange {
 
 struct TriangleRangesScratch {
   std::vector<uint32_t> stamp;
+  std::vector<Eigen::Vector4d>
+      bounds;  // per triangle: centroid, bounding radius
   std::vector<int32_t> queue, entry_of_face;
   std::vector<std::pair<int32_t, TriangleWrinkleRange>>
       entries;  // (face, range)

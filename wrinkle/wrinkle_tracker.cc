@@ -79,6 +79,15 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   for (WrinklePath& path : paths_) {
     ++path.age;
     EvolvePath(surface, params_.persistence, persistence_scratch_, &path);
+    // Re-routing can add points; keep every path within the tracing limit.
+    const int excess = path.num_segments() - params_.tracing.max_segments;
+    if (excess > 0) {
+      const int front = excess / 2, back = excess - front;
+      path.points.erase(path.points.begin(), path.points.begin() + front);
+      path.faces.erase(path.faces.begin(), path.faces.begin() + front);
+      path.points.resize(path.points.size() - back);
+      path.faces.resize(path.faces.size() - back);
+    }
   }
   ResolveMeets(surface);
   for (int i = 0; i < static_cast<int>(paths_.size()); ++i)

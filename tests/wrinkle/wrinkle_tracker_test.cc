@@ -240,6 +240,27 @@ INSTANTIATE_TEST_SUITE_P(
                       DataCase{"cloth_drape_sphere", false}),
     [](const auto& info) { return std::string(info.param.name); });
 
+TEST(WrinkleTrackerTest, LongRunsStayBounded) {
+  // The Fox walk cycle six times over (frame 84 jumps back to frame 0):
+  // re-routing around vertices once let a path wind round and round; it must
+  // stay valid and short.
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  SessionParams params;
+  auto session = NewSession(anim->mesh, params);
+  for (int i = 0; i < 6 * anim->num_frames(); ++i) {
+    ASSERT_TRUE(
+        session->ProcessFrame(anim->frames.Sample(i % anim->num_frames()))
+            .ok());
+    ExpectValidPaths(*session);
+    for (const WrinklePath& p : session->wrinkles().wrinkles()) {
+      ASSERT_LE(p.num_segments(), params.wrinkles.tracing.max_segments)
+          << "frame " << i;
+    }
+  }
+}
+
 TEST(WrinkleTrackerTest, TrouserKneeWrinklesWhileBent) {
   const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
   const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");

@@ -42,7 +42,9 @@ void RunFrames(benchmark::State& state, const Frames& frames) {
   // Warm up: the first frame initialises, the second runs the first max flow.
   for (int i = 0; i < 2; ++i)
     (void)(*session)->ProcessFrame(frames.positions[i]);
-  std::vector<double> tensors, labeling, reference, total;
+  std::vector<double> tensors, labeling, reference, field, evolve, seed, shape,
+      total;
+  double wrinkles = 0;
   size_t next = 2 % frames.positions.size();
   for (auto _ : state) {
     const absl::Status s = (*session)->ProcessFrame(frames.positions[next]);
@@ -54,7 +56,12 @@ void RunFrames(benchmark::State& state, const Frames& frames) {
     tensors.push_back(t.tensors_ms * 1e3);
     labeling.push_back(t.labeling_ms * 1e3);
     reference.push_back(t.reference_ms * 1e3);
+    field.push_back(t.field_ms() * 1e3);
+    evolve.push_back(t.evolve_ms * 1e3);
+    seed.push_back(t.seed_ms * 1e3);
+    shape.push_back(t.shape_ms * 1e3);
     total.push_back(t.total_ms() * 1e3);
+    wrinkles += static_cast<double>((*session)->wrinkles().wrinkles().size());
     next = (next + 1) % frames.positions.size();
   }
   const double triangles = static_cast<double>(frames.mesh.num_triangles());
@@ -62,6 +69,11 @@ void RunFrames(benchmark::State& state, const Frames& frames) {
   state.counters["tensors_us"] = Median(tensors);
   state.counters["labeling_us"] = Median(labeling);
   state.counters["reference_us"] = Median(reference);
+  state.counters["field_us"] = Median(field);
+  state.counters["evolve_us"] = Median(evolve);
+  state.counters["seed_us"] = Median(seed);
+  state.counters["shape_us"] = Median(shape);
+  state.counters["wrinkles"] = wrinkles / std::max<double>(1, total.size());
   const double median_total = Median(total);
   state.counters["total_us"] = median_total;
   state.counters["ns_per_tri"] = median_total * 1e3 / triangles;
