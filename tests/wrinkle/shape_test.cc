@@ -5,6 +5,8 @@
 
 #include "gtest/gtest.h"
 #include "wrinkle/profile_shared.h"
+#include "wrinkle/session.h"
+#include "wrinkle/synthetic_sheet.h"
 
 namespace crease {
 namespace {
@@ -55,6 +57,62 @@ TEST(ShapeTest, MidWidthFollowsCompression) {
   EXPECT_DOUBLE_EQ(MidWidth(1.0, l_min), l_max);
   EXPECT_DOUBLE_EQ(MidWidth(2.0, l_min), l_max / 2);
   EXPECT_DOUBLE_EQ(MidWidth(100.0, l_min), l_min);
+}
+
+}  // namespace
+}  // namespace crease
+
+namespace crease {
+namespace {
+
+TEST(TriangleRangesTest, EveryTriangleAWrinkleReachesListsIt) {
+  // Wrinkles on a squeezed sheet; brute force: sample each triangle densely, and where
+  // a sample lies within half a width of a refined point of a wrinkle, the triangle's
+  // list must hold that wrinkle with a segment range covering that point.
+  const io::TriangleMesh sheet = MakeGridSheet(12, 12, 1.0f, 1.0f);
+  SessionParams params;
+  params.wrinkles.min_width = 0.02;  // wide enough to spill into neighbouring triangles
+  auto session = *Session::Create(sheet.triangles, sheet.positions, params);
+  std::vector<float> squeezed = sheet.positions;
+  for (int v = 0; v < sheet.num_vertices(); ++v) squeezed[3 * v] *= 0.59f;
+  ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
+  const WrinkleTracker& tracker = session->wrinkles();
+  ASSERT_FALSE(tracker.wrinkles().empty());
+  const SurfaceFrame& surface = session->surface();
+  const int k = params.wrinkles.samples_per_segment;
+  int checked = 0;
+  for (int32_t f = 0; f < session->num_triangles(); ++f) {
+    const auto begin = tracker.ranges().begin() + tracker.range_offsets()[f];
+    const auto end = tracker.ranges().begin() + tracker.range_offsets()[f + 1];
+    for (size_t w = 0; w < tracker.wrinkles().size(); ++w) {
+      const auto& refined = tracker.shapes()[w].refined;
+      for (size_t r = 0; r < refined.size(); ++r) {
+        bool reaches = false;
+        for (int a = 0; a <= 20 && !reaches; ++a) {
+          for (int b = 0; a + b <= 20 && !reaches; ++b) {
+            const Eigen::Vector3d x0 = surface.Corner(f, 0);
+            const Eigen::Vector3d q = x0 + (a / 20.0) * (surface.Corner(f, 1) - x0) +
+                                      (b / 20.0) * (surface.Corner(f, 2) - x0);
+            reaches = (q - refined[r].position).norm() < 0.5 * refined[r].width;
+          }
+        }
+        if (!reaches) continue;
+        ++checked;
+        // Refined point r belongs to segment r / k (and r / k - 1 at a joint).
+        const int seg = std::min<int>(r / k, tracker.wrinkles()[w].num_segments() - 1);
+        bool listed = false;
+        for (auto it = begin; it != end; ++it) {
+          listed |= it->wrinkle == static_cast<int32_t>(w) &&
+                    ((it->first_segment <= seg && seg <= it->last_segment) ||
+                     (r % k == 0 && seg > 0 && it->first_segment <= seg - 1 &&
+                      seg - 1 <= it->last_segment));
+        }
+        ASSERT_TRUE(listed) << "triangle " << f << " wrinkle " << w << " point " << r;
+      }
+    }
+  }
+  EXPECT_GT(checked, 10);
 }
 
 }  // namespace

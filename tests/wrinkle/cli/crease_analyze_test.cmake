@@ -1,14 +1,15 @@
-# Runs crease-analyze on 5 frames of the trouser-knee animation and checks its outputs.
+# Runs crease-analyze on 40 frames of the trouser-knee animation (the knee bends from
+# frame 10) and checks its outputs.
 file(REMOVE_RECURSE "${OUT}")
 execute_process(
-  COMMAND "${ANALYZE}" --quiet --frames 5 --obj "${DATA}/cloth_pants_knee.obj"
+  COMMAND "${ANALYZE}" --quiet --frames 40 --obj "${DATA}/cloth_pants_knee.obj"
           --pc2 "${DATA}/cloth_pants_knee.pc2" --out "${OUT}" --json "${OUT}/summary.json"
   RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "crease-analyze exited ${rc}: ${err}")
 endif()
-foreach(f frame_0000_labels.ply frame_0004_labels.ply frame_0004_compression.ply
-          summary.txt summary.json)
+foreach(f frame_0000_labels.ply frame_0039_labels.ply frame_0039_compression.ply
+          frame_0039_wrinkles.obj wrinkles.jsonl summary.txt summary.json)
   if(NOT EXISTS "${OUT}/${f}")
     message(FATAL_ERROR "missing output ${OUT}/${f}")
   endif()
@@ -16,11 +17,30 @@ endforeach()
 file(READ "${OUT}/summary.json" json)
 string(JSON frames GET "${json}" summary frames)
 string(JSON triangles GET "${json}" triangles)
-string(JSON last GET "${json}" frames 4 frame)
-if(NOT frames EQUAL 5 OR NOT triangles EQUAL 792 OR NOT last EQUAL 4)
+string(JSON last GET "${json}" frames 39 frame)
+string(JSON wrinkles GET "${json}" frames 39 wrinkles)
+string(JSON births GET "${json}" summary births)
+if(NOT frames EQUAL 40 OR NOT triangles EQUAL 792 OR NOT last EQUAL 39)
   message(FATAL_ERROR "unexpected summary: frames=${frames} triangles=${triangles}")
 endif()
-file(READ "${OUT}/frame_0004_labels.ply" ply LIMIT 400)
+if(wrinkles LESS 5 OR births LESS 5)
+  message(FATAL_ERROR "expected wrinkles at the bent knee: ${wrinkles} live, ${births} born")
+endif()
+file(STRINGS "${OUT}/wrinkles.jsonl" lines)
+list(LENGTH lines line_count)
+if(NOT line_count EQUAL 40)
+  message(FATAL_ERROR "wrinkles.jsonl has ${line_count} lines, expected 40")
+endif()
+list(GET lines 39 last_line)
+string(JSON crossings GET "${last_line}" wrinkles 0 crossings)
+if(crossings STREQUAL "")
+  message(FATAL_ERROR "no crossings in the last wrinkles.jsonl line")
+endif()
+file(READ "${OUT}/frame_0039_wrinkles.obj" obj)
+if(NOT obj MATCHES "\nl [0-9]")
+  message(FATAL_ERROR "frame_0039_wrinkles.obj has no polyline")
+endif()
+file(READ "${OUT}/frame_0039_labels.ply" ply LIMIT 400)
 if(NOT ply MATCHES "element face 792")
   message(FATAL_ERROR "labels PLY header lacks 'element face 792'")
 endif()
