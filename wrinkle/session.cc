@@ -1,20 +1,13 @@
 #include "wrinkle/session.h"
 
-#include <chrono>
 #include <cmath>
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "wrinkle/stopwatch.h"
 
 namespace crease {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double MillisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
 
 Eigen::Vector3d Vertex(absl::Span<const float> positions, int32_t v) {
   return Eigen::Vector3d(positions[3 * v], positions[3 * v + 1],
@@ -134,7 +127,7 @@ void Session::UpdateReferencesAndField() {
 absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
   if (absl::Status s = ValidateFrame(positions); !s.ok()) return s;
 
-  Clock::time_point start = Clock::now();
+  Stopwatch stopwatch;
   ComputeEdgeMatrices(positions);
   if (frames_processed_ == 0) {
     // First frame: the reference is the current shape, everything rests.
@@ -142,24 +135,21 @@ absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
     std::fill(labels_.begin(), labels_.end(), Label::kRest);
     std::fill(argmin_labels_.begin(), argmin_labels_.end(), Label::kRest);
     std::fill(interframe_.begin(), interframe_.end(), StretchRatios{});
-    timings_.tensors_ms = MillisecondsSince(start);
+    timings_.tensors_ms = stopwatch.Lap();
     timings_.labeling_ms = 0;
-    start = Clock::now();
     UpdateReferencesAndField();
-    timings_.reference_ms = MillisecondsSince(start);
+    timings_.reference_ms = stopwatch.Lap();
     energy_ = 0.0;
   } else {
     ComputeInterframeCosts();
-    timings_.tensors_ms = MillisecondsSince(start);
+    timings_.tensors_ms = stopwatch.Lap();
 
-    start = Clock::now();
     labeler_.Solve(folded_unaries_, absl::MakeSpan(labels_));
-    timings_.labeling_ms = MillisecondsSince(start);
     energy_ = LabelingEnergy(folded_unaries_, spatial_edges_, labels_);
+    timings_.labeling_ms = stopwatch.Lap();
 
-    start = Clock::now();
     UpdateReferencesAndField();
-    timings_.reference_ms = MillisecondsSince(start);
+    timings_.reference_ms = stopwatch.Lap();
   }
   if (params_.trace_wrinkles) {
     if (frames_processed_ == 0) {

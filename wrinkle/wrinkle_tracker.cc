@@ -1,18 +1,12 @@
 #include "wrinkle/wrinkle_tracker.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+
+#include "wrinkle/stopwatch.h"
 
 namespace crease {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double MillisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
 
 double SegmentLength(const SurfaceFrame& surface, const WrinklePath& path,
                      int i) {
@@ -51,15 +45,13 @@ void WrinkleTracker::Initialize(const SurfaceFrame& surface) {
 void WrinkleTracker::Step(const SurfaceFrame& surface) {
   births_ = 0;
   deaths_.clear();
-  Clock::time_point start = Clock::now();
+  Stopwatch stopwatch;
   Evolve(surface);
-  timings_.evolve_ms = MillisecondsSince(start);
-  start = Clock::now();
+  timings_.evolve_ms = stopwatch.Lap();
   Seed(surface);
-  timings_.seed_ms = MillisecondsSince(start);
-  start = Clock::now();
+  timings_.seed_ms = stopwatch.Lap();
   Shape(surface);
-  timings_.shape_ms = MillisecondsSince(start);
+  timings_.shape_ms = stopwatch.Lap();
 }
 
 void WrinkleTracker::RetraceFromScratch(const SurfaceFrame& surface) {

@@ -66,12 +66,14 @@ namespace crease {
 namespace {
 
 TEST(TriangleRangesTest, EveryTriangleAWrinkleReachesListsIt) {
-  // Wrinkles on a squeezed sheet; brute force: sample each triangle densely, and where
-  // a sample lies within half a width of a refined point of a wrinkle, the triangle's
-  // list must hold that wrinkle with a segment range covering that point.
+  // Wrinkles on a squeezed sheet; brute force: sample each triangle densely,
+  // and where a sample lies within half a width of a refined point of a
+  // wrinkle, the triangle's list must hold that wrinkle with a segment range
+  // covering that point.
   const io::TriangleMesh sheet = MakeGridSheet(12, 12, 1.0f, 1.0f);
   SessionParams params;
-  params.wrinkles.min_width = 0.02;  // wide enough to spill into neighbouring triangles
+  params.wrinkles.min_width =
+      0.02;  // wide enough to spill into neighbouring triangles
   auto session = *Session::Create(sheet.triangles, sheet.positions, params);
   std::vector<float> squeezed = sheet.positions;
   for (int v = 0; v < sheet.num_vertices(); ++v) squeezed[3 * v] *= 0.59f;
@@ -92,7 +94,8 @@ TEST(TriangleRangesTest, EveryTriangleAWrinkleReachesListsIt) {
         for (int a = 0; a <= 20 && !reaches; ++a) {
           for (int b = 0; a + b <= 20 && !reaches; ++b) {
             const Eigen::Vector3d x0 = surface.Corner(f, 0);
-            const Eigen::Vector3d q = x0 + (a / 20.0) * (surface.Corner(f, 1) - x0) +
+            const Eigen::Vector3d q = x0 +
+                                      (a / 20.0) * (surface.Corner(f, 1) - x0) +
                                       (b / 20.0) * (surface.Corner(f, 2) - x0);
             reaches = (q - refined[r].position).norm() < 0.5 * refined[r].width;
           }
@@ -100,7 +103,8 @@ TEST(TriangleRangesTest, EveryTriangleAWrinkleReachesListsIt) {
         if (!reaches) continue;
         ++checked;
         // Refined point r belongs to segment r / k (and r / k - 1 at a joint).
-        const int seg = std::min<int>(r / k, tracker.wrinkles()[w].num_segments() - 1);
+        const int seg =
+            std::min<int>(r / k, tracker.wrinkles()[w].num_segments() - 1);
         bool listed = false;
         for (auto it = begin; it != end; ++it) {
           listed |= it->wrinkle == static_cast<int32_t>(w) &&
@@ -108,7 +112,8 @@ TEST(TriangleRangesTest, EveryTriangleAWrinkleReachesListsIt) {
                      (r % k == 0 && seg > 0 && it->first_segment <= seg - 1 &&
                       seg - 1 <= it->last_segment));
         }
-        ASSERT_TRUE(listed) << "triangle " << f << " wrinkle " << w << " point " << r;
+        ASSERT_TRUE(listed)
+            << "triangle " << f << " wrinkle " << w << " point " << r;
       }
     }
   }

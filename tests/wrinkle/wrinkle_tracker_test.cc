@@ -164,7 +164,8 @@ TEST(WrinkleTrackerTest, RotatingCompressionTurnsPathsGradually) {
   }
   EXPECT_GT(tracked, 30);
   EXPECT_LT(worst, 5.0);
-  // And they do follow the field: segments now run across the turned squeeze axis.
+  // And they do follow the field: segments now run across the turned squeeze
+  // axis.
   const double axis = 30 * std::numbers::pi / 180;
   const Eigen::Vector3d wrinkle_dir(-std::sin(axis), 0, std::cos(axis));
   double error = 0;
@@ -179,8 +180,9 @@ TEST(WrinkleTrackerTest, RotatingCompressionTurnsPathsGradually) {
   }
   ASSERT_GT(segments, 0);
   RecordProperty("mean_angle_to_field", std::to_string(error / segments));
-  // They lag (alpha = 0.4 is weak against the position terms; 21.7 degrees when this
-  // was written) but have turned toward the field from the 30 degrees they started at.
+  // They lag (alpha = 0.4 is weak against the position terms; 21.7 degrees when
+  // this was written) but have turned toward the field from the 30 degrees they
+  // started at.
   EXPECT_LT(error / segments, 25.0);
 }
 

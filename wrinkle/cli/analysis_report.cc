@@ -182,7 +182,8 @@ std::string FormatReportJson(const AnalysisReport& report) {
     absl::StrAppendFormat(
         &out,
         "\"wrinkles\": %d, \"births\": %d, \"deaths\": %d, \"jitter\": %.6g, "
-        "\"retrace_jitter\": %.6g, \"tensors_ms\": %.4f, \"labeling_ms\": %.4f, "
+        "\"retrace_jitter\": %.6g, \"tensors_ms\": %.4f, \"labeling_ms\": "
+        "%.4f, "
         "\"reference_ms\": %.4f, \"evolve_ms\": %.4f, \"seed_ms\": %.4f, "
         "\"shape_ms\": %.4f}%s\n",
         f.wrinkles, f.births, f.deaths, f.jitter, f.retrace_jitter,

@@ -1,0 +1,27 @@
+#ifndef CREASE_WRINKLE_STOPWATCH_H_
+#define CREASE_WRINKLE_STOPWATCH_H_
+
+#include <chrono>
+
+namespace crease {
+
+// Wall time of a stage, for the per-frame timings.
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  // Milliseconds since construction or the last Lap(), and restarts.
+  double Lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms =
+        std::chrono::duration<double, std::milli>(now - start_).count();
+    start_ = now;
+    return ms;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_STOPWATCH_H_
