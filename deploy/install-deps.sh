@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libabsl-dev libeigen3-dev libmaxflow-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev libturbojpeg0-dev
 )
 
 missing=()

@@ -1,0 +1,73 @@
+#ifndef CREASE_RENDERER_GL_GL_OBJECTS_H_
+#define CREASE_RENDERER_GL_GL_OBJECTS_H_
+
+// Internal to renderer/: RAII owners of GL objects. Needs a current GpuContext.
+
+#include <epoxy/gl.h>
+
+#include <string>
+#include <utility>
+
+#include "absl/status/statusor.h"
+
+namespace crease::renderer::gl {
+
+// Owns one GL name and deletes it with `Deleter` (a function taking the name).
+template <void (*Deleter)(GLuint)>
+class GlName {
+ public:
+  GlName() = default;
+  explicit GlName(GLuint name) : name_(name) {}
+  ~GlName() { Reset(); }
+  GlName(GlName&& other) noexcept : name_(std::exchange(other.name_, 0)) {}
+  GlName& operator=(GlName&& other) noexcept {
+    if (this != &other) {
+      Reset();
+      name_ = std::exchange(other.name_, 0);
+    }
+    return *this;
+  }
+  GlName(const GlName&) = delete;
+  GlName& operator=(const GlName&) = delete;
+
+  GLuint get() const { return name_; }
+  void Reset() {
+    if (name_ != 0) Deleter(name_);
+    name_ = 0;
+  }
+
+ private:
+  GLuint name_ = 0;
+};
+
+void DeleteBuffer(GLuint name);
+void DeleteFramebuffer(GLuint name);
+void DeleteRenderbuffer(GLuint name);
+void DeleteVertexArray(GLuint name);
+void DeleteShader(GLuint name);
+void DeleteProgram(GLuint name);
+
+using Buffer = GlName<DeleteBuffer>;
+using Framebuffer = GlName<DeleteFramebuffer>;
+using Renderbuffer = GlName<DeleteRenderbuffer>;
+using VertexArray = GlName<DeleteVertexArray>;
+using Shader = GlName<DeleteShader>;
+using Program = GlName<DeleteProgram>;
+
+Buffer MakeBuffer();
+VertexArray MakeVertexArray();
+
+struct ShaderSource {
+  GLenum stage;      // GL_VERTEX_SHADER, GL_TESS_CONTROL_SHADER, ...
+  std::string name;  // for error messages
+  std::string text;
+};
+
+// Compiles and links; InvalidArgument with the stage's name and the GL info
+// log.
+absl::StatusOr<Program> LinkProgram(
+    std::initializer_list<ShaderSource> sources);
+
+}  // namespace crease::renderer::gl
+
+#endif  // CREASE_RENDERER_GL_GL_OBJECTS_H_

@@ -1,0 +1,154 @@
+#include "renderer/image_encoding.h"
+
+#include <png.h>
+#include <turbojpeg.h>
+
+#include <csetjmp>
+#include <cstring>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace crease::renderer {
+namespace {
+
+absl::Status CheckImage(const RgbaImage& image) {
+  if (image.width <= 0 || image.height <= 0 ||
+      image.pixels.size() !=
+          static_cast<size_t>(image.width) * image.height * 4) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "image: %dx%d with %d bytes, expected width * height * 4", image.width,
+        image.height, image.pixels.size()));
+  }
+  return absl::OkStatus();
+}
+
+struct TjHandle {
+  explicit TjHandle(tjhandle h) : handle(h) {}
+  ~TjHandle() {
+    if (handle != nullptr) tjDestroy(handle);
+  }
+  tjhandle handle;
+};
+
+}  // namespace
+
+namespace {
+
+void AppendToString(png_structp png, png_bytep data, png_size_t length) {
+  static_cast<std::string*>(png_get_io_ptr(png))
+      ->append(reinterpret_cast<const char*>(data), length);
+}
+
+// libpng reports errors by longjmp; keep this function free of objects with
+// destructors between setjmp and the calls that may jump.
+bool WritePng(const RgbaImage& image, int level, std::string* out,
+              std::string* error) {
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  if (png == nullptr) {
+    *error = "png_create_write_struct failed";
+    return false;
+  }
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    *error = "libpng failed while encoding";
+    return false;
+  }
+  png_set_write_fn(png, out, AppendToString, nullptr);
+  png_set_compression_level(png, level);
+  png_set_IHDR(png, info, image.width, image.height, 8,
+               PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (int y = 0; y < image.height; ++y) {
+    png_write_row(
+        png, image.pixels.data() + static_cast<size_t>(y) * image.width * 4);
+  }
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
+                                      int compression_level) {
+  if (absl::Status s = CheckImage(image); !s.ok()) return s;
+  if (compression_level < 0 || compression_level > 9) {
+    return absl::InvalidArgumentError("png: compression level must be 0-9");
+  }
+  std::string out, error;
+  out.reserve(image.pixels.size() / 2);
+  if (!WritePng(image, compression_level, &out, &error)) {
+    return absl::InternalError(absl::StrCat("png: ", error));
+  }
+  return out;
+}
+
+absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes) {
+  png_image png;
+  std::memset(&png, 0, sizeof(png));
+  png.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&png, bytes.data(), bytes.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("png: ", png.message));
+  }
+  png.format = PNG_FORMAT_RGBA;
+  RgbaImage image;
+  image.width = static_cast<int>(png.width);
+  image.height = static_cast<int>(png.height);
+  image.pixels.resize(PNG_IMAGE_SIZE(png));
+  if (!png_image_finish_read(&png, nullptr, image.pixels.data(), 0, nullptr)) {
+    return absl::InvalidArgumentError(absl::StrCat("png: ", png.message));
+  }
+  return image;
+}
+
+absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image, int quality) {
+  if (absl::Status s = CheckImage(image); !s.ok()) return s;
+  if (quality < 1 || quality > 100) {
+    return absl::InvalidArgumentError("jpeg: quality must be 1-100");
+  }
+  TjHandle tj(tjInitCompress());
+  if (tj.handle == nullptr)
+    return absl::InternalError("jpeg: tjInitCompress failed");
+  unsigned char* buffer = nullptr;
+  unsigned long size = 0;
+  if (tjCompress2(tj.handle, image.pixels.data(), image.width, 0, image.height,
+                  TJPF_RGBA, &buffer, &size, TJSAMP_420, quality,
+                  TJFLAG_FASTDCT) != 0) {
+    const std::string message = tjGetErrorStr2(tj.handle);
+    tjFree(buffer);
+    return absl::InternalError(absl::StrCat("jpeg: ", message));
+  }
+  std::string out(reinterpret_cast<const char*>(buffer), size);
+  tjFree(buffer);
+  return out;
+}
+
+absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes) {
+  TjHandle tj(tjInitDecompress());
+  if (tj.handle == nullptr)
+    return absl::InternalError("jpeg: tjInitDecompress failed");
+  int width = 0, height = 0, subsampling = 0, colorspace = 0;
+  auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (tjDecompressHeader3(tj.handle, data, bytes.size(), &width, &height,
+                          &subsampling, &colorspace) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("jpeg: ", tjGetErrorStr2(tj.handle)));
+  }
+  RgbaImage image;
+  image.width = width;
+  image.height = height;
+  image.pixels.resize(static_cast<size_t>(width) * height * 4);
+  if (tjDecompress2(tj.handle, data, bytes.size(), image.pixels.data(), width,
+                    0, height, TJPF_RGBA, 0) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("jpeg: ", tjGetErrorStr2(tj.handle)));
+  }
+  return image;
+}
+
+}  // namespace crease::renderer

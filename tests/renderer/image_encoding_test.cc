@@ -1,0 +1,75 @@
+#include "renderer/image_encoding.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace crease::renderer {
+namespace {
+
+RgbaImage Gradient(int width, int height) {
+  RgbaImage image{
+      width, height,
+      std::vector<uint8_t>(static_cast<size_t>(width) * height * 4)};
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      uint8_t* p = &image.pixels[(static_cast<size_t>(y) * width + x) * 4];
+      p[0] = static_cast<uint8_t>(255 * x / (width - 1));
+      p[1] = static_cast<uint8_t>(255 * y / (height - 1));
+      p[2] = static_cast<uint8_t>((x * 7 + y * 3) % 256);
+      p[3] = static_cast<uint8_t>(255 - (x + y) % 64);
+    }
+  }
+  return image;
+}
+
+TEST(ImageEncodingTest, PngRoundTripsExactly) {
+  const RgbaImage image = Gradient(53, 31);
+  for (int level : {0, 1, 6, 9}) {
+    const auto png = EncodePng(image, level);
+    ASSERT_TRUE(png.ok()) << png.status();
+    EXPECT_EQ(png->substr(1, 3), "PNG");
+    const auto back = DecodePng(*png);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(back->width, 53);
+    EXPECT_EQ(back->height, 31);
+    EXPECT_EQ(back->pixels, image.pixels) << "level " << level;
+  }
+}
+
+TEST(ImageEncodingTest, JpegIsCloseAndSmall) {
+  RgbaImage image = Gradient(320, 240);
+  for (size_t i = 3; i < image.pixels.size(); i += 4) image.pixels[i] = 255;
+  const auto jpeg = EncodeJpeg(image, 90);
+  ASSERT_TRUE(jpeg.ok()) << jpeg.status();
+  EXPECT_LT(jpeg->size(), image.pixels.size() / 4);
+  const auto back = DecodeJpeg(*jpeg);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->pixels.size(), image.pixels.size());
+  double error = 0;
+  for (size_t i = 0; i < image.pixels.size(); ++i) {
+    if (i % 4 == 2)
+      continue;  // the blue channel is a sawtooth, hard for any JPEG
+    error += std::abs(int{back->pixels[i]} - int{image.pixels[i]});
+  }
+  EXPECT_LT(error / (image.pixels.size() * 3 / 4), 2.0);
+}
+
+TEST(ImageEncodingTest, RejectsBadInput) {
+  RgbaImage bad{4, 4, std::vector<uint8_t>(10)};
+  EXPECT_EQ(EncodePng(bad).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EncodeJpeg(bad).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  const RgbaImage ok = Gradient(4, 4);
+  EXPECT_EQ(EncodePng(ok, 10).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EncodeJpeg(ok, 0).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(DecodePng("not a png").ok());
+  EXPECT_FALSE(DecodeJpeg("not a jpeg").ok());
+}
+
+}  // namespace
+}  // namespace crease::renderer
