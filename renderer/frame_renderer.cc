@@ -1,0 +1,247 @@
+#include "renderer/frame_renderer.h"
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "renderer/gl/gl_objects.h"
+#include "renderer/gl/offscreen_target.h"
+
+namespace crease::shaders {
+extern const char kShader_mesh_vert[];
+extern const char kShader_mesh_tesc[];
+extern const char kShader_mesh_tese[];
+extern const char kShader_mesh_frag[];
+}  // namespace crease::shaders
+
+namespace crease::renderer {
+namespace {
+
+// llvmpipe (Mesa 22.3) renders one draw whose tessellator emits more than this
+// many vertices as garbage.
+constexpr int kMaxTessellatedVerticesPerDraw = 65535;
+
+Eigen::Matrix4f LookAt(const Eigen::Vector3f& eye,
+                       const Eigen::Vector3f& target,
+                       const Eigen::Vector3f& up) {
+  const Eigen::Vector3f f = (target - eye).normalized();
+  const Eigen::Vector3f s = f.cross(up).normalized();
+  const Eigen::Vector3f u = s.cross(f);
+  Eigen::Matrix4f m = Eigen::Matrix4f::Identity();
+  m.block<1, 3>(0, 0) = s.transpose();
+  m.block<1, 3>(1, 0) = u.transpose();
+  m.block<1, 3>(2, 0) = -f.transpose();
+  m(0, 3) = -s.dot(eye);
+  m(1, 3) = -u.dot(eye);
+  m(2, 3) = f.dot(eye);
+  return m;
+}
+
+Eigen::Matrix4f Perspective(float fov_y, float aspect, float near, float far) {
+  const float t = 1.0f / std::tan(0.5f * fov_y);
+  Eigen::Matrix4f m = Eigen::Matrix4f::Zero();
+  m(0, 0) = t / aspect;
+  m(1, 1) = t;
+  m(2, 2) = (far + near) / (near - far);
+  m(2, 3) = 2.0f * far * near / (near - far);
+  m(3, 2) = -1.0f;
+  return m;
+}
+
+struct Bounds {
+  Eigen::Vector3f center;
+  float radius;
+};
+
+Bounds BoundsOf(absl::Span<const float> positions) {
+  Eigen::Vector3f lo(positions[0], positions[1], positions[2]), hi = lo;
+  for (size_t i = 0; i + 2 < positions.size(); i += 3) {
+    const Eigen::Vector3f p(positions[i], positions[i + 1], positions[i + 2]);
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  return {0.5f * (lo + hi), std::max(0.5f * (hi - lo).norm(), 1e-6f)};
+}
+
+}  // namespace
+
+struct FrameRenderer::Gl {
+  gl::Program program;
+  gl::VertexArray vao;
+  gl::Buffer vertices, indices;
+  std::optional<gl::OffscreenTarget> target;
+  std::vector<float> interleaved;  // position, normal per vertex
+  std::vector<uint32_t> index_data;
+  GLint view_projection = -1, eye = -1, base_color = -1;
+};
+
+FrameRenderer::FrameRenderer(GpuContext* gpu)
+    : gpu_(gpu), gl_(std::make_unique<Gl>()) {}
+FrameRenderer::~FrameRenderer() {
+  if (gpu_ != nullptr)
+    (void)gpu_->MakeCurrent();  // GL objects die in this context
+}
+
+absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
+    GpuContext* gpu) {
+  if (gpu == nullptr)
+    return absl::InvalidArgumentError("FrameRenderer: no GpuContext");
+  if (absl::Status s = gpu->MakeCurrent(); !s.ok()) return s;
+  std::unique_ptr<FrameRenderer> r(new FrameRenderer(gpu));
+  absl::StatusOr<gl::Program> program = gl::LinkProgram(
+      {{GL_VERTEX_SHADER, "mesh.vert", shaders::kShader_mesh_vert},
+       {GL_TESS_CONTROL_SHADER, "mesh.tesc", shaders::kShader_mesh_tesc},
+       {GL_TESS_EVALUATION_SHADER, "mesh.tese", shaders::kShader_mesh_tese},
+       {GL_FRAGMENT_SHADER, "mesh.frag", shaders::kShader_mesh_frag}});
+  if (!program.ok()) return program.status();
+  Gl& g = *r->gl_;
+  g.program = *std::move(program);
+  g.view_projection =
+      glGetUniformLocation(g.program.get(), "u_view_projection");
+  g.eye = glGetUniformLocation(g.program.get(), "u_eye");
+  g.base_color = glGetUniformLocation(g.program.get(), "u_base_color");
+  g.vao = gl::MakeVertexArray();
+  g.vertices = gl::MakeBuffer();
+  g.indices = gl::MakeBuffer();
+  const GLuint vao = g.vao.get();
+  glVertexArrayVertexBuffer(vao, 0, g.vertices.get(), 0, 6 * sizeof(float));
+  glVertexArrayElementBuffer(vao, g.indices.get());
+  for (GLuint attribute : {0u, 1u}) {
+    glEnableVertexArrayAttrib(vao, attribute);
+    glVertexArrayAttribFormat(vao, attribute, 3, GL_FLOAT, GL_FALSE,
+                              attribute * 3 * sizeof(float));
+    glVertexArrayAttribBinding(vao, attribute, 0);
+  }
+  return r;
+}
+
+Camera FrameRenderer::AutoFrame(absl::Span<const float> positions,
+                                float aspect) {
+  Camera camera;
+  if (positions.size() < 3) return camera;
+  const Bounds b = BoundsOf(positions);
+  const float fov_y =
+      camera.vertical_fov_degrees * std::numbers::pi_v<float> / 180.0f;
+  // The narrower of the two fields of view decides the distance.
+  const float half =
+      0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(0.5f * fov_y) * aspect));
+  const float distance = 1.05f * b.radius / std::sin(half);
+  const Eigen::Vector3f eye =
+      b.center + distance * Eigen::Vector3f(0.35f, 0.25f, 1.0f).normalized();
+  camera.eye = {eye.x(), eye.y(), eye.z()};
+  camera.target = {b.center.x(), b.center.y(), b.center.z()};
+  return camera;
+}
+
+absl::StatusOr<RgbaImage> FrameRenderer::Render(
+    absl::Span<const float> positions, absl::Span<const io::Triangle> triangles,
+    const RenderOptions& options) {
+  if (positions.empty() || positions.size() % 3 != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("positions: %d floats is not a positive multiple of 3",
+                        positions.size()));
+  }
+  const size_t num_vertices = positions.size() / 3;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (!std::isfinite(positions[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("positions: vertex %d is not finite", i / 3));
+    }
+  }
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    for (int32_t v : triangles[f]) {
+      if (v < 0 || static_cast<size_t>(v) >= num_vertices) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "triangles: triangle %d uses vertex %d of %d", f, v, num_vertices));
+      }
+    }
+  }
+  if (absl::Status s = gpu_->MakeCurrent(); !s.ok()) return s;
+  Gl& g = *gl_;
+  if (!g.target || g.target->width() != options.width ||
+      g.target->height() != options.height ||
+      g.target->samples() != std::max(options.samples, 1)) {
+    g.target.reset();
+    absl::StatusOr<gl::OffscreenTarget> target = gl::OffscreenTarget::Create(
+        options.width, options.height, options.samples);
+    if (!target.ok()) return target.status();
+    g.target.emplace(*std::move(target));
+  }
+
+  // Area-weighted smooth normals per vertex.
+  g.interleaved.assign(num_vertices * 6, 0.0f);
+  for (size_t v = 0; v < num_vertices; ++v) {
+    for (int k = 0; k < 3; ++k) g.interleaved[6 * v + k] = positions[3 * v + k];
+  }
+  g.index_data.resize(triangles.size() * 3);
+  auto vertex = [&](int32_t v) {
+    return Eigen::Vector3f(positions[3 * v], positions[3 * v + 1],
+                           positions[3 * v + 2]);
+  };
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    const io::Triangle& t = triangles[f];
+    const Eigen::Vector3f n =
+        (vertex(t[1]) - vertex(t[0])).cross(vertex(t[2]) - vertex(t[0]));
+    for (int k = 0; k < 3; ++k) {
+      for (int c = 0; c < 3; ++c) g.interleaved[6 * t[k] + 3 + c] += n[c];
+      g.index_data[3 * f + k] = static_cast<uint32_t>(t[k]);
+    }
+  }
+  glNamedBufferData(g.vertices.get(), g.interleaved.size() * sizeof(float),
+                    g.interleaved.data(), GL_STREAM_DRAW);
+  glNamedBufferData(g.indices.get(), g.index_data.size() * sizeof(uint32_t),
+                    g.index_data.data(), GL_STREAM_DRAW);
+
+  const float aspect = static_cast<float>(options.width) / options.height;
+  const Camera camera =
+      options.camera ? *options.camera : AutoFrame(positions, aspect);
+  const Eigen::Vector3f eye(camera.eye[0], camera.eye[1], camera.eye[2]);
+  const Eigen::Vector3f target(camera.target[0], camera.target[1],
+                               camera.target[2]);
+  const Eigen::Vector3f up(camera.up[0], camera.up[1], camera.up[2]);
+  if ((target - eye).squaredNorm() == 0 ||
+      (target - eye).cross(up).squaredNorm() == 0) {
+    return absl::InvalidArgumentError(
+        "camera: eye equals target, or up is along the view");
+  }
+  const Bounds b = BoundsOf(positions);
+  const float distance = (b.center - eye).norm();
+  const float far = distance + 2.0f * b.radius;
+  const float near = std::max(distance - 2.0f * b.radius, far * 1e-4f);
+  const Eigen::Matrix4f view_projection =
+      Perspective(
+          camera.vertical_fov_degrees * std::numbers::pi_v<float> / 180.0f,
+          aspect, near, far) *
+      LookAt(eye, target, up);
+
+  g.target->Bind();
+  g.target->Clear(options.background);
+  glEnable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glUseProgram(g.program.get());
+  glUniformMatrix4fv(g.view_projection, 1, GL_FALSE, view_projection.data());
+  glUniform3f(g.eye, eye.x(), eye.y(), eye.z());
+  glUniform3fv(g.base_color, 1, options.base_color.data());
+  glBindVertexArray(g.vao.get());
+  glPatchParameteri(GL_PATCH_VERTICES, 3);
+  // Level 1 everywhere: 3 tessellated vertices per patch.
+  const int per_draw = options.max_patches_per_draw > 0
+                           ? options.max_patches_per_draw
+                           : kMaxTessellatedVerticesPerDraw / 3;
+  const int num_patches = static_cast<int>(triangles.size());
+  for (int first = 0; first < num_patches; first += per_draw) {
+    const int count = std::min(per_draw, num_patches - first);
+    glDrawElements(GL_PATCHES, 3 * count, GL_UNSIGNED_INT,
+                   reinterpret_cast<const void*>(static_cast<uintptr_t>(first) *
+                                                 3 * sizeof(uint32_t)));
+  }
+  glBindVertexArray(0);
+  return g.target->Read();
+}
+
+}  // namespace crease::renderer

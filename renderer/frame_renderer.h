@@ -1,0 +1,65 @@
+#ifndef CREASE_RENDERER_FRAME_RENDERER_H_
+#define CREASE_RENDERER_FRAME_RENDERER_H_
+
+#include <array>
+#include <memory>
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "renderer/gpu_context.h"
+#include "renderer/rgba_image.h"
+#include "wrinkle/io/triangle_mesh.h"
+
+namespace crease::renderer {
+
+struct Camera {
+  std::array<float, 3> eye = {0, 0, 1};
+  std::array<float, 3> target = {0, 0, 0};
+  std::array<float, 3> up = {0, 1, 0};
+  float vertical_fov_degrees = 35.0f;
+};
+
+struct RenderOptions {
+  int width = 640;   // 1..4096
+  int height = 480;  // 1..4096
+  int samples = 4;   // MSAA samples per pixel (1: none)
+  std::array<float, 4> background = {1.0f, 1.0f, 1.0f, 1.0f};
+  std::array<float, 3> base_color = {0.55f, 0.62f, 0.75f};
+  // Unset: framed automatically on the mesh's bounds (see AutoFrame).
+  std::optional<Camera> camera;
+  // Patches per draw call; 0 picks the largest that keeps each draw under
+  // 65,535 tessellated vertices (llvmpipe renders garbage past that in one
+  // draw).
+  int max_patches_per_draw = 0;
+};
+
+// Draws animated meshes into images, headless. The mesh goes through the
+// tessellation stages (level 1 where there are no wrinkles). Owns its GL
+// objects; use it on the thread where its GpuContext is current.
+class FrameRenderer {
+ public:
+  static absl::StatusOr<std::unique_ptr<FrameRenderer>> Create(GpuContext* gpu);
+  ~FrameRenderer();
+
+  // `positions` are packed xyz per vertex. InvalidArgument for a wrong length,
+  // non-finite values, indices out of range or an unsupported size.
+  absl::StatusOr<RgbaImage> Render(absl::Span<const float> positions,
+                                   absl::Span<const io::Triangle> triangles,
+                                   const RenderOptions& options);
+
+  // A camera front-right and a little above the bounds' centre (+Z is the front
+  // of the bundled characters), far enough that the bounding sphere fits the
+  // view.
+  static Camera AutoFrame(absl::Span<const float> positions, float aspect);
+
+ private:
+  struct Gl;
+  explicit FrameRenderer(GpuContext* gpu);
+  GpuContext* gpu_;
+  std::unique_ptr<Gl> gl_;
+};
+
+}  // namespace crease::renderer
+
+#endif  // CREASE_RENDERER_FRAME_RENDERER_H_

@@ -1,0 +1,17 @@
+#version 450 core
+// Two-sided Phong with a headlight.
+in vec3 te_position;
+in vec3 te_normal;
+out vec4 out_color;
+uniform vec3 u_eye;
+uniform vec3 u_base_color;
+void main() {
+  vec3 n = normalize(te_normal);
+  vec3 v = normalize(u_eye - te_position);
+  if (dot(n, v) < 0.0) n = -n;  // cloth is seen from both sides
+  vec3 l = v;                   // headlight
+  float diffuse = max(dot(n, l), 0.0);
+  float specular = pow(max(dot(reflect(-l, n), v), 0.0), 32.0);
+  vec3 color = u_base_color * (0.15 + 0.8 * diffuse) + vec3(0.15) * specular;
+  out_color = vec4(color, 1.0);
+}

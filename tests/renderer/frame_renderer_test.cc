@@ -1,0 +1,141 @@
+#include "renderer/frame_renderer.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "renderer/image_encoding.h"
+#include "wrinkle/io/animation.h"
+#include "wrinkle/io/file_util.h"
+
+namespace crease::renderer {
+namespace {
+
+class FrameRendererTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto gpu = GpuContext::Create();
+    ASSERT_TRUE(gpu.ok()) << gpu.status();
+    gpu_ = std::move(gpu).value().release();
+    auto renderer = FrameRenderer::Create(gpu_);
+    ASSERT_TRUE(renderer.ok()) << renderer.status();
+    renderer_ = std::move(renderer).value().release();
+  }
+  static void TearDownTestSuite() {
+    delete renderer_;
+    delete gpu_;
+  }
+  // Writes the image next to the test's temporary files for a person to look
+  // at.
+  static void Save(const RgbaImage& image, const std::string& name) {
+    const auto png = EncodePng(image);
+    ASSERT_TRUE(png.ok());
+    ASSERT_TRUE(
+        io::WriteStringToFile(::testing::TempDir() + "/" + name, *png).ok());
+  }
+  static bool IsBackground(const RgbaImage& image, int x, int y) {
+    return image.At(x, y) == std::array<uint8_t, 4>{255, 255, 255, 255};
+  }
+  static GpuContext* gpu_;
+  static FrameRenderer* renderer_;
+};
+GpuContext* FrameRendererTest::gpu_ = nullptr;
+FrameRenderer* FrameRendererTest::renderer_ = nullptr;
+
+// A unit square in the XY plane, two triangles, facing +Z.
+const float kSquare[] = {-0.5f, -0.5f, 0, 0.5f,  -0.5f, 0,
+                         0.5f,  0.5f,  0, -0.5f, 0.5f,  0};
+const io::Triangle kSquareTriangles[] = {{0, 1, 2}, {0, 2, 3}};
+
+TEST_F(FrameRendererTest, SquareSeenHeadOnIsCentredAndSymmetric) {
+  RenderOptions options;
+  options.width = 120;
+  options.height = 120;
+  options.camera = Camera{{0, 0, 3}, {0, 0, 0}, {0, 1, 0}, 35.0f};
+  const auto image = renderer_->Render(kSquare, kSquareTriangles, options);
+  ASSERT_TRUE(image.ok()) << image.status();
+  Save(*image, "square.png");
+  // The square spans 1 / (2 * 3 * tan(17.5 deg)) = 52.9 % of the view:
+  // pixels 29..90.
+  EXPECT_FALSE(IsBackground(*image, 60, 60));
+  EXPECT_FALSE(IsBackground(*image, 33, 33));
+  EXPECT_FALSE(IsBackground(*image, 86, 86));
+  EXPECT_TRUE(IsBackground(*image, 25, 60));
+  EXPECT_TRUE(IsBackground(*image, 60, 94));
+  // Head-on with a headlight: left-right and top-bottom mirror images.
+  for (int y = 30; y < 90; y += 7) {
+    for (int x = 30; x < 60; x += 7) {
+      const auto a = image->At(x, y), b = image->At(119 - x, y);
+      for (int c = 0; c < 3; ++c) EXPECT_NEAR(a[c], b[c], 2) << x << "," << y;
+    }
+  }
+}
+
+TEST_F(FrameRendererTest, AutoFramingKeepsABundledFrameInside) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  RenderOptions options;
+  const auto image =
+      renderer_->Render(anim->frames.Sample(35), anim->mesh.triangles, options);
+  ASSERT_TRUE(image.ok()) << image.status();
+  Save(*image, "pants_frame35.png");
+  int covered = 0;
+  for (int y = 0; y < image->height; ++y) {
+    for (int x = 0; x < image->width; ++x) {
+      if (IsBackground(*image, x, y)) continue;
+      ++covered;
+      EXPECT_TRUE(x > 0 && y > 0 && x < image->width - 1 &&
+                  y < image->height - 1)
+          << "mesh touches the border at " << x << "," << y;
+    }
+  }
+  EXPECT_GT(covered, image->width * image->height / 50);
+}
+
+TEST_F(FrameRendererTest, SplitDrawsGiveTheSameImage) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  RenderOptions options;
+  options.width = 200;
+  options.height = 150;
+  const auto whole =
+      renderer_->Render(anim->frames.Sample(0), anim->mesh.triangles, options);
+  options.max_patches_per_draw = 7;
+  const auto split =
+      renderer_->Render(anim->frames.Sample(0), anim->mesh.triangles, options);
+  ASSERT_TRUE(whole.ok() && split.ok());
+  EXPECT_EQ(whole->pixels, split->pixels);
+}
+
+TEST_F(FrameRendererTest, RejectsBadInput) {
+  RenderOptions options;
+  const float nan_square[] = {NAN,  -0.5f, 0, 0.5f,  -0.5f, 0,
+                              0.5f, 0.5f,  0, -0.5f, 0.5f,  0};
+  EXPECT_EQ(
+      renderer_->Render(nan_square, kSquareTriangles, options).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  const io::Triangle bad[] = {{0, 1, 4}};
+  EXPECT_EQ(renderer_->Render(kSquare, bad, options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      renderer_
+          ->Render(absl::MakeConstSpan(kSquare, 7), kSquareTriangles, options)
+          .status()
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  options.width = 5000;
+  EXPECT_EQ(
+      renderer_->Render(kSquare, kSquareTriangles, options).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  options.width = 64;
+  options.camera = Camera{{0, 0, 0}, {0, 0, 0}, {0, 1, 0}, 35.0f};
+  EXPECT_EQ(
+      renderer_->Render(kSquare, kSquareTriangles, options).status().code(),
+      absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace crease::renderer
