@@ -17,6 +17,8 @@ extern const char kShader_mesh_vert[];
 extern const char kShader_mesh_tesc[];
 extern const char kShader_mesh_tese[];
 extern const char kShader_mesh_frag[];
+extern const char kShader_profile_shared_h[];
+extern const char kShader_wrinkle_field_glsl[];
 }  // namespace crease::shaders
 
 namespace crease::renderer {
@@ -53,6 +55,25 @@ Eigen::Matrix4f Perspective(float fov_y, float aspect, float near, float far) {
   return m;
 }
 
+// A stage's source with the shared wrinkle code inserted after its #version
+// line.
+std::string WithWrinkleLibrary(const char* body) {
+  std::string text = body;
+  const size_t line_end = text.find('\n') + 1;
+  return text.substr(0, line_end) + "#line 1 1\n" +
+         shaders::kShader_profile_shared_h + "#line 1 2\n" +
+         shaders::kShader_wrinkle_field_glsl + "#line 2 0\n" +
+         text.substr(line_end);
+}
+
+// Tessellated vertices of one triangle patch at inner level <= `level` (3
+// (L/2)(L/2 + 1)
+// + 1 for even L; odd levels rounded up).
+int VerticesPerPatch(int level) {
+  const int half = (level + 1) / 2;
+  return 3 * half * (half + 1) + 1;
+}
+
 struct Bounds {
   Eigen::Vector3f center;
   float radius;
@@ -74,11 +95,34 @@ struct FrameRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
   gl::Buffer vertices, indices;
+  gl::Buffer levels, triangle_ranges, ranges, points,
+      heights;  // std430 bindings 0-4
+  std::vector<std::array<float, 4>> level_data;
+  std::vector<std::array<int32_t, 2>> triangle_range_data, range_data;
+  std::vector<std::array<float, 4>> point_data;
+  std::vector<float> height_data;
+  GLint first_patch_tesc = -1, wrinkles_flag = -1;
+  GLint max_level = 64;
   std::optional<gl::OffscreenTarget> target;
   std::vector<float> interleaved;  // position, normal per vertex
   std::vector<uint32_t> index_data;
   GLint view_projection = -1, eye = -1, base_color = -1;
 };
+
+namespace {
+
+// Uploads `data` (at least one element, so the binding is valid) to an SSBO
+// binding.
+template <typename T>
+void UploadStorage(const gl::Buffer& buffer, GLuint binding,
+                   std::vector<T>& data) {
+  if (data.empty()) data.resize(1);
+  glNamedBufferData(buffer.get(), data.size() * sizeof(T), data.data(),
+                    GL_STREAM_DRAW);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer.get());
+}
+
+}  // namespace
 
 FrameRenderer::FrameRenderer(GpuContext* gpu)
     : gpu_(gpu), gl_(std::make_unique<Gl>()) {}
@@ -96,8 +140,10 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   absl::StatusOr<gl::Program> program = gl::LinkProgram(
       {{GL_VERTEX_SHADER, "mesh.vert", shaders::kShader_mesh_vert},
        {GL_TESS_CONTROL_SHADER, "mesh.tesc", shaders::kShader_mesh_tesc},
-       {GL_TESS_EVALUATION_SHADER, "mesh.tese", shaders::kShader_mesh_tese},
-       {GL_FRAGMENT_SHADER, "mesh.frag", shaders::kShader_mesh_frag}});
+       {GL_TESS_EVALUATION_SHADER, "mesh.tese",
+        WithWrinkleLibrary(shaders::kShader_mesh_tese)},
+       {GL_FRAGMENT_SHADER, "mesh.frag",
+        WithWrinkleLibrary(shaders::kShader_mesh_frag)}});
   if (!program.ok()) return program.status();
   Gl& g = *r->gl_;
   g.program = *std::move(program);
@@ -105,6 +151,13 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
       glGetUniformLocation(g.program.get(), "u_view_projection");
   g.eye = glGetUniformLocation(g.program.get(), "u_eye");
   g.base_color = glGetUniformLocation(g.program.get(), "u_base_color");
+  g.first_patch_tesc = glGetUniformLocation(g.program.get(), "u_first_patch");
+  g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
+  glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
+  for (gl::Buffer* b :
+       {&g.levels, &g.triangle_ranges, &g.ranges, &g.points, &g.heights}) {
+    *b = gl::MakeBuffer();
+  }
   g.vao = gl::MakeVertexArray();
   g.vertices = gl::MakeBuffer();
   g.indices = gl::MakeBuffer();
@@ -140,7 +193,7 @@ Camera FrameRenderer::AutoFrame(absl::Span<const float> positions,
 
 absl::StatusOr<RgbaImage> FrameRenderer::Render(
     absl::Span<const float> positions, absl::Span<const io::Triangle> triangles,
-    const RenderOptions& options) {
+    const WrinkleTracker* wrinkles, const RenderOptions& options) {
   if (positions.empty() || positions.size() % 3 != 0) {
     return absl::InvalidArgumentError(
         absl::StrFormat("positions: %d floats is not a positive multiple of 3",
@@ -160,6 +213,14 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
             "triangles: triangle %d uses vertex %d of %d", f, v, num_vertices));
       }
     }
+  }
+  const bool draw_wrinkles = options.wrinkles && wrinkles != nullptr;
+  if (draw_wrinkles &&
+      wrinkles->range_offsets().size() != triangles.size() + 1) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("wrinkles: lists for %d triangles, the mesh has %d",
+                        static_cast<int>(wrinkles->range_offsets().size()) - 1,
+                        triangles.size()));
   }
   if (absl::Status s = gpu_->MakeCurrent(); !s.ok()) return s;
   Gl& g = *gl_;
@@ -219,6 +280,81 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
           aspect, near, far) *
       LookAt(eye, target, up);
 
+  // Wrinkle buffers and per-edge tessellation levels.
+  const size_t num_triangles = triangles.size();
+  g.level_data.assign(num_triangles, {1.0f, 1.0f, 1.0f, 1.0f});
+  g.triangle_range_data.assign(num_triangles, {0, 0});
+  g.range_data.clear();
+  g.point_data.clear();
+  g.height_data.clear();
+  int max_level = 1;
+  if (draw_wrinkles) {
+    std::vector<int32_t> first_point(wrinkles->wrinkles().size());
+    std::vector<int32_t> samples(wrinkles->wrinkles().size());
+    for (size_t w = 0; w < wrinkles->wrinkles().size(); ++w) {
+      const WrinkleShape& shape = wrinkles->shapes()[w];
+      first_point[w] = static_cast<int32_t>(g.point_data.size());
+      samples[w] = std::max<int32_t>(
+          1, (static_cast<int32_t>(shape.refined.size()) - 1) /
+                 std::max(1, wrinkles->wrinkles()[w].num_segments()));
+      for (const RefinedPoint& r : shape.refined) {
+        g.point_data.push_back({static_cast<float>(r.position.x()),
+                                static_cast<float>(r.position.y()),
+                                static_cast<float>(r.position.z()),
+                                static_cast<float>(r.width)});
+        g.height_data.push_back(static_cast<float>(r.height));
+      }
+    }
+    const float target_edge =
+        0.375f * static_cast<float>(wrinkles->min_width());
+    const Eigen::Vector2f pixels(0.5f * options.width, 0.5f * options.height);
+    // From the edge alone, with its ends in a fixed order, so both triangles
+    // agree.
+    auto edge_level = [&](int32_t a, int32_t b) {
+      if (b < a) std::swap(a, b);
+      const Eigen::Vector3f pa = vertex(a), pb = vertex(b);
+      const Eigen::Vector4f ca = view_projection * pa.homogeneous();
+      const Eigen::Vector4f cb = view_projection * pb.homogeneous();
+      float cap = static_cast<float>(g.max_level);
+      if (ca.w() > 0 && cb.w() > 0) {
+        const Eigen::Vector2f sa = ca.head<2>() / ca.w(),
+                              sb = cb.head<2>() / cb.w();
+        cap = std::ceil((sa - sb).cwiseProduct(pixels).norm() /
+                        options.min_edge_pixels);
+      }
+      const float wanted =
+          std::ceil((pa - pb).norm() / std::max(target_edge, 1e-12f));
+      return std::clamp(std::min(wanted, cap), 1.0f,
+                        static_cast<float>(g.max_level));
+    };
+    for (size_t f = 0; f < num_triangles; ++f) {
+      const int32_t begin = wrinkles->range_offsets()[f];
+      const int32_t end = wrinkles->range_offsets()[f + 1];
+      g.triangle_range_data[f] = {static_cast<int32_t>(g.range_data.size()),
+                                  end - begin};
+      for (int32_t r = begin; r < end; ++r) {
+        const TriangleWrinkleRange& range = wrinkles->ranges()[r];
+        const int32_t k = samples[range.wrinkle];
+        g.range_data.push_back(
+            {first_point[range.wrinkle] + range.first_segment * k,
+             first_point[range.wrinkle] + (range.last_segment + 1) * k});
+      }
+      if (end == begin) continue;
+      const io::Triangle& t = triangles[f];
+      std::array<float, 4>& l = g.level_data[f];
+      l[0] = edge_level(t[0], t[1]);
+      l[1] = edge_level(t[1], t[2]);
+      l[2] = edge_level(t[2], t[0]);
+      l[3] = std::max({l[0], l[1], l[2]});
+      max_level = std::max(max_level, static_cast<int>(l[3]));
+    }
+  }
+  UploadStorage(g.levels, 0, g.level_data);
+  UploadStorage(g.triangle_ranges, 1, g.triangle_range_data);
+  UploadStorage(g.ranges, 2, g.range_data);
+  UploadStorage(g.points, 3, g.point_data);
+  UploadStorage(g.heights, 4, g.height_data);
+
   g.target->Bind();
   g.target->Clear(options.background);
   glEnable(GL_DEPTH_TEST);
@@ -227,15 +363,17 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   glUniformMatrix4fv(g.view_projection, 1, GL_FALSE, view_projection.data());
   glUniform3f(g.eye, eye.x(), eye.y(), eye.z());
   glUniform3fv(g.base_color, 1, options.base_color.data());
+  glUniform1i(g.wrinkles_flag, draw_wrinkles ? 1 : 0);
   glBindVertexArray(g.vao.get());
   glPatchParameteri(GL_PATCH_VERTICES, 3);
-  // Level 1 everywhere: 3 tessellated vertices per patch.
   const int per_draw = options.max_patches_per_draw > 0
                            ? options.max_patches_per_draw
-                           : kMaxTessellatedVerticesPerDraw / 3;
+                           : std::max(1, kMaxTessellatedVerticesPerDraw /
+                                             VerticesPerPatch(max_level));
   const int num_patches = static_cast<int>(triangles.size());
   for (int first = 0; first < num_patches; first += per_draw) {
     const int count = std::min(per_draw, num_patches - first);
+    glUniform1i(g.first_patch_tesc, first);
     glDrawElements(GL_PATCHES, 3 * count, GL_UNSIGNED_INT,
                    reinterpret_cast<const void*>(static_cast<uintptr_t>(first) *
                                                  3 * sizeof(uint32_t)));

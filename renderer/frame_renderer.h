@@ -10,6 +10,7 @@
 #include "renderer/gpu_context.h"
 #include "renderer/rgba_image.h"
 #include "wrinkle/io/triangle_mesh.h"
+#include "wrinkle/wrinkle_tracker.h"
 
 namespace crease::renderer {
 
@@ -28,6 +29,12 @@ struct RenderOptions {
   std::array<float, 3> base_color = {0.55f, 0.62f, 0.75f};
   // Unset: framed automatically on the mesh's bounds (see AutoFrame).
   std::optional<Camera> camera;
+  // Draw the wrinkles given to Render (tessellated, displaced, per-pixel
+  // normals).
+  bool wrinkles = true;
+  // Tessellated edges are kept at least this many pixels long on screen: finer
+  // detail comes from the per-pixel normals.
+  float min_edge_pixels = 2.0f;
   // Patches per draw call; 0 picks the largest that keeps each draw under
   // 65,535 tessellated vertices (llvmpipe renders garbage past that in one
   // draw).
@@ -42,10 +49,13 @@ class FrameRenderer {
   static absl::StatusOr<std::unique_ptr<FrameRenderer>> Create(GpuContext* gpu);
   ~FrameRenderer();
 
-  // `positions` are packed xyz per vertex. InvalidArgument for a wrong length,
-  // non-finite values, indices out of range or an unsupported size.
+  // `positions` are packed xyz per vertex. `wrinkles` (may be null) are the
+  // wrinkles of this very frame of a Session on this mesh. InvalidArgument for
+  // a wrong length, non-finite values, indices out of range, wrinkle lists that
+  // do not match the triangles, or an unsupported size.
   absl::StatusOr<RgbaImage> Render(absl::Span<const float> positions,
                                    absl::Span<const io::Triangle> triangles,
+                                   const WrinkleTracker* wrinkles,
                                    const RenderOptions& options);
 
   // A camera front-right and a little above the bounds' centre (+Z is the front

@@ -1,12 +1,16 @@
 #version 450 core
-// Two-sided Phong with a headlight.
+// Per-pixel wrinkle normals (offset-weighted blend), then two-sided Phong with a
+// headlight.
 in vec3 te_position;
 in vec3 te_normal;
+flat in int te_triangle;
 out vec4 out_color;
 uniform vec3 u_eye;
 uniform vec3 u_base_color;
+uniform bool u_wrinkles;
 void main() {
   vec3 n = normalize(te_normal);
+  if (u_wrinkles) WrinkleOffset(te_triangle, te_position, n, n);
   vec3 v = normalize(u_eye - te_position);
   if (dot(n, v) < 0.0) n = -n;  // cloth is seen from both sides
   vec3 l = v;                   // headlight

@@ -1,18 +1,22 @@
 #version 450 core
-// Tessellation levels. Level 1 (the triangle as it is) for every triangle without
-// wrinkles; the wrinkled levels come with the wrinkle buffers (issue 4, next step).
+// Tessellation levels, computed on the CPU per edge (from the edge alone, so the two
+// triangles sharing an edge agree): 1 for triangles no wrinkle reaches.
 layout(vertices = 3) out;
 in vec3 vs_position[];
 in vec3 vs_normal[];
 out vec3 tc_position[];
 out vec3 tc_normal[];
+uniform int u_first_patch;  // gl_PrimitiveID restarts at 0 in every draw
+layout(std430, binding = 0) readonly buffer TriangleLevels { vec4 levels[]; };
 void main() {
   tc_position[gl_InvocationID] = vs_position[gl_InvocationID];
   tc_normal[gl_InvocationID] = vs_normal[gl_InvocationID];
   if (gl_InvocationID == 0) {
-    gl_TessLevelOuter[0] = 1.0;
-    gl_TessLevelOuter[1] = 1.0;
-    gl_TessLevelOuter[2] = 1.0;
-    gl_TessLevelInner[0] = 1.0;
+    vec4 l = levels[gl_PrimitiveID + u_first_patch];
+    // Outer level i is the edge opposite corner i: corners (i+1, i+2).
+    gl_TessLevelOuter[0] = l.y;
+    gl_TessLevelOuter[1] = l.z;
+    gl_TessLevelOuter[2] = l.x;
+    gl_TessLevelInner[0] = l.w;
   }
 }

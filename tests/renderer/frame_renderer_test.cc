@@ -8,6 +8,7 @@
 #include "renderer/image_encoding.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/file_util.h"
+#include "wrinkle/session.h"
 
 namespace crease::renderer {
 namespace {
@@ -53,7 +54,8 @@ TEST_F(FrameRendererTest, SquareSeenHeadOnIsCentredAndSymmetric) {
   options.width = 120;
   options.height = 120;
   options.camera = Camera{{0, 0, 3}, {0, 0, 0}, {0, 1, 0}, 35.0f};
-  const auto image = renderer_->Render(kSquare, kSquareTriangles, options);
+  const auto image =
+      renderer_->Render(kSquare, kSquareTriangles, nullptr, options);
   ASSERT_TRUE(image.ok()) << image.status();
   Save(*image, "square.png");
   // The square spans 1 / (2 * 3 * tan(17.5 deg)) = 52.9 % of the view:
@@ -77,8 +79,8 @@ TEST_F(FrameRendererTest, AutoFramingKeepsABundledFrameInside) {
   const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
   ASSERT_TRUE(anim.ok());
   RenderOptions options;
-  const auto image =
-      renderer_->Render(anim->frames.Sample(35), anim->mesh.triangles, options);
+  const auto image = renderer_->Render(anim->frames.Sample(35),
+                                       anim->mesh.triangles, nullptr, options);
   ASSERT_TRUE(image.ok()) << image.status();
   Save(*image, "pants_frame35.png");
   int covered = 0;
@@ -101,11 +103,11 @@ TEST_F(FrameRendererTest, SplitDrawsGiveTheSameImage) {
   RenderOptions options;
   options.width = 200;
   options.height = 150;
-  const auto whole =
-      renderer_->Render(anim->frames.Sample(0), anim->mesh.triangles, options);
+  const auto whole = renderer_->Render(anim->frames.Sample(0),
+                                       anim->mesh.triangles, nullptr, options);
   options.max_patches_per_draw = 7;
-  const auto split =
-      renderer_->Render(anim->frames.Sample(0), anim->mesh.triangles, options);
+  const auto split = renderer_->Render(anim->frames.Sample(0),
+                                       anim->mesh.triangles, nullptr, options);
   ASSERT_TRUE(whole.ok() && split.ok());
   EXPECT_EQ(whole->pixels, split->pixels);
 }
@@ -114,27 +116,80 @@ TEST_F(FrameRendererTest, RejectsBadInput) {
   RenderOptions options;
   const float nan_square[] = {NAN,  -0.5f, 0, 0.5f,  -0.5f, 0,
                               0.5f, 0.5f,  0, -0.5f, 0.5f,  0};
-  EXPECT_EQ(
-      renderer_->Render(nan_square, kSquareTriangles, options).status().code(),
-      absl::StatusCode::kInvalidArgument);
-  const io::Triangle bad[] = {{0, 1, 4}};
-  EXPECT_EQ(renderer_->Render(kSquare, bad, options).status().code(),
+  EXPECT_EQ(renderer_->Render(nan_square, kSquareTriangles, nullptr, options)
+                .status()
+                .code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(
-      renderer_
-          ->Render(absl::MakeConstSpan(kSquare, 7), kSquareTriangles, options)
-          .status()
-          .code(),
-      absl::StatusCode::kInvalidArgument);
+  const io::Triangle bad[] = {{0, 1, 4}};
+  EXPECT_EQ(renderer_->Render(kSquare, bad, nullptr, options).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(renderer_
+                ->Render(absl::MakeConstSpan(kSquare, 7), kSquareTriangles,
+                         nullptr, options)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
   options.width = 5000;
-  EXPECT_EQ(
-      renderer_->Render(kSquare, kSquareTriangles, options).status().code(),
-      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(renderer_->Render(kSquare, kSquareTriangles, nullptr, options)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
   options.width = 64;
   options.camera = Camera{{0, 0, 0}, {0, 0, 0}, {0, 1, 0}, 35.0f};
-  EXPECT_EQ(
-      renderer_->Render(kSquare, kSquareTriangles, options).status().code(),
-      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(renderer_->Render(kSquare, kSquareTriangles, nullptr, options)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace crease::renderer
+
+namespace crease::renderer {
+namespace {
+
+TEST_F(FrameRendererTest, WrinklesChangeOnlyTheirNeighbourhoodAndOpenNoHoles) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  SessionParams params;
+  params.wrinkles.min_width = 0.012;  // 1.2 cm: visible at 640 x 480
+  auto session =
+      *Session::Create(anim->mesh.triangles, anim->mesh.positions, params);
+  for (int frame = 0; frame <= 36; ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
+  }
+  ASSERT_GT(session->wrinkles().wrinkles().size(), 3u);
+  RenderOptions options;
+  options.wrinkles = false;
+  const auto plain =
+      renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
+                        &session->wrinkles(), options);
+  options.wrinkles = true;
+  const auto wrinkled =
+      renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
+                        &session->wrinkles(), options);
+  ASSERT_TRUE(plain.ok() && wrinkled.ok()) << wrinkled.status();
+  Save(*plain, "pants36_plain.png");
+  Save(*wrinkled, "pants36_wrinkled.png");
+  int changed = 0, holes = 0;
+  for (int y = 0; y < plain->height; ++y) {
+    for (int x = 0; x < plain->width; ++x) {
+      if (plain->At(x, y) != wrinkled->At(x, y)) ++changed;
+      if (!IsBackground(*plain, x, y) && IsBackground(*wrinkled, x, y)) ++holes;
+    }
+  }
+  EXPECT_GT(changed, 100);
+  // Wrinkles bulge outwards: nothing the plain mesh covers may turn to
+  // background.
+  EXPECT_EQ(holes, 0);
+  // Triangles no wrinkle reaches render exactly as without wrinkles: the
+  // image's top rows (the thigh, still straight) are identical.
+  for (int y = 0; y < plain->height / 4; ++y) {
+    for (int x = 0; x < plain->width; ++x) {
+      ASSERT_EQ(plain->At(x, y), wrinkled->At(x, y)) << x << "," << y;
+    }
+  }
 }
 
 }  // namespace

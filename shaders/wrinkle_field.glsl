@@ -1,0 +1,53 @@
+// Wrinkle lookup shared by the evaluation and fragment shaders. Inserted after
+// wrinkle/profile_shared.h. Per triangle: [offset, count) into `ranges`; each range
+// is [first, last] refined points of one wrinkle; points carry xyz + width, heights
+// come separately.
+layout(std430, binding = 1) readonly buffer TriangleRanges { ivec2 triangle_ranges[]; };
+layout(std430, binding = 2) readonly buffer Ranges { ivec2 ranges[]; };
+layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
+layout(std430, binding = 4) readonly buffer Heights { float heights[]; };
+
+// Largest offset over the wrinkles reaching `triangle` at surface point p, and the
+// offset-weighted blend of their bent normals (n is the smooth surface normal).
+float WrinkleOffset(int triangle, vec3 p, vec3 n, out vec3 bent_normal) {
+  ivec2 list = triangle_ranges[triangle];
+  float best = 0.0;
+  vec3 normal_sum = vec3(0.0);
+  float weight_sum = 0.0;
+  for (int r = list.x; r < list.x + list.y; ++r) {
+    ivec2 range = ranges[r];
+    // Closest point on this wrinkle's refined polyline within the range.
+    float best_d2 = 1e30;
+    vec3 q = vec3(0.0);
+    float width = 0.0, height = 0.0;
+    for (int i = range.x; i < range.y; ++i) {
+      vec3 a = points[i].xyz, b = points[i + 1].xyz;
+      vec3 ab = b - a;
+      float t = clamp(dot(p - a, ab) / max(dot(ab, ab), 1e-20), 0.0, 1.0);
+      vec3 c = a + t * ab;
+      float d2 = dot(p - c, p - c);
+      if (d2 < best_d2) {
+        best_d2 = d2;
+        q = c;
+        width = mix(points[i].w, points[i + 1].w, t);
+        height = mix(heights[i], heights[i + 1], t);
+      }
+    }
+    float half_width = 0.5 * width;
+    if (half_width <= 0.0) continue;
+    float d = sqrt(best_d2);
+    float offset = WrinkleProfile(d / half_width, height);
+    if (offset <= 0.0) continue;
+    best = max(best, offset);
+    // Bend the normal by the profile's slope across the wrinkle.
+    vec3 across = p - q;
+    across -= dot(across, n) * n;
+    float len = length(across);
+    vec3 dir = len > 1e-12 ? across / len : vec3(0.0);
+    float slope = WrinkleProfileSlope(d / half_width, height) / half_width;
+    normal_sum += offset * normalize(n - slope * dir);
+    weight_sum += offset;
+  }
+  bent_normal = weight_sum > 0.0 ? normalize(normal_sum) : n;
+  return best;
+}
