@@ -214,7 +214,9 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
       }
     }
   }
-  const bool draw_wrinkles = options.wrinkles && wrinkles != nullptr;
+  // A tracker that has seen no frame yet has no lists: nothing to draw.
+  const bool draw_wrinkles = options.wrinkles && wrinkles != nullptr &&
+                             !wrinkles->range_offsets().empty();
   if (draw_wrinkles &&
       wrinkles->range_offsets().size() != triangles.size() + 1) {
     return absl::InvalidArgumentError(

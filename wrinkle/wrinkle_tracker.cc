@@ -26,6 +26,9 @@ WrinkleTracker::WrinkleTracker(const WrinkleParams& params)
     : params_(params), rng_(params.seed) {}
 
 void WrinkleTracker::Initialize(const SurfaceFrame& surface) {
+  // No wrinkles yet: empty lists for every triangle.
+  range_offsets_.assign(surface.topology->num_triangles() + 1, 0);
+  ranges_.clear();
   if (params_.min_width > 0) {
     min_width_ = params_.min_width;
     return;

@@ -1,0 +1,184 @@
+// crease-render: runs a Session over an OBJ + PC2 animation and renders frames
+// with and without wrinkles, headless, to images and one contact sheet (rows of
+// frames, plain | wrinkled) that a person can judge at a glance.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "renderer/frame_renderer.h"
+#include "renderer/image_encoding.h"
+#include "wrinkle/io/animation.h"
+#include "wrinkle/io/file_util.h"
+#include "wrinkle/session.h"
+
+ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
+ABSL_FLAG(std::string, pc2, "",
+          "Vertex animation, PC2, same vertex count as --obj.");
+ABSL_FLAG(std::string, out, "", "Output directory (created if missing).");
+ABSL_FLAG(int, frames, 0, "Process at most this many frames (0: all).");
+ABSL_FLAG(int, every, 10,
+          "Render every Nth frame (the Session still runs every frame).");
+ABSL_FLAG(int, sheet_rows, 6,
+          "Frames on the contact sheet, spread over those rendered.");
+ABSL_FLAG(int, width, 480, "Image width, 1..4096.");
+ABSL_FLAG(int, height, 360, "Image height, 1..4096.");
+ABSL_FLAG(std::string, format, "jpeg", "Frame images: jpeg or png.");
+ABSL_FLAG(int, quality, 90, "JPEG quality, 1..100.");
+ABSL_FLAG(
+    double, azimuth, 0.0,
+    "Turn the auto-framed camera around the vertical axis by this many degrees "
+    "(180: from behind).");
+ABSL_FLAG(double, min_width, 0.0,
+          "L_min in model units (0: 0.5 % of the mesh height).");
+ABSL_FLAG(double, tau, 1.3, "Compression threshold for wrinkles.");
+
+namespace crease::renderer {
+namespace {
+
+void Blit(const RgbaImage& from, int x0, int y0, RgbaImage* to) {
+  for (int y = 0; y < from.height; ++y) {
+    std::copy_n(
+        from.pixels.data() + static_cast<size_t>(y) * from.width * 4,
+        from.width * 4,
+        to->pixels.data() + (static_cast<size_t>(y0 + y) * to->width + x0) * 4);
+  }
+}
+
+absl::Status Run() {
+  const std::string obj = absl::GetFlag(FLAGS_obj),
+                    pc2 = absl::GetFlag(FLAGS_pc2);
+  const std::string out = absl::GetFlag(FLAGS_out);
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (obj.empty() || pc2.empty() || out.empty()) {
+    return absl::InvalidArgumentError("--obj, --pc2 and --out are required");
+  }
+  if (format != "jpeg" && format != "png") {
+    return absl::InvalidArgumentError("--format must be jpeg or png");
+  }
+  const int every = std::max(1, absl::GetFlag(FLAGS_every));
+  absl::StatusOr<io::Animation> anim = io::ReadAnimation(obj, pc2);
+  if (!anim.ok()) return anim.status();
+  SessionParams params;
+  params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
+  params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
+  absl::StatusOr<std::unique_ptr<Session>> session =
+      Session::Create(anim->mesh.triangles, anim->mesh.positions, params);
+  if (!session.ok()) return session.status();
+  absl::StatusOr<std::unique_ptr<GpuContext>> gpu = GpuContext::Create();
+  if (!gpu.ok()) return gpu.status();
+  absl::StatusOr<std::unique_ptr<FrameRenderer>> renderer =
+      FrameRenderer::Create(gpu->get());
+  if (!renderer.ok()) return renderer.status();
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec)
+    return absl::PermissionDeniedError(absl::StrCat(out, ": ", ec.message()));
+
+  RenderOptions options;
+  options.width = absl::GetFlag(FLAGS_width);
+  options.height = absl::GetFlag(FLAGS_height);
+  const double azimuth =
+      absl::GetFlag(FLAGS_azimuth) * std::numbers::pi / 180.0;
+  std::vector<std::pair<RgbaImage, RgbaImage>> rendered;  // (plain, wrinkled)
+  std::vector<int> rendered_frames;
+  const bool progress = isatty(STDERR_FILENO);
+  int frames = anim->num_frames();
+  if (absl::GetFlag(FLAGS_frames) > 0)
+    frames = std::min(frames, absl::GetFlag(FLAGS_frames));
+  for (int frame = 0; frame < frames; ++frame) {
+    const absl::Span<const float> positions = anim->frames.Sample(frame);
+    if (absl::Status s = (*session)->ProcessFrame(positions); !s.ok()) return s;
+    if (frame % every != 0) continue;
+    Camera camera = FrameRenderer::AutoFrame(
+        positions, static_cast<float>(options.width) / options.height);
+    const double dx = camera.eye[0] - camera.target[0],
+                 dz = camera.eye[2] - camera.target[2];
+    camera.eye[0] =
+        camera.target[0] +
+        static_cast<float>(std::cos(azimuth) * dx + std::sin(azimuth) * dz);
+    camera.eye[2] =
+        camera.target[2] +
+        static_cast<float>(-std::sin(azimuth) * dx + std::cos(azimuth) * dz);
+    options.camera = camera;
+    options.wrinkles = false;
+    absl::StatusOr<RgbaImage> plain = (*renderer)->Render(
+        positions, anim->mesh.triangles, &(*session)->wrinkles(), options);
+    if (!plain.ok()) return plain.status();
+    options.wrinkles = true;
+    absl::StatusOr<RgbaImage> wrinkled = (*renderer)->Render(
+        positions, anim->mesh.triangles, &(*session)->wrinkles(), options);
+    if (!wrinkled.ok()) return wrinkled.status();
+    absl::StatusOr<std::string> bytes =
+        format == "png" ? EncodePng(*wrinkled)
+                        : EncodeJpeg(*wrinkled, absl::GetFlag(FLAGS_quality));
+    if (!bytes.ok()) return bytes.status();
+    const std::string path = absl::StrFormat("%s/render_%04d.%s", out, frame,
+                                             format == "png" ? "png" : "jpg");
+    if (absl::Status s = io::WriteStringToFile(path, *bytes); !s.ok()) return s;
+    rendered.emplace_back(*std::move(plain), *std::move(wrinkled));
+    rendered_frames.push_back(frame);
+    if (progress) {
+      std::fprintf(stderr, "\rrendered frame %d/%d (%zu wrinkles)   ",
+                   frame + 1, frames, (*session)->wrinkles().wrinkles().size());
+    }
+  }
+  if (progress) std::fputc('\n', stderr);
+  if (rendered.empty()) return absl::OkStatus();
+
+  // Contact sheet: rows spread evenly over the rendered frames, plain |
+  // wrinkled.
+  const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1,
+                              static_cast<int>(rendered.size()));
+  RgbaImage sheet;
+  sheet.width = 2 * options.width;
+  sheet.height = rows * options.height;
+  sheet.pixels.assign(static_cast<size_t>(sheet.width) * sheet.height * 4, 255);
+  std::string caption;
+  for (int r = 0; r < rows; ++r) {
+    const size_t pick = rows == 1 ? 0 : r * (rendered.size() - 1) / (rows - 1);
+    Blit(rendered[pick].first, 0, r * options.height, &sheet);
+    Blit(rendered[pick].second, options.width, r * options.height, &sheet);
+    absl::StrAppend(&caption, r > 0 ? ", " : "", rendered_frames[pick]);
+  }
+  absl::StatusOr<std::string> png = EncodePng(sheet);
+  if (!png.ok()) return png.status();
+  if (absl::Status s = io::WriteStringToFile(out + "/contact_sheet.png", *png);
+      !s.ok()) {
+    return s;
+  }
+  std::cout << absl::StrFormat(
+      "rendered %d frames on %s (%s); contact sheet %s/contact_sheet.png: rows "
+      "= frames "
+      "%s, left without wrinkles, right with\n",
+      rendered.size(), (*gpu)->info().renderer, (*gpu)->info().platform, out,
+      caption);
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace crease::renderer
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Renders an animation with and without wrinkles, headless.\n"
+      "  crease-render --obj NAME.obj --pc2 NAME.pc2 --out DIR");
+  absl::ParseCommandLine(argc, argv);
+  const absl::Status status = crease::renderer::Run();
+  if (!status.ok()) {
+    std::cerr << "crease-render: " << status.message() << "\n";
+    return status.code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
+  }
+  return 0;
+}

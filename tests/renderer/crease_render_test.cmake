@@ -1,0 +1,22 @@
+# crease-render on 40 frames of the trouser knee: frames and a contact sheet of the
+# expected size.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(
+  COMMAND "${RENDER}" --frames 40 --every 10 --width 160 --height 120 --sheet_rows 4
+          --obj "${DATA}/cloth_pants_knee.obj" --pc2 "${DATA}/cloth_pants_knee.pc2"
+          --out "${OUT}"
+  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "crease-render exited ${rc}: ${err}")
+endif()
+foreach(f render_0000.jpg render_0030.jpg contact_sheet.png)
+  if(NOT EXISTS "${OUT}/${f}")
+    message(FATAL_ERROR "missing ${OUT}/${f}")
+  endif()
+endforeach()
+# PNG header: width and height are big-endian 32-bit at bytes 16 and 20.
+file(READ "${OUT}/contact_sheet.png" header LIMIT 24 HEX)
+string(SUBSTRING "${header}" 32 16 size)
+if(NOT size STREQUAL "00000140000001e0")
+  message(FATAL_ERROR "contact sheet is not 320 x 480: ${size}")
+endif()
