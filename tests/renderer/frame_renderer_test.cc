@@ -1,5 +1,6 @@
 #include "renderer/frame_renderer.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -190,6 +191,56 @@ TEST_F(FrameRendererTest, WrinklesChangeOnlyTheirNeighbourhoodAndOpenNoHoles) {
       ASSERT_EQ(plain->At(x, y), wrinkled->At(x, y)) << x << "," << y;
     }
   }
+}
+
+TEST_F(FrameRendererTest, PastLlvmpipesVertexLimitSplitDrawsRenderCorrectly) {
+  // Narrow wrinkles (L_min 3 mm) tessellate the wrinkled triangles at the GL
+  // maximum (64: 3,169 vertices per patch), far past 65,535 tessellated
+  // vertices in all. The automatic split must give the image that one patch per
+  // draw gives (which can never reach the limit); one unsplit draw would be
+  // corrupt on llvmpipe.
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  SessionParams params;
+  params.wrinkles.min_width = 0.003;
+  auto session =
+      *Session::Create(anim->mesh.triangles, anim->mesh.positions, params);
+  for (int frame = 0; frame <= 36; ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
+  }
+  const WrinkleTracker& wrinkles = session->wrinkles();
+  // A lower bound on the tessellated vertices: every wrinkled triangle's inner
+  // level is at least its shortest edge over 3/8 L_min.
+  const auto positions = anim->frames.Sample(36);
+  long vertices = 0;
+  for (size_t f = 0; f + 1 < wrinkles.range_offsets().size(); ++f) {
+    if (wrinkles.range_offsets()[f + 1] == wrinkles.range_offsets()[f])
+      continue;
+    double shortest = 1e9;
+    for (int k = 0; k < 3; ++k) {
+      const int a = anim->mesh.triangles[f][k],
+                b = anim->mesh.triangles[f][(k + 1) % 3];
+      double d2 = 0;
+      for (int c = 0; c < 3; ++c)
+        d2 += std::pow(positions[3 * a + c] - positions[3 * b + c], 2);
+      shortest = std::min(shortest, std::sqrt(d2));
+    }
+    const int level =
+        std::min(64, static_cast<int>(shortest / (0.375 * 0.003)));
+    const int half = level / 2;
+    vertices += 3 * half * (half + 1) + 1;
+  }
+  ASSERT_GT(vertices, 65535);
+  RenderOptions options;
+  options.min_edge_pixels = 0.1f;
+  const auto split = renderer_->Render(
+      anim->frames.Sample(36), anim->mesh.triangles, &wrinkles, options);
+  options.max_patches_per_draw = 1;
+  const auto one_by_one = renderer_->Render(
+      anim->frames.Sample(36), anim->mesh.triangles, &wrinkles, options);
+  ASSERT_TRUE(split.ok() && one_by_one.ok());
+  EXPECT_EQ(split->pixels, one_by_one->pixels);
 }
 
 }  // namespace
