@@ -1,5 +1,6 @@
-// Frame time of the headless renderer (llvmpipe here) with and without wrinkles, and
-// image encode times. Each render includes upload, draw, glReadPixels.
+// Frame time of the headless renderer (llvmpipe here) with and without
+// wrinkles, and image encode times. Each render includes upload, draw,
+// glReadPixels.
 
 #include <cstdio>
 #include <memory>
@@ -22,7 +23,8 @@ struct Scene {
   int frame = 0;
 };
 
-// The trouser knee at its first full bend (frame 36), wrinkles traced with L_min 1.2 cm.
+// The trouser knee at its first full bend (frame 36), wrinkles traced with
+// L_min 1.2 cm.
 Scene& PantsScene() {
   static Scene* scene = [] {
     auto* s = new Scene();
@@ -50,16 +52,17 @@ void BM_Render(benchmark::State& state) {
   options.height = static_cast<int>(state.range(1));
   options.wrinkles = state.range(2) != 0;
   for (auto _ : state) {
-    auto image = scene.renderer->Render(scene.animation.frames.Sample(scene.frame),
-                                        scene.animation.mesh.triangles,
-                                        &scene.session->wrinkles(), options);
+    auto image = scene.renderer->Render(
+        scene.animation.frames.Sample(scene.frame),
+        scene.animation.mesh.triangles, &scene.session->wrinkles(), options);
     if (!image.ok()) {
       state.SkipWithError(std::string(image.status().message()).c_str());
       return;
     }
     benchmark::DoNotOptimize(image->pixels.data());
   }
-  state.counters["wrinkles"] = static_cast<double>(scene.session->wrinkles().wrinkles().size());
+  state.counters["wrinkles"] =
+      static_cast<double>(scene.session->wrinkles().wrinkles().size());
 }
 BENCHMARK(BM_Render)
     ->ArgNames({"w", "h", "wrinkled"})

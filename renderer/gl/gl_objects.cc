@@ -25,6 +25,20 @@ VertexArray MakeVertexArray() {
   return VertexArray(name);
 }
 
+namespace {
+
+// The info log of a shader or program, through the matching pair of GL getters.
+std::string InfoLog(GLuint name, void (*get_iv)(GLuint, GLenum, GLint*),
+                    void (*get_log)(GLuint, GLsizei, GLsizei*, GLchar*)) {
+  GLint length = 0;
+  get_iv(name, GL_INFO_LOG_LENGTH, &length);
+  std::string log(std::max(length, 1), '\0');
+  get_log(name, length, nullptr, log.data());
+  return log.c_str();  // up to the terminating NUL
+}
+
+}  // namespace
+
 absl::StatusOr<Program> LinkProgram(
     std::initializer_list<ShaderSource> sources) {
   std::vector<Shader> shaders;
@@ -37,12 +51,9 @@ absl::StatusOr<Program> LinkProgram(
     GLint ok = GL_FALSE;
     glGetShaderiv(shader.get(), GL_COMPILE_STATUS, &ok);
     if (ok != GL_TRUE) {
-      GLint length = 0;
-      glGetShaderiv(shader.get(), GL_INFO_LOG_LENGTH, &length);
-      std::string log(std::max(length, 1), '\0');
-      glGetShaderInfoLog(shader.get(), length, nullptr, log.data());
       return absl::InvalidArgumentError(absl::StrCat(
-          "shader ", source.name, " does not compile: ", log.c_str()));
+          "shader ", source.name, " does not compile: ",
+          InfoLog(shader.get(), glGetShaderiv, glGetShaderInfoLog)));
     }
     glAttachShader(program.get(), shader.get());
     shaders.push_back(std::move(shader));
@@ -51,12 +62,9 @@ absl::StatusOr<Program> LinkProgram(
   GLint ok = GL_FALSE;
   glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
   if (ok != GL_TRUE) {
-    GLint length = 0;
-    glGetProgramiv(program.get(), GL_INFO_LOG_LENGTH, &length);
-    std::string log(std::max(length, 1), '\0');
-    glGetProgramInfoLog(program.get(), length, nullptr, log.data());
-    return absl::InvalidArgumentError(
-        absl::StrCat("program does not link: ", log.c_str()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "program does not link: ",
+        InfoLog(program.get(), glGetProgramiv, glGetProgramInfoLog)));
   }
   return program;
 }
