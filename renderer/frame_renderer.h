@@ -33,9 +33,9 @@ struct RenderOptions {
   // normals).
   bool wrinkles = true;
   // Tessellated edges are kept at least this many pixels long on screen: finer
-  // detail comes from the per-pixel normals. On llvmpipe at 640 x 480 (pants, 21
-  // wrinkles) a wrinkled frame took 48 ms at 2 px, 22 ms at 3 px and 13 ms at 4 px,
-  // with no visible difference in the silhouettes.
+  // detail comes from the per-pixel normals. On llvmpipe at 640 x 480 (pants,
+  // 21 wrinkles) a wrinkled frame took 48 ms at 2 px, 22 ms at 3 px and 13 ms
+  // at 4 px, with no visible difference in the silhouettes.
   float min_edge_pixels = 4.0f;
   // Patches per draw call; 0 picks the largest that keeps each draw under
   // 65,535 tessellated vertices (llvmpipe renders garbage past that in one

@@ -48,10 +48,12 @@ struct StageTimings {
 };
 
 // Everything one animated mesh remembers between frames (DESIGN.md §2, steps
-// 1-7): the previous frame's edge matrices and labels, the adaptive reference
-// shapes, and the graph of the labeling problem, built once. Single-threaded
-// and deterministic. Per-frame buffers are sized at creation, so ProcessFrame
-// does not allocate.
+// 1-11): the previous frame's edge matrices and labels, the adaptive reference
+// shapes, the graph of the labeling problem (built once) and the wrinkles.
+// Single-threaded and deterministic. The compression-field buffers are sized at
+// creation; the wrinkle stages reuse theirs, so a frame allocates only when
+// wrinkles are born or grow past earlier sizes (and libmaxflow's pool every
+// 64th frame).
 class Session {
  public:
   // `rest_positions` (packed xyz, e.g. the OBJ's) are used only to weld

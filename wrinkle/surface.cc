@@ -23,11 +23,6 @@ double SlotToEdgeT(const MeshTopology& topology, int32_t face, int slot,
              : u;
 }
 
-double EdgeTToSlot(const MeshTopology& topology, int32_t face, int slot,
-                   double t) {
-  return SlotToEdgeT(topology, face, slot, t);  // the map is its own inverse
-}
-
 bool RayExit(const SurfaceFrame& surface, int32_t face,
              const Eigen::Vector2d& p, const Eigen::Vector2d& d, int skip_slot,
              int* slot, double* u) {

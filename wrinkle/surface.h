@@ -54,8 +54,6 @@ int EdgeSlot(const MeshTopology& topology, int32_t face, int32_t edge);
 // Converts u along the slot (0 at corner k, 1 at corner k+1) to the edge's t.
 double SlotToEdgeT(const MeshTopology& topology, int32_t face, int slot,
                    double u);
-double EdgeTToSlot(const MeshTopology& topology, int32_t face, int slot,
-                   double t);
 
 // Where the ray from p (2D, inside the face) along d leaves the triangle: the
 // slot and the parameter u along it. `skip_slot` (the entry edge) is ignored.

@@ -1,5 +1,6 @@
-// crease-analyze: runs the compression-field stages of a Crease Session over an
-// OBJ + PC2 animation and writes per-frame coloured PLY meshes and a summary.
+// crease-analyze: runs a Crease Session (compression field and wrinkle paths)
+// over an OBJ + PC2 animation and writes per-frame coloured PLY meshes, wrinkle
+// polylines, wrinkles.jsonl and a summary.
 
 #include <unistd.h>
 
