@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "renderer/frame_data.h"
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/offscreen_target.h"
 
@@ -18,6 +19,7 @@ extern const char kShader_mesh_tesc[];
 extern const char kShader_mesh_tese[];
 extern const char kShader_mesh_frag[];
 extern const char kShader_profile_shared_h[];
+extern const char kShader_projection_shared_h[];
 extern const char kShader_wrinkle_field_glsl[];
 }  // namespace crease::shaders
 
@@ -62,6 +64,7 @@ std::string WithWrinkleLibrary(const char* body) {
   const size_t line_end = text.find('\n') + 1;
   return text.substr(0, line_end) + "#line 1 1\n" +
          shaders::kShader_profile_shared_h + "#line 1 2\n" +
+         shaders::kShader_projection_shared_h + "#line 1 3\n" +
          shaders::kShader_wrinkle_field_glsl + "#line 2 0\n" +
          text.substr(line_end);
 }
@@ -95,16 +98,13 @@ struct FrameRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
   gl::Buffer vertices, indices;
-  gl::Buffer levels, triangle_ranges, ranges, points,
-      heights;  // std430 bindings 0-4
-  std::vector<std::array<float, 4>> level_data;
-  std::vector<std::array<int32_t, 2>> triangle_range_data, range_data;
-  std::vector<std::array<float, 4>> point_data;
-  std::vector<float> height_data;
+  // std430 bindings 0-4, in WrinkleBuffers' order.
+  gl::Buffer levels, triangle_ranges, ranges, points, frames;
+  WrinkleBuffers wrinkle_data;
+  SmoothNormals normals;
   GLint first_patch_tesc = -1, wrinkles_flag = -1;
   GLint max_level = 64;
   std::optional<gl::OffscreenTarget> target;
-  std::vector<float> interleaved;  // position, normal per vertex
   std::vector<uint32_t> index_data;
   GLint view_projection = -1, eye = -1, base_color = -1;
 };
@@ -155,7 +155,7 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
   for (gl::Buffer* b :
-       {&g.levels, &g.triangle_ranges, &g.ranges, &g.points, &g.heights}) {
+       {&g.levels, &g.triangle_ranges, &g.ranges, &g.points, &g.frames}) {
     *b = gl::MakeBuffer();
   }
   g.vao = gl::MakeVertexArray();
@@ -236,27 +236,16 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
     g.target.emplace(*std::move(target));
   }
 
-  // Area-weighted smooth normals per vertex.
-  g.interleaved.assign(num_vertices * 6, 0.0f);
-  for (size_t v = 0; v < num_vertices; ++v) {
-    for (int k = 0; k < 3; ++k) g.interleaved[6 * v + k] = positions[3 * v + k];
-  }
+  g.normals.Compute(positions, triangles);
+  const std::vector<float>& interleaved = g.normals.interleaved();
   g.index_data.resize(triangles.size() * 3);
-  auto vertex = [&](int32_t v) {
-    return Eigen::Vector3f(positions[3 * v], positions[3 * v + 1],
-                           positions[3 * v + 2]);
-  };
   for (size_t f = 0; f < triangles.size(); ++f) {
-    const io::Triangle& t = triangles[f];
-    const Eigen::Vector3f n =
-        (vertex(t[1]) - vertex(t[0])).cross(vertex(t[2]) - vertex(t[0]));
     for (int k = 0; k < 3; ++k) {
-      for (int c = 0; c < 3; ++c) g.interleaved[6 * t[k] + 3 + c] += n[c];
-      g.index_data[3 * f + k] = static_cast<uint32_t>(t[k]);
+      g.index_data[3 * f + k] = static_cast<uint32_t>(triangles[f][k]);
     }
   }
-  glNamedBufferData(g.vertices.get(), g.interleaved.size() * sizeof(float),
-                    g.interleaved.data(), GL_STREAM_DRAW);
+  glNamedBufferData(g.vertices.get(), interleaved.size() * sizeof(float),
+                    interleaved.data(), GL_STREAM_DRAW);
   glNamedBufferData(g.indices.get(), g.index_data.size() * sizeof(uint32_t),
                     g.index_data.data(), GL_STREAM_DRAW);
 
@@ -282,80 +271,21 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
           aspect, near, far) *
       LookAt(eye, target, up);
 
-  // Wrinkle buffers and per-edge tessellation levels.
-  const size_t num_triangles = triangles.size();
-  g.level_data.assign(num_triangles, {1.0f, 1.0f, 1.0f, 1.0f});
-  g.triangle_range_data.assign(num_triangles, {0, 0});
-  g.range_data.clear();
-  g.point_data.clear();
-  g.height_data.clear();
-  int max_level = 1;
+  WrinkleBuffers& w = g.wrinkle_data;
   if (draw_wrinkles) {
-    std::vector<int32_t> first_point(wrinkles->wrinkles().size());
-    std::vector<int32_t> samples(wrinkles->wrinkles().size());
-    for (size_t w = 0; w < wrinkles->wrinkles().size(); ++w) {
-      const WrinkleShape& shape = wrinkles->shapes()[w];
-      first_point[w] = static_cast<int32_t>(g.point_data.size());
-      samples[w] = std::max<int32_t>(
-          1, (static_cast<int32_t>(shape.refined.size()) - 1) /
-                 std::max(1, wrinkles->wrinkles()[w].num_segments()));
-      for (const RefinedPoint& r : shape.refined) {
-        g.point_data.push_back({static_cast<float>(r.position.x()),
-                                static_cast<float>(r.position.y()),
-                                static_cast<float>(r.position.z()),
-                                static_cast<float>(r.width)});
-        g.height_data.push_back(static_cast<float>(r.height));
-      }
-    }
-    const float target_edge =
-        0.375f * static_cast<float>(wrinkles->min_width());
-    const Eigen::Vector2f pixels(0.5f * options.width, 0.5f * options.height);
-    // From the edge alone, with its ends in a fixed order, so both triangles
-    // agree.
-    auto edge_level = [&](int32_t a, int32_t b) {
-      if (b < a) std::swap(a, b);
-      const Eigen::Vector3f pa = vertex(a), pb = vertex(b);
-      const Eigen::Vector4f ca = view_projection * pa.homogeneous();
-      const Eigen::Vector4f cb = view_projection * pb.homogeneous();
-      float cap = static_cast<float>(g.max_level);
-      if (ca.w() > 0 && cb.w() > 0) {
-        const Eigen::Vector2f sa = ca.head<2>() / ca.w(),
-                              sb = cb.head<2>() / cb.w();
-        cap = std::ceil((sa - sb).cwiseProduct(pixels).norm() /
-                        options.min_edge_pixels);
-      }
-      const float wanted =
-          std::ceil((pa - pb).norm() / std::max(target_edge, 1e-12f));
-      return std::clamp(std::min(wanted, cap), 1.0f,
-                        static_cast<float>(g.max_level));
-    };
-    for (size_t f = 0; f < num_triangles; ++f) {
-      const int32_t begin = wrinkles->range_offsets()[f];
-      const int32_t end = wrinkles->range_offsets()[f + 1];
-      g.triangle_range_data[f] = {static_cast<int32_t>(g.range_data.size()),
-                                  end - begin};
-      for (int32_t r = begin; r < end; ++r) {
-        const TriangleWrinkleRange& range = wrinkles->ranges()[r];
-        const int32_t k = samples[range.wrinkle];
-        g.range_data.push_back(
-            {first_point[range.wrinkle] + range.first_segment * k,
-             first_point[range.wrinkle] + (range.last_segment + 1) * k});
-      }
-      if (end == begin) continue;
-      const io::Triangle& t = triangles[f];
-      std::array<float, 4>& l = g.level_data[f];
-      l[0] = edge_level(t[0], t[1]);
-      l[1] = edge_level(t[1], t[2]);
-      l[2] = edge_level(t[2], t[0]);
-      l[3] = std::max({l[0], l[1], l[2]});
-      max_level = std::max(max_level, static_cast<int>(l[3]));
-    }
+    FillWrinkleBuffers(positions, triangles, *wrinkles,
+                       {view_projection, options.width, options.height,
+                        options.min_edge_pixels, g.max_level},
+                       &w);
+  } else {
+    ClearWrinkleBuffers(triangles.size(), &w);
   }
-  UploadStorage(g.levels, 0, g.level_data);
-  UploadStorage(g.triangle_ranges, 1, g.triangle_range_data);
-  UploadStorage(g.ranges, 2, g.range_data);
-  UploadStorage(g.points, 3, g.point_data);
-  UploadStorage(g.heights, 4, g.height_data);
+  UploadStorage(g.levels, 0, w.levels);
+  UploadStorage(g.triangle_ranges, 1, w.triangle_ranges);
+  UploadStorage(g.ranges, 2, w.ranges);
+  UploadStorage(g.points, 3, w.points);
+  UploadStorage(g.frames, 4, w.frames);
+  const int max_level = w.max_level;
 
   g.target->Bind();
   g.target->Clear(options.background);

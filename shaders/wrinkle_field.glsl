@@ -1,11 +1,55 @@
 // Wrinkle lookup shared by the evaluation and fragment shaders. Inserted after
-// wrinkle/profile_shared.h. Per triangle: [offset, count) into `ranges`; each range
-// is [first, last] refined points of one wrinkle; points carry xyz + width, heights
-// come separately.
+// wrinkle/profile_shared.h and wrinkle/projection_shared.h. Per triangle:
+// [offset, count) into `ranges`; each range is [first, last] refined points of
+// one wrinkle; points carry xyz + width, frames the bisector normal s + height.
 layout(std430, binding = 1) readonly buffer TriangleRanges { ivec2 triangle_ranges[]; };
 layout(std430, binding = 2) readonly buffer Ranges { ivec2 ranges[]; };
 layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
-layout(std430, binding = 4) readonly buffer Heights { float heights[]; };
+layout(std430, binding = 4) readonly buffer Frames { vec4 frames[]; };
+
+// Projects p onto refined points [first, last] of one wrinkle (Gillette's
+// smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection among the
+// segments whose cell holds p. Outside every cell (past the ends of the range)
+// it falls back to the Euclidean closest point; the path's ends have zero
+// height. Returns the squared distance; q, width, height at the projection.
+float ProjectOntoWrinkle(ivec2 range, vec3 p, out vec3 q, out float width,
+                         out float height) {
+  float best_d2 = 1e30;
+  q = vec3(0.0);
+  width = 0.0;
+  height = 0.0;
+  for (int i = range.x; i < range.y; ++i) {
+    vec3 v0 = points[i].xyz, v1 = points[i + 1].xyz;
+    vec3 s0 = frames[i].xyz, s1 = frames[i + 1].xyz;
+    vec3 z0 = v1 - v0, z1 = v0 - p, ds = s1 - s0;
+    float alpha = VoronoiAlpha(dot(z0, ds), dot(z0, s0) + dot(z1, ds),
+                               dot(z1, s0));
+    if (alpha < 0.0) continue;
+    vec3 c = v0 + alpha * z0;
+    float d2 = dot(p - c, p - c);
+    if (d2 < best_d2) {
+      best_d2 = d2;
+      q = c;
+      width = mix(points[i].w, points[i + 1].w, alpha);
+      height = mix(frames[i].w, frames[i + 1].w, alpha);
+    }
+  }
+  if (best_d2 < 1e30) return best_d2;
+  for (int i = range.x; i < range.y; ++i) {
+    vec3 a = points[i].xyz, b = points[i + 1].xyz;
+    vec3 ab = b - a;
+    float t = clamp(dot(p - a, ab) / max(dot(ab, ab), 1e-20), 0.0, 1.0);
+    vec3 c = a + t * ab;
+    float d2 = dot(p - c, p - c);
+    if (d2 < best_d2) {
+      best_d2 = d2;
+      q = c;
+      width = mix(points[i].w, points[i + 1].w, t);
+      height = mix(frames[i].w, frames[i + 1].w, t);
+    }
+  }
+  return best_d2;
+}
 
 // Largest offset over the wrinkles reaching `triangle` at surface point p, and the
 // offset-weighted blend of their bent normals (n is the smooth surface normal).
@@ -15,24 +59,9 @@ float WrinkleOffset(int triangle, vec3 p, vec3 n, out vec3 bent_normal) {
   vec3 normal_sum = vec3(0.0);
   float weight_sum = 0.0;
   for (int r = list.x; r < list.x + list.y; ++r) {
-    ivec2 range = ranges[r];
-    // Closest point on this wrinkle's refined polyline within the range.
-    float best_d2 = 1e30;
-    vec3 q = vec3(0.0);
-    float width = 0.0, height = 0.0;
-    for (int i = range.x; i < range.y; ++i) {
-      vec3 a = points[i].xyz, b = points[i + 1].xyz;
-      vec3 ab = b - a;
-      float t = clamp(dot(p - a, ab) / max(dot(ab, ab), 1e-20), 0.0, 1.0);
-      vec3 c = a + t * ab;
-      float d2 = dot(p - c, p - c);
-      if (d2 < best_d2) {
-        best_d2 = d2;
-        q = c;
-        width = mix(points[i].w, points[i + 1].w, t);
-        height = mix(heights[i], heights[i + 1], t);
-      }
-    }
+    vec3 q;
+    float width, height;
+    float best_d2 = ProjectOntoWrinkle(ranges[r], p, q, width, height);
     float half_width = 0.5 * width;
     if (half_width <= 0.0) continue;
     float d = sqrt(best_d2);

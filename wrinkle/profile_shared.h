@@ -11,10 +11,12 @@
 #ifndef CREASE_WRINKLE_PROFILE_SHARED_H_
 #define CREASE_WRINKLE_PROFILE_SHARED_H_
 
+#ifndef CREASE_SHARED_FN
 #ifdef __cplusplus
 #define CREASE_SHARED_FN inline
 #else
 #define CREASE_SHARED_FN
+#endif
 #endif
 
 CREASE_SHARED_FN float WrinkleProfile(float t, float h) {

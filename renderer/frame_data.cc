@@ -1,0 +1,141 @@
+#include "renderer/frame_data.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+
+namespace crease::renderer {
+namespace {
+
+Eigen::Vector3f Vertex(absl::Span<const float> positions, int32_t v) {
+  return {positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]};
+}
+
+}  // namespace
+
+void SmoothNormals::Compute(absl::Span<const float> positions,
+                            absl::Span<const io::Triangle> triangles) {
+  const int32_t n = static_cast<int32_t>(positions.size() / 3);
+  order_.resize(n);
+  for (int32_t v = 0; v < n; ++v) order_[v] = v;
+  auto key = [&](int32_t v) {
+    return std::array<float, 3>{positions[3 * v], positions[3 * v + 1],
+                                positions[3 * v + 2]};
+  };
+  std::sort(order_.begin(), order_.end(),
+            [&](int32_t a, int32_t b) { return key(a) < key(b); });
+  canonical_.resize(n);
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t v = order_[i];
+    canonical_[v] =
+        i > 0 && key(order_[i - 1]) == key(v) ? canonical_[order_[i - 1]] : v;
+  }
+  interleaved_.assign(static_cast<size_t>(n) * 6, 0.0f);
+  for (const io::Triangle& t : triangles) {
+    const Eigen::Vector3f a = Vertex(positions, t[0]);
+    const Eigen::Vector3f normal =
+        (Vertex(positions, t[1]) - a).cross(Vertex(positions, t[2]) - a);
+    for (int32_t v : t) {
+      float* dst = &interleaved_[6 * canonical_[v] + 3];
+      for (int c = 0; c < 3; ++c) dst[c] += normal[c];
+    }
+  }
+  for (int32_t v = 0; v < n; ++v) {
+    float* dst = &interleaved_[6 * v];
+    for (int c = 0; c < 3; ++c) {
+      dst[c] = positions[3 * v + c];
+      dst[3 + c] = interleaved_[6 * canonical_[v] + 3 + c];
+    }
+  }
+}
+
+void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
+  out->levels.assign(num_triangles, {1.0f, 1.0f, 1.0f, 1.0f});
+  out->triangle_ranges.assign(num_triangles, {0, 0});
+  out->ranges.clear();
+  out->points.clear();
+  out->frames.clear();
+  out->max_level = 1;
+}
+
+void FillWrinkleBuffers(absl::Span<const float> positions,
+                        absl::Span<const io::Triangle> triangles,
+                        const WrinkleTracker& tracker,
+                        const TessellationTarget& target, WrinkleBuffers* out) {
+  ClearWrinkleBuffers(triangles.size(), out);
+  const auto& wrinkles = tracker.wrinkles();
+  // Where each wrinkle's refined points start, and refined samples per path
+  // segment (ranges are given in path segments).
+  std::vector<int32_t>& first_point = out->first_point;
+  std::vector<int32_t>& samples = out->samples_per_segment;
+  first_point.resize(wrinkles.size());
+  samples.resize(wrinkles.size());
+  for (size_t w = 0; w < wrinkles.size(); ++w) {
+    const std::vector<RefinedPoint>& refined = tracker.shapes()[w].refined;
+    first_point[w] = static_cast<int32_t>(out->points.size());
+    samples[w] =
+        std::max<int32_t>(1, (static_cast<int32_t>(refined.size()) - 1) /
+                                 std::max(1, wrinkles[w].num_segments()));
+    const size_t n = refined.size();
+    for (size_t i = 0; i < n; ++i) {
+      const RefinedPoint& r = refined[i];
+      // Bisector normal: the mean of the unit directions of the segments
+      // meeting here; at the ends, the end segment's direction.
+      Eigen::Vector3d s = Eigen::Vector3d::Zero();
+      if (i > 0) s += (r.position - refined[i - 1].position).normalized();
+      if (i + 1 < n) s += (refined[i + 1].position - r.position).normalized();
+      if (s.squaredNorm() > 0) s.normalize();
+      out->points.push_back({static_cast<float>(r.position.x()),
+                             static_cast<float>(r.position.y()),
+                             static_cast<float>(r.position.z()),
+                             static_cast<float>(r.width)});
+      out->frames.push_back(
+          {static_cast<float>(s.x()), static_cast<float>(s.y()),
+           static_cast<float>(s.z()), static_cast<float>(r.height)});
+    }
+  }
+  const float target_edge = 0.375f * static_cast<float>(tracker.min_width());
+  const Eigen::Vector2f pixels(0.5f * target.width, 0.5f * target.height);
+  const float max_level = static_cast<float>(target.max_level);
+  // From the edge alone, with its ends in a fixed order, so both triangles
+  // agree.
+  auto edge_level = [&](int32_t a, int32_t b) {
+    if (b < a) std::swap(a, b);
+    const Eigen::Vector3f pa = Vertex(positions, a), pb = Vertex(positions, b);
+    const Eigen::Vector4f ca = target.view_projection * pa.homogeneous();
+    const Eigen::Vector4f cb = target.view_projection * pb.homogeneous();
+    float cap = max_level;
+    if (ca.w() > 0 && cb.w() > 0) {
+      const Eigen::Vector2f sa = ca.head<2>() / ca.w(),
+                            sb = cb.head<2>() / cb.w();
+      cap = std::ceil((sa - sb).cwiseProduct(pixels).norm() /
+                      target.min_edge_pixels);
+    }
+    const float wanted =
+        std::ceil((pa - pb).norm() / std::max(target_edge, 1e-12f));
+    return std::clamp(std::min(wanted, cap), 1.0f, max_level);
+  };
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    const int32_t begin = tracker.range_offsets()[f];
+    const int32_t end = tracker.range_offsets()[f + 1];
+    out->triangle_ranges[f] = {static_cast<int32_t>(out->ranges.size()),
+                               end - begin};
+    for (int32_t r = begin; r < end; ++r) {
+      const TriangleWrinkleRange& range = tracker.ranges()[r];
+      const int32_t k = samples[range.wrinkle];
+      out->ranges.push_back(
+          {first_point[range.wrinkle] + range.first_segment * k,
+           first_point[range.wrinkle] + (range.last_segment + 1) * k});
+    }
+    if (end == begin) continue;
+    const io::Triangle& t = triangles[f];
+    std::array<float, 4>& l = out->levels[f];
+    l[0] = edge_level(t[0], t[1]);
+    l[1] = edge_level(t[1], t[2]);
+    l[2] = edge_level(t[2], t[0]);
+    l[3] = std::max({l[0], l[1], l[2]});
+    out->max_level = std::max(out->max_level, static_cast<int>(l[3]));
+  }
+}
+
+}  // namespace crease::renderer

@@ -1,0 +1,75 @@
+#ifndef CREASE_RENDERER_FRAME_DATA_H_
+#define CREASE_RENDERER_FRAME_DATA_H_
+
+// The CPU half of a frame's GPU data, kept apart from GL so it can be tested
+// without a context: smooth normals and the std430 wrinkle buffers the
+// tessellation and fragment stages read (shaders/wrinkle_field.glsl).
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "wrinkle/io/triangle_mesh.h"
+#include "wrinkle/wrinkle_tracker.h"
+
+namespace crease::renderer {
+
+// Interleaved position + normal per vertex (6 floats). Normals are area
+// weighted and shared by every vertex at exactly the same position, so meshes
+// split at UV seams (or given as triangle soup) shade and displace as one
+// surface. Reuses the vectors' storage from frame to frame.
+class SmoothNormals {
+ public:
+  void Compute(absl::Span<const float> positions,
+               absl::Span<const io::Triangle> triangles);
+  const std::vector<float>& interleaved() const { return interleaved_; }
+
+ private:
+  std::vector<int32_t> order_;      // vertices sorted by position
+  std::vector<int32_t> canonical_;  // first vertex at the same position
+  std::vector<float> interleaved_;
+};
+
+// Buffers of one frame's wrinkles, in the std430 layouts the shaders declare.
+struct WrinkleBuffers {
+  // Binding 0: outer levels of edges (0 1), (1 2), (2 0), then the inner level.
+  std::vector<std::array<float, 4>> levels;
+  // Binding 1: per triangle [offset, count) into `ranges`.
+  std::vector<std::array<int32_t, 2>> triangle_ranges;
+  // Binding 2: [first, last] refined points of one wrinkle.
+  std::vector<std::array<int32_t, 2>> ranges;
+  // Binding 3: refined point xyz + full width.
+  std::vector<std::array<float, 4>> points;
+  // Binding 4: the bisector direction at the point (the mean of its segments'
+  // directions; Eq. 7.1's s) + height.
+  std::vector<std::array<float, 4>> frames;
+  int max_level = 1;  // largest inner level
+  // Scratch per wrinkle (first refined point, refined samples per segment),
+  // kept so a steady stream of frames does not allocate.
+  std::vector<int32_t> first_point, samples_per_segment;
+};
+
+struct TessellationTarget {
+  Eigen::Matrix4f view_projection = Eigen::Matrix4f::Identity();
+  int width = 640, height = 480;
+  float min_edge_pixels = 4.0f;
+  int max_level = 64;  // GL_MAX_TESS_GEN_LEVEL
+};
+
+// Fills `out` (storage reused) for `tracker`'s current wrinkles on this mesh.
+// Edge levels come from the edge alone (length / (3/8 L_min), capped so no
+// generated edge is shorter than min_edge_pixels on screen), so the two
+// triangles on an edge agree; triangles no wrinkle reaches keep level 1.
+void FillWrinkleBuffers(absl::Span<const float> positions,
+                        absl::Span<const io::Triangle> triangles,
+                        const WrinkleTracker& tracker,
+                        const TessellationTarget& target, WrinkleBuffers* out);
+
+// Resets `out` to one frame with no wrinkles (level 1 everywhere).
+void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out);
+
+}  // namespace crease::renderer
+
+#endif  // CREASE_RENDERER_FRAME_DATA_H_
