@@ -60,6 +60,7 @@ void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
 
 void FillWrinkleBuffers(absl::Span<const float> positions,
                         absl::Span<const io::Triangle> triangles,
+                        absl::Span<const int32_t> canonical,
                         const WrinkleTracker& tracker,
                         const TessellationTarget& target, WrinkleBuffers* out) {
   ClearWrinkleBuffers(triangles.size(), out);
@@ -115,6 +116,14 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
         std::ceil((pa - pb).norm() / std::max(target_edge, 1e-12f));
     return std::clamp(std::min(wanted, cap), 1.0f, max_level);
   };
+  auto edge_key = [&](int32_t a, int32_t b) {
+    a = canonical[a];
+    b = canonical[b];
+    if (b < a) std::swap(a, b);
+    return static_cast<uint64_t>(a) << 32 | static_cast<uint32_t>(b);
+  };
+  std::vector<uint64_t>& wrinkled_edges = out->wrinkled_edges;
+  wrinkled_edges.clear();
   for (size_t f = 0; f < triangles.size(); ++f) {
     const int32_t begin = tracker.range_offsets()[f];
     const int32_t end = tracker.range_offsets()[f + 1];
@@ -129,10 +138,21 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     }
     if (end == begin) continue;
     const io::Triangle& t = triangles[f];
+    for (int k = 0; k < 3; ++k) {
+      wrinkled_edges.push_back(edge_key(t[k], t[(k + 1) % 3]));
+    }
+  }
+  std::sort(wrinkled_edges.begin(), wrinkled_edges.end());
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    const io::Triangle& t = triangles[f];
     std::array<float, 4>& l = out->levels[f];
-    l[0] = edge_level(t[0], t[1]);
-    l[1] = edge_level(t[1], t[2]);
-    l[2] = edge_level(t[2], t[0]);
+    for (int k = 0; k < 3; ++k) {
+      const int32_t a = t[k], b = t[(k + 1) % 3];
+      if (std::binary_search(wrinkled_edges.begin(), wrinkled_edges.end(),
+                             edge_key(a, b))) {
+        l[k] = edge_level(canonical[a], canonical[b]);
+      }
+    }
     l[3] = std::max({l[0], l[1], l[2]});
     out->max_level = std::max(out->max_level, static_cast<int>(l[3]));
   }

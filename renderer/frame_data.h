@@ -25,6 +25,8 @@ class SmoothNormals {
   void Compute(absl::Span<const float> positions,
                absl::Span<const io::Triangle> triangles);
   const std::vector<float>& interleaved() const { return interleaved_; }
+  // Per vertex, the lowest-sorted vertex at the same position.
+  const std::vector<int32_t>& canonical() const { return canonical_; }
 
  private:
   std::vector<int32_t> order_;      // vertices sorted by position
@@ -46,6 +48,8 @@ struct WrinkleBuffers {
   // directions; Eq. 7.1's s) + height.
   std::vector<std::array<float, 4>> frames;
   int max_level = 1;  // largest inner level
+  // Edges (canonical vertex pairs) of triangles that wrinkles reach, sorted.
+  std::vector<uint64_t> wrinkled_edges;
   // Scratch per wrinkle (first refined point, refined samples per segment),
   // kept so a steady stream of frames does not allocate.
   std::vector<int32_t> first_point, samples_per_segment;
@@ -59,11 +63,15 @@ struct TessellationTarget {
 };
 
 // Fills `out` (storage reused) for `tracker`'s current wrinkles on this mesh.
-// Edge levels come from the edge alone (length / (3/8 L_min), capped so no
-// generated edge is shorter than min_edge_pixels on screen), so the two
-// triangles on an edge agree; triangles no wrinkle reaches keep level 1.
+// An edge of a triangle that wrinkles reach is tessellated at a level from the
+// edge alone (length / (3/8 L_min), capped so no generated edge is shorter than
+// min_edge_pixels on screen), in both triangles on it, also when the other one
+// has no wrinkles (else a T-junction cracks); all other edges keep level 1.
+// `canonical` (SmoothNormals::canonical) identifies coincident vertices, so
+// edges are shared across seams and in soups.
 void FillWrinkleBuffers(absl::Span<const float> positions,
                         absl::Span<const io::Triangle> triangles,
+                        absl::Span<const int32_t> canonical,
                         const WrinkleTracker& tracker,
                         const TessellationTarget& target, WrinkleBuffers* out);
 

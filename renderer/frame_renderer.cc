@@ -97,15 +97,18 @@ Bounds BoundsOf(absl::Span<const float> positions) {
 struct FrameRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
-  gl::Buffer vertices, indices;
+  gl::Buffer vertices;
   // std430 bindings 0-4, in WrinkleBuffers' order.
   gl::Buffer levels, triangle_ranges, ranges, points, frames;
   WrinkleBuffers wrinkle_data;
   SmoothNormals normals;
-  GLint first_patch_tesc = -1, wrinkles_flag = -1;
+  GLint wrinkles_flag = -1;
   GLint max_level = 64;
   std::optional<gl::OffscreenTarget> target;
-  std::vector<uint32_t> index_data;
+  // Three corners per triangle, position + normal each: the triangle index is
+  // gl_VertexID / 3 (llvmpipe's gl_PrimitiveID in the tessellation stages is
+  // wrong past a few hundred patches of a draw).
+  std::vector<float> corners;
   GLint view_projection = -1, eye = -1, base_color = -1;
 };
 
@@ -151,7 +154,6 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
       glGetUniformLocation(g.program.get(), "u_view_projection");
   g.eye = glGetUniformLocation(g.program.get(), "u_eye");
   g.base_color = glGetUniformLocation(g.program.get(), "u_base_color");
-  g.first_patch_tesc = glGetUniformLocation(g.program.get(), "u_first_patch");
   g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
   for (gl::Buffer* b :
@@ -160,10 +162,8 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   }
   g.vao = gl::MakeVertexArray();
   g.vertices = gl::MakeBuffer();
-  g.indices = gl::MakeBuffer();
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.vertices.get(), 0, 6 * sizeof(float));
-  glVertexArrayElementBuffer(vao, g.indices.get());
   for (GLuint attribute : {0u, 1u}) {
     glEnableVertexArrayAttrib(vao, attribute);
     glVertexArrayAttribFormat(vao, attribute, 3, GL_FLOAT, GL_FALSE,
@@ -238,16 +238,16 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
 
   g.normals.Compute(positions, triangles);
   const std::vector<float>& interleaved = g.normals.interleaved();
-  g.index_data.resize(triangles.size() * 3);
-  for (size_t f = 0; f < triangles.size(); ++f) {
-    for (int k = 0; k < 3; ++k) {
-      g.index_data[3 * f + k] = static_cast<uint32_t>(triangles[f][k]);
+  g.corners.resize(triangles.size() * 18);
+  float* corner = g.corners.data();
+  for (const io::Triangle& t : triangles) {
+    for (int32_t v : t) {
+      std::copy_n(&interleaved[6 * static_cast<size_t>(v)], 6, corner);
+      corner += 6;
     }
   }
-  glNamedBufferData(g.vertices.get(), interleaved.size() * sizeof(float),
-                    interleaved.data(), GL_STREAM_DRAW);
-  glNamedBufferData(g.indices.get(), g.index_data.size() * sizeof(uint32_t),
-                    g.index_data.data(), GL_STREAM_DRAW);
+  glNamedBufferData(g.vertices.get(), g.corners.size() * sizeof(float),
+                    g.corners.data(), GL_STREAM_DRAW);
 
   const float aspect = static_cast<float>(options.width) / options.height;
   const Camera camera =
@@ -273,7 +273,7 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
 
   WrinkleBuffers& w = g.wrinkle_data;
   if (draw_wrinkles) {
-    FillWrinkleBuffers(positions, triangles, *wrinkles,
+    FillWrinkleBuffers(positions, triangles, g.normals.canonical(), *wrinkles,
                        {view_projection, options.width, options.height,
                         options.min_edge_pixels, g.max_level},
                        &w);
@@ -290,7 +290,13 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   g.target->Bind();
   g.target->Clear(options.background);
   glEnable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);
+  if (options.cull_back_faces) {
+    glEnable(GL_CULL_FACE);
+    glFrontFace(GL_CCW);
+    glCullFace(GL_BACK);
+  } else {
+    glDisable(GL_CULL_FACE);
+  }
   glUseProgram(g.program.get());
   glUniformMatrix4fv(g.view_projection, 1, GL_FALSE, view_projection.data());
   glUniform3f(g.eye, eye.x(), eye.y(), eye.z());
@@ -305,10 +311,7 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   const int num_patches = static_cast<int>(triangles.size());
   for (int first = 0; first < num_patches; first += per_draw) {
     const int count = std::min(per_draw, num_patches - first);
-    glUniform1i(g.first_patch_tesc, first);
-    glDrawElements(GL_PATCHES, 3 * count, GL_UNSIGNED_INT,
-                   reinterpret_cast<const void*>(static_cast<uintptr_t>(first) *
-                                                 3 * sizeof(uint32_t)));
+    glDrawArrays(GL_PATCHES, 3 * first, 3 * count);
   }
   glBindVertexArray(0);
   return g.target->Read();

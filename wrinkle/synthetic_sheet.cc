@@ -55,4 +55,14 @@ void AnimateSheet(const io::TriangleMesh& rest, int frame, int period,
   }
 }
 
+void SqueezeSheetMiddle(const io::TriangleMesh& rest, float k,
+                        std::vector<float>* positions) {
+  *positions = rest.positions;
+  const float two_pi = 2.0f * std::numbers::pi_v<float>;
+  for (size_t i = 0; i < positions->size(); i += 3) {
+    const float x = (*positions)[i];
+    (*positions)[i] = x - k * std::sin(two_pi * (x - 0.5f)) / two_pi;
+  }
+}
+
 }  // namespace crease

@@ -18,6 +18,12 @@ io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth);
 void AnimateSheet(const io::TriangleMesh& rest, int frame, int period,
                   float max_squeeze, std::vector<float>* positions);
 
+// A sheet made by MakeGridSheet(_, _, 1, 1) squeezed in its plane along X,
+// most in the middle: x' = x - k sin(2 pi (x - 1/2)) / (2 pi), so dx'/dx = 1 -
+// k cos(2 pi (x - 1/2)) (to 1 - k at x = 1/2, stretched to 1 + k at the sides).
+void SqueezeSheetMiddle(const io::TriangleMesh& rest, float k,
+                        std::vector<float>* positions);
+
 }  // namespace crease
 
 #endif  // CREASE_WRINKLE_SYNTHETIC_SHEET_H_

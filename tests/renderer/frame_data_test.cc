@@ -1,0 +1,247 @@
+#include "renderer/frame_data.h"
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "wrinkle/io/animation.h"
+#include "wrinkle/profile_shared.h"
+#include "wrinkle/projection_shared.h"
+#include "wrinkle/session.h"
+#include "wrinkle/synthetic_sheet.h"
+
+namespace crease::renderer {
+namespace {
+
+// Two triangles of one square, the second with its own copies of the shared
+// corners (a UV seam): the copies get the normal of the welded surface.
+TEST(SmoothNormalsTest, CoincidentVerticesShareOneNormal) {
+  // A crease: the second triangle tilts up out of the XY plane.
+  const float positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0,   // triangle 0
+                             1, 0, 0, 1, 1, 1, 0, 1, 0};  // triangle 1 (copies)
+  const io::Triangle triangles[] = {{0, 1, 2}, {3, 4, 5}};
+  SmoothNormals normals;
+  normals.Compute(positions, triangles);
+  const std::vector<float>& v = normals.interleaved();
+  ASSERT_EQ(v.size(), 36u);
+  auto normal = [&](int i) {
+    return Eigen::Vector3f(v[6 * i + 3], v[6 * i + 4], v[6 * i + 5]);
+  };
+  EXPECT_EQ(normal(1), normal(3));  // (1, 0, 0)
+  EXPECT_EQ(normal(2), normal(5));  // (0, 1, 0)
+  // The shared normal is the sum of both faces' area vectors: (0,0,1) +
+  // (1,1,-1) x ... = face 0 (0, 0, 1) plus face 1's.
+  const Eigen::Vector3f face1 =
+      (Eigen::Vector3f(1, 1, 1) - Eigen::Vector3f(1, 0, 0))
+          .cross(Eigen::Vector3f(0, 1, 0) - Eigen::Vector3f(1, 0, 0));
+  EXPECT_TRUE(normal(1).isApprox(Eigen::Vector3f(0, 0, 1) + face1));
+  // Vertex 0 is on face 0 only; positions pass through.
+  EXPECT_EQ(normal(0), Eigen::Vector3f(0, 0, 1));
+  EXPECT_EQ(v[6 * 4 + 2], 1.0f);
+}
+
+// On a real frame: levels of an edge agree between its two triangles, ranges
+// point inside the point buffer, and the bisector normals are unit.
+TEST(WrinkleBuffersTest, SharedEdgesAgreeAndRangesAreInBounds) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  SessionParams params;
+  params.wrinkles.min_width = 0.012;
+  auto session =
+      *Session::Create(anim->mesh.triangles, anim->mesh.positions, params);
+  for (int frame = 0; frame <= 36; ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
+  }
+  TessellationTarget target;
+  target.view_projection(3, 2) = -1;  // something with w > 0 in front
+  target.view_projection(3, 3) = 0;
+  target.view_projection(2, 3) = -3;
+  WrinkleBuffers buffers;
+  const auto positions = anim->frames.Sample(36);
+  SmoothNormals normals;
+  normals.Compute(positions, anim->mesh.triangles);
+  FillWrinkleBuffers(positions, anim->mesh.triangles, normals.canonical(),
+                     session->wrinkles(), target, &buffers);
+  ASSERT_EQ(buffers.levels.size(), anim->mesh.triangles.size());
+  // Every edge has one level, in whichever triangle: also between a wrinkled
+  // triangle and one without wrinkles (no T-junctions).
+  std::map<std::pair<int, int>, float> edge_level;
+  int tessellated = 0, disagreements = 0, bordering = 0;
+  for (size_t f = 0; f < anim->mesh.triangles.size(); ++f) {
+    const auto& t = anim->mesh.triangles[f];
+    for (int k = 0; k < 3; ++k) {
+      const std::pair<int, int> edge = std::minmax(
+          normals.canonical()[t[k]], normals.canonical()[t[(k + 1) % 3]]);
+      const auto [it, inserted] =
+          edge_level.emplace(edge, buffers.levels[f][k]);
+      if (!inserted) disagreements += it->second != buffers.levels[f][k];
+    }
+    if (buffers.triangle_ranges[f][1] == 0) {
+      bordering += buffers.levels[f][3] > 1;
+      continue;
+    }
+    ++tessellated;
+    for (int r = 0; r < buffers.triangle_ranges[f][1]; ++r) {
+      const auto range = buffers.ranges[buffers.triangle_ranges[f][0] + r];
+      EXPECT_LE(0, range[0]);
+      EXPECT_LT(range[0], range[1]);
+      EXPECT_LT(range[1], static_cast<int>(buffers.points.size()));
+    }
+  }
+  EXPECT_GT(tessellated, 20);
+  EXPECT_GT(bordering, 0);  // triangles next to wrinkles match their edges
+  EXPECT_EQ(disagreements, 0);
+  EXPECT_GT(buffers.max_level, 1);
+  for (const auto& s : buffers.frames) {
+    EXPECT_NEAR(std::hypot(s[0], s[1], s[2]), 1.0f, 1e-5f);
+  }
+}
+
+}  // namespace
+}  // namespace crease::renderer
+
+namespace crease::renderer {
+namespace {
+
+// The C++ twin of shaders/wrinkle_field.glsl's WrinkleOffset (offset only).
+float OffsetAt(const WrinkleBuffers& b, int triangle,
+               const Eigen::Vector3f& p) {
+  const auto list = b.triangle_ranges[triangle];
+  float best = 0;
+  for (int r = list[0]; r < list[0] + list[1]; ++r) {
+    const auto range = b.ranges[r];
+    float best_d2 = 1e30f, width = 0, height = 0;
+    auto consider = [&](int i, float alpha) {
+      const Eigen::Vector3f v0(b.points[i][0], b.points[i][1], b.points[i][2]);
+      const Eigen::Vector3f v1(b.points[i + 1][0], b.points[i + 1][1],
+                               b.points[i + 1][2]);
+      const Eigen::Vector3f c = v0 + alpha * (v1 - v0);
+      const float d2 = (p - c).squaredNorm();
+      if (d2 < best_d2) {
+        best_d2 = d2;
+        width = b.points[i][3] + alpha * (b.points[i + 1][3] - b.points[i][3]);
+        height = b.frames[i][3] + alpha * (b.frames[i + 1][3] - b.frames[i][3]);
+      }
+    };
+    for (int i = range[0]; i < range[1]; ++i) {
+      const Eigen::Vector3f v0(b.points[i][0], b.points[i][1], b.points[i][2]);
+      const Eigen::Vector3f v1(b.points[i + 1][0], b.points[i + 1][1],
+                               b.points[i + 1][2]);
+      const Eigen::Vector3f s0(b.frames[i][0], b.frames[i][1], b.frames[i][2]);
+      const Eigen::Vector3f s1(b.frames[i + 1][0], b.frames[i + 1][1],
+                               b.frames[i + 1][2]);
+      const Eigen::Vector3f z0 = v1 - v0, z1 = v0 - p, ds = s1 - s0;
+      const float alpha =
+          VoronoiAlpha(z0.dot(ds), z0.dot(s0) + z1.dot(ds), z1.dot(s0));
+      if (alpha >= 0) consider(i, alpha);
+    }
+    if (best_d2 >= 1e30f) {
+      for (int i = range[0]; i < range[1]; ++i) {
+        const Eigen::Vector3f v0(b.points[i][0], b.points[i][1],
+                                 b.points[i][2]);
+        const Eigen::Vector3f v1(b.points[i + 1][0], b.points[i + 1][1],
+                                 b.points[i + 1][2]);
+        const Eigen::Vector3f ab = v1 - v0;
+        consider(
+            i, std::clamp((p - v0).dot(ab) / std::max(ab.squaredNorm(), 1e-20f),
+                          0.0f, 1.0f));
+      }
+    }
+    if (width <= 0) continue;
+    best = std::max(
+        best, WrinkleProfile(std::sqrt(best_d2) / (0.5f * width), height));
+  }
+  return best;
+}
+
+// Checks that along every edge two triangles share (by position, so soups
+// count), both triangles' wrinkle lists give the same offset; returns the
+// number of edges checked.
+int ExpectOffsetsAgreeAlongSharedEdges(absl::Span<const float> positions,
+                                       absl::Span<const io::Triangle> triangles,
+                                       const WrinkleTracker& tracker,
+                                       const std::string& what) {
+  WrinkleBuffers buffers;
+  SmoothNormals normals;
+  normals.Compute(positions, triangles);
+  FillWrinkleBuffers(positions, triangles, normals.canonical(), tracker, {},
+                     &buffers);
+  auto at = [&](int v) {
+    return Eigen::Vector3f(positions[3 * v], positions[3 * v + 1],
+                           positions[3 * v + 2]);
+  };
+  std::map<std::pair<int, int>, int> first_triangle;
+  int edges_checked = 0;
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    const auto& t = triangles[f];
+    for (int k = 0; k < 3; ++k) {
+      const auto edge = std::minmax(normals.canonical()[t[k]],
+                                    normals.canonical()[t[(k + 1) % 3]]);
+      const auto [it, inserted] =
+          first_triangle.emplace(edge, static_cast<int>(f));
+      if (inserted) continue;
+      const int g = it->second;
+      if (buffers.triangle_ranges[f][1] == 0 &&
+          buffers.triangle_ranges[g][1] == 0) {
+        continue;
+      }
+      ++edges_checked;
+      const Eigen::Vector3f a = at(edge.first), b = at(edge.second);
+      for (int i = 0; i <= 16; ++i) {
+        const Eigen::Vector3f p = a + (b - a) * (i / 16.0f);
+        const float mine = OffsetAt(buffers, static_cast<int>(f), p);
+        const float theirs = OffsetAt(buffers, g, p);
+        EXPECT_NEAR(mine, theirs, 1e-6f + 1e-3f * std::max(mine, theirs))
+            << what << ": triangles " << f << ", " << g << " at " << i << "/16";
+        if (std::abs(mine - theirs) > 1e-6f + 1e-3f * std::max(mine, theirs)) {
+          return edges_checked;
+        }
+      }
+    }
+  }
+  return edges_checked;
+}
+
+// No cracks by construction, on every frame of the Fox (a soup that is closed
+// once welded).
+TEST(WrinkleBuffersTest, OffsetsAgreeAlongSharedEdges) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  auto session =
+      *Session::Create(anim->mesh.triangles, anim->mesh.positions, {});
+  int edges_checked = 0;
+  for (int frame = 0; frame < anim->num_frames(); ++frame) {
+    const auto positions = anim->frames.Sample(frame);
+    ASSERT_TRUE(session->ProcessFrame(positions).ok());
+    edges_checked += ExpectOffsetsAgreeAlongSharedEdges(
+        positions, anim->mesh.triangles, session->wrinkles(),
+        "frame " + std::to_string(frame));
+    if (HasFailure()) return;
+  }
+  EXPECT_GT(edges_checked, 100);
+}
+
+// The same on a flat sheet squeezed in its plane (the golden image's scene).
+TEST(WrinkleBuffersTest, OffsetsAgreeOnASqueezedSheet) {
+  const io::TriangleMesh sheet = MakeGridSheet(16, 16, 1.0f, 1.0f);
+  SessionParams params;
+  params.wrinkles.min_width = 0.08;
+  params.wrinkles.max_wrinkles = 1;
+  auto session = *Session::Create(sheet.triangles, sheet.positions, params);
+  std::vector<float> positions;
+  for (int frame = 0; frame <= 12; ++frame) {
+    SqueezeSheetMiddle(sheet, std::min(frame, 10) / 10.0f * 0.3f, &positions);
+    ASSERT_TRUE(session->ProcessFrame(positions).ok());
+  }
+  ASSERT_FALSE(session->wrinkles().wrinkles().empty());
+
+  EXPECT_GT(ExpectOffsetsAgreeAlongSharedEdges(positions, sheet.triangles,
+                                               session->wrinkles(), "sheet"),
+            10);
+}
+
+}  // namespace
+}  // namespace crease::renderer
