@@ -2,10 +2,13 @@
 // wrinkles, and image encode times. Each render includes upload, draw,
 // glReadPixels.
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/image_encoding.h"
@@ -16,41 +19,52 @@ namespace crease::renderer {
 namespace {
 
 struct Scene {
-  std::unique_ptr<GpuContext> gpu;
   std::unique_ptr<FrameRenderer> renderer;
   io::Animation animation;
   std::unique_ptr<Session> session;
   int frame = 0;
 };
 
-// The trouser knee at its first full bend (frame 36), wrinkles traced with
-// L_min 1.2 cm.
-Scene& PantsScene() {
-  static Scene* scene = [] {
-    auto* s = new Scene();
-    s->gpu = *GpuContext::Create();
-    s->renderer = *FrameRenderer::Create(s->gpu.get());
-    const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
-    s->animation = *io::ReadAnimation(stem + ".obj", stem + ".pc2");
-    SessionParams params;
-    params.wrinkles.min_width = 0.012;
-    s->session = *Session::Create(s->animation.mesh.triangles,
-                                  s->animation.mesh.positions, params);
-    s->frame = 36;
-    for (int f = 0; f <= s->frame; ++f) {
-      (void)s->session->ProcessFrame(s->animation.frames.Sample(f));
+GpuContext& Gpu() {
+  static GpuContext* gpu = GpuContext::Create()->release();
+  return *gpu;
+}
+
+// A bundled animation with default Session parameters, stopped at the frame
+// with the most wrinkles among its first 60.
+Scene& SceneOf(const std::string& name) {
+  static auto* scenes = new std::map<std::string, std::unique_ptr<Scene>>();
+  std::unique_ptr<Scene>& scene = (*scenes)[name];
+  if (scene != nullptr) return *scene;
+  scene = std::make_unique<Scene>();
+  scene->renderer = *FrameRenderer::Create(&Gpu());
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
+  scene->animation = *io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  const int frames = std::min(60, scene->animation.num_frames());
+  size_t most = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    scene->session = *Session::Create(scene->animation.mesh.triangles,
+                                      scene->animation.mesh.positions, {});
+    for (int f = 0; f < frames; ++f) {
+      (void)scene->session->ProcessFrame(scene->animation.frames.Sample(f));
+      const size_t count = scene->session->wrinkles().wrinkles().size();
+      if (pass == 0 && count > most) {
+        most = count;
+        scene->frame = f;
+      }
+      if (pass == 1 && f == scene->frame) break;
     }
-    return s;
-  }();
+  }
   return *scene;
 }
 
-void BM_Render(benchmark::State& state) {
-  Scene& scene = PantsScene();
+void BM_Render(benchmark::State& state, const std::string& name, int width,
+               int height, bool wrinkled) {
+  Scene& scene = SceneOf(name);
   RenderOptions options;
-  options.width = static_cast<int>(state.range(0));
-  options.height = static_cast<int>(state.range(1));
-  options.wrinkles = state.range(2) != 0;
+  options.width = width;
+  options.height = height;
+  options.wrinkles = wrinkled;
   for (auto _ : state) {
     auto image = scene.renderer->Render(
         scene.animation.frames.Sample(scene.frame),
@@ -61,19 +75,36 @@ void BM_Render(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(image->pixels.data());
   }
+  state.counters["frame"] = scene.frame;
+  state.counters["triangles"] =
+      static_cast<double>(scene.animation.mesh.triangles.size());
   state.counters["wrinkles"] =
       static_cast<double>(scene.session->wrinkles().wrinkles().size());
 }
-BENCHMARK(BM_Render)
-    ->ArgNames({"w", "h", "wrinkled"})
-    ->Args({640, 480, 0})
-    ->Args({640, 480, 1})
-    ->Args({1920, 1080, 0})
-    ->Args({1920, 1080, 1})
-    ->Unit(benchmark::kMillisecond);
+
+const char* const kSets[] = {"cloth_drape_sphere", "cloth_pants_knee",
+                             "cloth_skirt_walk", "fox_walk", "cesiumman_walk"};
+
+[[maybe_unused]] const bool kRegistered = [] {
+  for (const char* set : kSets) {
+    for (auto [w, h] : {std::pair{640, 480}, std::pair{1920, 1080}}) {
+      for (bool wrinkled : {false, true}) {
+        benchmark::RegisterBenchmark(
+            absl::StrFormat("BM_Render/%s/%dx%d/%s", set, w, h,
+                            wrinkled ? "wrinkled" : "plain")
+                .c_str(),
+            [=](benchmark::State& state) {
+              BM_Render(state, set, w, h, wrinkled);
+            })
+            ->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+  return true;
+}();
 
 RgbaImage Frame1080p() {
-  Scene& scene = PantsScene();
+  Scene& scene = SceneOf("cloth_pants_knee");
   RenderOptions options;
   options.width = 1920;
   options.height = 1080;

@@ -53,6 +53,7 @@ void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
   out->levels.assign(num_triangles, {1.0f, 1.0f, 1.0f, 1.0f});
   out->triangle_ranges.assign(num_triangles, {0, 0});
   out->ranges.clear();
+  out->range_bounds.clear();
   out->points.clear();
   out->frames.clear();
   out->max_level = 1;
@@ -132,9 +133,24 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     for (int32_t r = begin; r < end; ++r) {
       const TriangleWrinkleRange& range = tracker.ranges()[r];
       const int32_t k = samples[range.wrinkle];
-      out->ranges.push_back(
-          {first_point[range.wrinkle] + range.first_segment * k,
-           first_point[range.wrinkle] + (range.last_segment + 1) * k});
+      const int32_t first =
+          first_point[range.wrinkle] + range.first_segment * k;
+      const int32_t last =
+          first_point[range.wrinkle] + (range.last_segment + 1) * k;
+      out->ranges.push_back({first, last});
+      Eigen::Vector3f lo(out->points[first].data()), hi = lo;
+      float widest = 0;
+      for (int32_t i = first; i <= last; ++i) {
+        const Eigen::Vector3f p(out->points[i].data());
+        lo = lo.cwiseMin(p);
+        hi = hi.cwiseMax(p);
+        widest = std::max(widest, out->points[i][3]);
+      }
+      const Eigen::Vector3f centre = 0.5f * (lo + hi);
+      const float radius = 0.5f * (hi - lo).norm() + 0.5f * widest;
+      // A hair larger, so a point on the boundary is never skipped by rounding.
+      out->range_bounds.push_back(
+          {centre.x(), centre.y(), centre.z(), radius * 1.0001f + 1e-7f});
     }
     if (end == begin) continue;
     const io::Triangle& t = triangles[f];

@@ -47,6 +47,9 @@ struct WrinkleBuffers {
   // Binding 4: the bisector direction at the point (the mean of its segments'
   // directions; Eq. 7.1's s) + height.
   std::vector<std::array<float, 4>> frames;
+  // Binding 5: per range, a sphere (centre, radius) holding every surface
+  // point the range can lift: its points plus half the widest width.
+  std::vector<std::array<float, 4>> range_bounds;
   int max_level = 1;  // largest inner level
   // Edges (canonical vertex pairs) of triangles that wrinkles reach, sorted.
   std::vector<uint64_t> wrinkled_edges;

@@ -98,8 +98,8 @@ struct FrameRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
   gl::Buffer vertices;
-  // std430 bindings 0-4, in WrinkleBuffers' order.
-  gl::Buffer levels, triangle_ranges, ranges, points, frames;
+  // std430 bindings 0-5, in WrinkleBuffers' order.
+  gl::Buffer levels, triangle_ranges, ranges, points, frames, range_bounds;
   WrinkleBuffers wrinkle_data;
   SmoothNormals normals;
   GLint wrinkles_flag = -1;
@@ -156,8 +156,8 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   g.base_color = glGetUniformLocation(g.program.get(), "u_base_color");
   g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
-  for (gl::Buffer* b :
-       {&g.levels, &g.triangle_ranges, &g.ranges, &g.points, &g.frames}) {
+  for (gl::Buffer* b : {&g.levels, &g.triangle_ranges, &g.ranges, &g.points,
+                        &g.frames, &g.range_bounds}) {
     *b = gl::MakeBuffer();
   }
   g.vao = gl::MakeVertexArray();
@@ -285,6 +285,7 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   UploadStorage(g.ranges, 2, w.ranges);
   UploadStorage(g.points, 3, w.points);
   UploadStorage(g.frames, 4, w.frames);
+  UploadStorage(g.range_bounds, 5, w.range_bounds);
   const int max_level = w.max_level;
 
   g.target->Bind();

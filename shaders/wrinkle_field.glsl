@@ -6,12 +6,12 @@ layout(std430, binding = 1) readonly buffer TriangleRanges { ivec2 triangle_rang
 layout(std430, binding = 2) readonly buffer Ranges { ivec2 ranges[]; };
 layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
 layout(std430, binding = 4) readonly buffer Frames { vec4 frames[]; };
+// Per range: a sphere holding every point the range can lift (centre, radius).
+layout(std430, binding = 5) readonly buffer RangeBounds { vec4 range_bounds[]; };
 
 // Projects p onto refined points [first, last] of one wrinkle (Gillette's
 // smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection among the
-// segments whose cell holds p. Outside every cell (past the ends of the range)
-// it falls back to the Euclidean closest point; the path's ends have zero
-// height. Returns the squared distance; q, width, height at the projection.
+// segments within reach whose cell holds p, else the nearer end of the range. Returns the squared distance; q, width, height at the projection.
 float ProjectOntoWrinkle(ivec2 range, vec3 p, out vec3 q, out float width,
                          out float height) {
   float best_d2 = 1e30;
@@ -20,8 +20,14 @@ float ProjectOntoWrinkle(ivec2 range, vec3 p, out vec3 q, out float width,
   height = 0.0;
   for (int i = range.x; i < range.y; ++i) {
     vec3 v0 = points[i].xyz, v1 = points[i + 1].xyz;
+    vec3 z0 = v1 - v0;
+    // Segments that cannot lift p (it is farther than half their widest width
+    // from all of them) are skipped before the projection.
+    vec3 from_mid = p - 0.5 * (v0 + v1);
+    float reach = 0.5 * (length(z0) + max(points[i].w, points[i + 1].w));
+    if (dot(from_mid, from_mid) > reach * reach) continue;
     vec3 s0 = frames[i].xyz, s1 = frames[i + 1].xyz;
-    vec3 z0 = v1 - v0, z1 = v0 - p, ds = s1 - s0;
+    vec3 z1 = v0 - p, ds = s1 - s0;
     float alpha = VoronoiAlpha(dot(z0, ds), dot(z0, s0) + dot(z1, ds),
                                dot(z1, s0));
     if (alpha < 0.0) continue;
@@ -35,17 +41,17 @@ float ProjectOntoWrinkle(ivec2 range, vec3 p, out vec3 q, out float width,
     }
   }
   if (best_d2 < 1e30) return best_d2;
-  for (int i = range.x; i < range.y; ++i) {
-    vec3 a = points[i].xyz, b = points[i + 1].xyz;
-    vec3 ab = b - a;
-    float t = clamp(dot(p - a, ab) / max(dot(ab, ab), 1e-20), 0.0, 1.0);
-    vec3 c = a + t * ab;
+  // In no cell: past one end of the range, whose end point is then the
+  // nearest (the cell boundary there projects onto it, so this is continuous).
+  for (int k = 0; k < 2; ++k) {
+    int i = k == 0 ? range.x : range.y;
+    vec3 c = points[i].xyz;
     float d2 = dot(p - c, p - c);
     if (d2 < best_d2) {
       best_d2 = d2;
       q = c;
-      width = mix(points[i].w, points[i + 1].w, t);
-      height = mix(frames[i].w, frames[i + 1].w, t);
+      width = points[i].w;
+      height = frames[i].w;
     }
   }
   return best_d2;
@@ -59,6 +65,9 @@ float WrinkleOffset(int triangle, vec3 p, vec3 n, out vec3 bent_normal) {
   vec3 normal_sum = vec3(0.0);
   float weight_sum = 0.0;
   for (int r = list.x; r < list.x + list.y; ++r) {
+    vec4 bounds = range_bounds[r];
+    vec3 to_centre = p - bounds.xyz;
+    if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
     vec3 q;
     float width, height;
     float best_d2 = ProjectOntoWrinkle(ranges[r], p, q, width, height);

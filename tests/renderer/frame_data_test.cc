@@ -112,6 +112,9 @@ float OffsetAt(const WrinkleBuffers& b, int triangle,
   float best = 0;
   for (int r = list[0]; r < list[0] + list[1]; ++r) {
     const auto range = b.ranges[r];
+    const auto& bounds = b.range_bounds[r];
+    const float reach =
+        Eigen::Vector3f(p - Eigen::Vector3f(bounds.data())).norm();
     float best_d2 = 1e30f, width = 0, height = 0;
     auto consider = [&](int i, float alpha) {
       const Eigen::Vector3f v0(b.points[i][0], b.points[i][1], b.points[i][2]);
@@ -132,26 +135,26 @@ float OffsetAt(const WrinkleBuffers& b, int triangle,
       const Eigen::Vector3f s0(b.frames[i][0], b.frames[i][1], b.frames[i][2]);
       const Eigen::Vector3f s1(b.frames[i + 1][0], b.frames[i + 1][1],
                                b.frames[i + 1][2]);
+      const float reach = 0.5f * ((v1 - v0).norm() +
+                                  std::max(b.points[i][3], b.points[i + 1][3]));
+      if ((p - 0.5f * (v0 + v1)).squaredNorm() > reach * reach) continue;
       const Eigen::Vector3f z0 = v1 - v0, z1 = v0 - p, ds = s1 - s0;
       const float alpha =
           VoronoiAlpha(z0.dot(ds), z0.dot(s0) + z1.dot(ds), z1.dot(s0));
       if (alpha >= 0) consider(i, alpha);
     }
     if (best_d2 >= 1e30f) {
-      for (int i = range[0]; i < range[1]; ++i) {
-        const Eigen::Vector3f v0(b.points[i][0], b.points[i][1],
-                                 b.points[i][2]);
-        const Eigen::Vector3f v1(b.points[i + 1][0], b.points[i + 1][1],
-                                 b.points[i + 1][2]);
-        const Eigen::Vector3f ab = v1 - v0;
-        consider(
-            i, std::clamp((p - v0).dot(ab) / std::max(ab.squaredNorm(), 1e-20f),
-                          0.0f, 1.0f));
-      }
+      // Past an end of the range: its nearer end point.
+      consider(range[0], 0.0f);
+      consider(range[1] - 1, 1.0f);
     }
     if (width <= 0) continue;
-    best = std::max(
-        best, WrinkleProfile(std::sqrt(best_d2) / (0.5f * width), height));
+    const float offset =
+        WrinkleProfile(std::sqrt(best_d2) / (0.5f * width), height);
+    // The range's bounding sphere (which the shaders test first) holds
+    // everything the range lifts.
+    EXPECT_TRUE(offset == 0 || reach <= bounds[3]) << reach << " " << bounds[3];
+    best = std::max(best, offset);
   }
   return best;
 }
