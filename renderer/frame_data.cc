@@ -72,8 +72,26 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
   std::vector<int32_t>& samples = out->samples_per_segment;
   first_point.resize(wrinkles.size());
   samples.resize(wrinkles.size());
+  std::vector<uint8_t>& visible = out->visible;
+  visible.assign(wrinkles.size(), 0);
+  // Pixels per model unit at clip depth w: f (h / 2) / w, where f, the
+  // projection's vertical focal factor, is the length of the view-projection
+  // matrix's second row (the view part is a rotation).
+  const float focal_pixels =
+      target.view_projection.row(1).head<3>().norm() * 0.5f * target.height;
   for (size_t w = 0; w < wrinkles.size(); ++w) {
     const std::vector<RefinedPoint>& refined = tracker.shapes()[w].refined;
+    for (const RefinedPoint& r : refined) {
+      const float depth = target.view_projection.row(3).dot(
+          r.position.cast<float>().homogeneous());
+      // Behind the eye or near it: keep.
+      if (depth <= 1e-6f ||
+          static_cast<float>(r.width) * focal_pixels / depth >=
+              target.min_wrinkle_pixels) {
+        visible[w] = 1;
+        break;
+      }
+    }
     first_point[w] = static_cast<int32_t>(out->points.size());
     samples[w] =
         std::max<int32_t>(1, (static_cast<int32_t>(refined.size()) - 1) /
@@ -130,8 +148,11 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     const int32_t end = tracker.range_offsets()[f + 1];
     out->triangle_ranges[f] = {static_cast<int32_t>(out->ranges.size()),
                                end - begin};
+    int32_t listed = 0;
     for (int32_t r = begin; r < end; ++r) {
       const TriangleWrinkleRange& range = tracker.ranges()[r];
+      if (!visible[range.wrinkle]) continue;
+      ++listed;
       const int32_t k = samples[range.wrinkle];
       const int32_t first =
           first_point[range.wrinkle] + range.first_segment * k;
@@ -152,7 +173,8 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
       out->range_bounds.push_back(
           {centre.x(), centre.y(), centre.z(), radius * 1.0001f + 1e-7f});
     }
-    if (end == begin) continue;
+    out->triangle_ranges[f][1] = listed;
+    if (listed == 0) continue;
     const io::Triangle& t = triangles[f];
     for (int k = 0; k < 3; ++k) {
       wrinkled_edges.push_back(edge_key(t[k], t[(k + 1) % 3]));

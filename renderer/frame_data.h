@@ -56,12 +56,15 @@ struct WrinkleBuffers {
   // Scratch per wrinkle (first refined point, refined samples per segment),
   // kept so a steady stream of frames does not allocate.
   std::vector<int32_t> first_point, samples_per_segment;
+  std::vector<uint8_t> visible;  // per wrinkle: wide enough on screen
 };
 
 struct TessellationTarget {
   Eigen::Matrix4f view_projection = Eigen::Matrix4f::Identity();
   int width = 640, height = 480;
   float min_edge_pixels = 4.0f;
+  // Wrinkles never wider than this on screen are left out (level of detail).
+  float min_wrinkle_pixels = 2.0f;
   int max_level = 64;  // GL_MAX_TESS_GEN_LEVEL
 };
 
@@ -71,7 +74,9 @@ struct TessellationTarget {
 // min_edge_pixels on screen), in both triangles on it, also when the other one
 // has no wrinkles (else a T-junction cracks); all other edges keep level 1.
 // `canonical` (SmoothNormals::canonical) identifies coincident vertices, so
-// edges are shared across seams and in soups.
+// edges are shared across seams and in soups. A wrinkle whose every point is
+// narrower than min_wrinkle_pixels on screen is left out whole (deciding per
+// wrinkle keeps neighbouring triangles in agreement).
 void FillWrinkleBuffers(absl::Span<const float> positions,
                         absl::Span<const io::Triangle> triangles,
                         absl::Span<const int32_t> canonical,

@@ -273,10 +273,11 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
 
   WrinkleBuffers& w = g.wrinkle_data;
   if (draw_wrinkles) {
-    FillWrinkleBuffers(positions, triangles, g.normals.canonical(), *wrinkles,
-                       {view_projection, options.width, options.height,
-                        options.min_edge_pixels, g.max_level},
-                       &w);
+    FillWrinkleBuffers(
+        positions, triangles, g.normals.canonical(), *wrinkles,
+        {view_projection, options.width, options.height,
+         options.min_edge_pixels, options.min_wrinkle_pixels, g.max_level},
+        &w);
   } else {
     ClearWrinkleBuffers(triangles.size(), &w);
   }

@@ -41,6 +41,10 @@ struct RenderOptions {
   // 21 wrinkles) a wrinkled frame took 48 ms at 2 px, 22 ms at 3 px and 13 ms
   // at 4 px, with no visible difference in the silhouettes.
   float min_edge_pixels = 4.0f;
+  // Level of detail: wrinkles narrower than this on screen everywhere along
+  // them are not drawn (they would only alias), which saves their per-pixel
+  // lookups in small or distant views.
+  float min_wrinkle_pixels = 2.0f;
   // Patches per draw call; 0 picks the largest that keeps each draw under
   // 65,535 tessellated vertices (llvmpipe renders garbage past that in one
   // draw).

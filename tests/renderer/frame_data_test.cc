@@ -248,3 +248,46 @@ TEST(WrinkleBuffersTest, OffsetsAgreeOnASqueezedSheet) {
 
 }  // namespace
 }  // namespace crease::renderer
+
+namespace crease::renderer {
+namespace {
+
+// Level of detail: seen from far enough that every wrinkle is under
+// min_wrinkle_pixels wide, no triangle lists any; from near, they do.
+TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
+  const io::TriangleMesh sheet = MakeGridSheet(16, 16, 1.0f, 1.0f);
+  SessionParams params;
+  params.wrinkles.min_width = 0.08;
+  auto session = *Session::Create(sheet.triangles, sheet.positions, params);
+  std::vector<float> positions;
+  for (int frame = 0; frame <= 12; ++frame) {
+    SqueezeSheetMiddle(sheet, std::min(frame, 10) / 10.0f * 0.3f, &positions);
+    ASSERT_TRUE(session->ProcessFrame(positions).ok());
+  }
+  ASSERT_FALSE(session->wrinkles().wrinkles().empty());
+  SmoothNormals normals;
+  normals.Compute(positions, sheet.triangles);
+  // A camera looking down -Z from `distance` with a 90 degree field of view:
+  // w = distance - z, one unit is 240 / w pixels at height 480.
+  auto listed_at = [&](float distance) {
+    TessellationTarget target;
+    target.view_projection.setZero();
+    target.view_projection(0, 0) = 0.75f;
+    target.view_projection(1, 1) = 1.0f;
+    target.view_projection(3, 2) = -1.0f;
+    target.view_projection(3, 3) = distance;
+    WrinkleBuffers buffers;
+    FillWrinkleBuffers(positions, sheet.triangles, normals.canonical(),
+                       session->wrinkles(), target, &buffers);
+    int listed = 0;
+    for (const auto& list : buffers.triangle_ranges) listed += list[1];
+    return listed;
+  };
+  // The widest wrinkle is at most pi * 0.08 = 0.25 units wide: under 2 px
+  // beyond w = 30.
+  EXPECT_GT(listed_at(2.0f), 20);
+  EXPECT_EQ(listed_at(40.0f), 0);
+}
+
+}  // namespace
+}  // namespace crease::renderer
