@@ -17,6 +17,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "renderer/contact_sheet.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/image_encoding.h"
 #include "wrinkle/io/animation.h"
@@ -46,15 +47,6 @@ ABSL_FLAG(double, tau, 1.3, "Compression threshold for wrinkles.");
 
 namespace crease::renderer {
 namespace {
-
-void Blit(const RgbaImage& from, int x0, int y0, RgbaImage* to) {
-  for (int y = 0; y < from.height; ++y) {
-    std::copy_n(
-        from.pixels.data() + static_cast<size_t>(y) * from.width * 4,
-        from.width * 4,
-        to->pixels.data() + (static_cast<size_t>(y0 + y) * to->width + x0) * 4);
-  }
-}
 
 absl::Status Run() {
   const std::string obj = absl::GetFlag(FLAGS_obj),
@@ -141,18 +133,16 @@ absl::Status Run() {
   // wrinkled.
   const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1,
                               static_cast<int>(rendered.size()));
-  RgbaImage sheet;
-  sheet.width = 2 * options.width;
-  sheet.height = rows * options.height;
-  sheet.pixels.assign(static_cast<size_t>(sheet.width) * sheet.height * 4, 255);
+  std::vector<std::pair<const RgbaImage*, const RgbaImage*>> sheet_rows;
   std::string caption;
   for (int r = 0; r < rows; ++r) {
     const size_t pick = rows == 1 ? 0 : r * (rendered.size() - 1) / (rows - 1);
-    Blit(rendered[pick].first, 0, r * options.height, &sheet);
-    Blit(rendered[pick].second, options.width, r * options.height, &sheet);
+    sheet_rows.push_back({&rendered[pick].first, &rendered[pick].second});
     absl::StrAppend(&caption, r > 0 ? ", " : "", rendered_frames[pick]);
   }
-  absl::StatusOr<std::string> png = EncodePng(sheet);
+  absl::StatusOr<RgbaImage> sheet = ContactSheet(sheet_rows);
+  if (!sheet.ok()) return sheet.status();
+  absl::StatusOr<std::string> png = EncodePng(*sheet);
   if (!png.ok()) return png.status();
   if (absl::Status s = io::WriteStringToFile(out + "/contact_sheet.png", *png);
       !s.ok()) {

@@ -1,0 +1,362 @@
+// crease-client: streams an OBJ + PC2 animation to a Crease server, frame by
+// frame, and writes what comes back: wrinkle paths (JSON Lines), images, a
+// contact sheet (plain | wrinkled) and a summary with round-trip latencies.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <numbers>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "client/cli/stream_summary.h"
+#include "client/crease_client.h"
+#include "renderer/contact_sheet.h"
+#include "renderer/image_encoding.h"
+#include "wrinkle/io/animation.h"
+#include "wrinkle/io/file_util.h"
+
+ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
+ABSL_FLAG(std::string, obj, "", "Mesh (topology and rest shape), OBJ.");
+ABSL_FLAG(std::string, pc2, "", "Vertex animation, PC2.");
+ABSL_FLAG(std::string, out, "", "Output directory (created if missing).");
+ABSL_FLAG(int, frames, 0, "Send at most this many frames (0: all).");
+ABSL_FLAG(double, fps, 0, "Send at this rate (0: as fast as the server goes).");
+ABSL_FLAG(bool, paths, true, "Ask for wrinkle paths (wrinkles.jsonl).");
+ABSL_FLAG(std::string, image, "none", "Ask for images: none, jpeg or png.");
+ABSL_FLAG(int, width, 480, "Image width.");
+ABSL_FLAG(int, height, 360, "Image height.");
+ABSL_FLAG(int, quality, 90, "JPEG quality, 1..100.");
+ABSL_FLAG(double, azimuth, 0,
+          "Turn the camera (framed on the first frame) around the vertical "
+          "axis by this many degrees (180: from behind).");
+ABSL_FLAG(bool, contact_sheet, false,
+          "With images: also stream the plain mesh in a second session and "
+          "write contact_sheet.png (rows of plain | wrinkled).");
+ABSL_FLAG(int, sheet_rows, 6, "Frames on the contact sheet.");
+ABSL_FLAG(double, min_width, 0, "L_min in model units (0: server default).");
+ABSL_FLAG(int, window, 8, "Frames in flight at most.");
+ABSL_FLAG(std::string, token_file, "", "File whose first line is the token.");
+ABSL_FLAG(std::string, tls_ca, "", "PEM root certificates: use TLS.");
+ABSL_FLAG(std::string, json, "",
+          "Write the summary as JSON here ('-': stdout).");
+ABSL_FLAG(bool, quiet, false, "No progress bar or summary table.");
+
+namespace crease::client {
+namespace {
+
+absl::StatusOr<std::string> FirstLine(const std::string& path) {
+  absl::StatusOr<std::string> text = io::ReadFileToString(path);
+  if (!text.ok()) return text.status();
+  std::string line(
+      absl::StripAsciiWhitespace(text->substr(0, text->find('\n'))));
+  if (line.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": no token"));
+  }
+  return line;
+}
+
+// A camera on the first frame's bounds, as the server frames by default, turned
+// by `azimuth_degrees` around +Y.
+v1::Camera CameraFor(absl::Span<const float> positions, double azimuth_degrees,
+                     double aspect) {
+  float lo[3] = {positions[0], positions[1], positions[2]};
+  float hi[3] = {lo[0], lo[1], lo[2]};
+  for (size_t i = 0; i + 2 < positions.size(); i += 3) {
+    for (int c = 0; c < 3; ++c) {
+      lo[c] = std::min(lo[c], positions[i + c]);
+      hi[c] = std::max(hi[c], positions[i + c]);
+    }
+  }
+  double centre[3], radius = 0;
+  for (int c = 0; c < 3; ++c) {
+    centre[c] = 0.5 * (lo[c] + hi[c]);
+    radius += 0.25 * (hi[c] - lo[c]) * (hi[c] - lo[c]);
+  }
+  radius = std::max(std::sqrt(radius), 1e-6);
+  const double fov = 35.0 * std::numbers::pi / 180.0;
+  const double half =
+      0.5 * std::min(fov, 2 * std::atan(std::tan(0.5 * fov) * aspect));
+  const double distance = 1.05 * radius / std::sin(half);
+  const double a = azimuth_degrees * std::numbers::pi / 180.0;
+  double d[3] = {0.35, 0.25, 1.0};
+  const double n = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  const double x = d[0] / n, z = d[2] / n;
+  d[0] = x * std::cos(a) + z * std::sin(a);
+  d[1] = d[1] / n;
+  d[2] = -x * std::sin(a) + z * std::cos(a);
+  v1::Camera camera;
+  camera.mutable_eye()->set_x(static_cast<float>(centre[0] + distance * d[0]));
+  camera.mutable_eye()->set_y(static_cast<float>(centre[1] + distance * d[1]));
+  camera.mutable_eye()->set_z(static_cast<float>(centre[2] + distance * d[2]));
+  camera.mutable_target()->set_x(static_cast<float>(centre[0]));
+  camera.mutable_target()->set_y(static_cast<float>(centre[1]));
+  camera.mutable_target()->set_z(static_cast<float>(centre[2]));
+  return camera;
+}
+
+absl::Status Run() {
+  const std::string obj = absl::GetFlag(FLAGS_obj);
+  const std::string pc2 = absl::GetFlag(FLAGS_pc2);
+  const std::string out = absl::GetFlag(FLAGS_out);
+  const std::string image = absl::GetFlag(FLAGS_image);
+  if (obj.empty() || pc2.empty() || out.empty()) {
+    return absl::InvalidArgumentError("--obj, --pc2 and --out are required");
+  }
+  if (image != "none" && image != "jpeg" && image != "png") {
+    return absl::InvalidArgumentError("--image must be none, jpeg or png");
+  }
+  const bool want_images = image != "none";
+  const bool want_sheet = want_images && absl::GetFlag(FLAGS_contact_sheet);
+  absl::StatusOr<io::Animation> animation = io::ReadAnimation(obj, pc2);
+  if (!animation.ok()) return animation.status();
+  int num_frames = animation->num_frames();
+  if (absl::GetFlag(FLAGS_frames) > 0) {
+    num_frames = std::min(num_frames, absl::GetFlag(FLAGS_frames));
+  }
+  std::error_code error;
+  std::filesystem::create_directories(out, error);
+  if (error) {
+    return absl::UnavailableError(
+        absl::StrFormat("%s: %s", out, error.message()));
+  }
+
+  ClientOptions options;
+  options.max_frames_in_flight = std::max(1, absl::GetFlag(FLAGS_window));
+  if (const std::string path = absl::GetFlag(FLAGS_token_file); !path.empty()) {
+    absl::StatusOr<std::string> token = FirstLine(path);
+    if (!token.ok()) return token.status();
+    options.token = *token;
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_tls_ca); !path.empty()) {
+    absl::StatusOr<std::string> pem = io::ReadFileToString(path);
+    if (!pem.ok()) return pem.status();
+    options.tls_root_certificates = *pem;
+  }
+  absl::StatusOr<std::unique_ptr<CreaseClient>> client =
+      CreaseClient::Connect(absl::GetFlag(FLAGS_server), options);
+  if (!client.ok()) return client.status();
+
+  v1::Start start;
+  v1::Topology* topology = start.mutable_topology();
+  topology->set_vertex_count(
+      static_cast<uint32_t>(animation->mesh.num_vertices()));
+  for (const io::Triangle& t : animation->mesh.triangles) {
+    for (int32_t v : t) topology->add_triangles(static_cast<uint32_t>(v));
+  }
+  topology->mutable_rest_positions()->Assign(animation->mesh.positions.begin(),
+                                             animation->mesh.positions.end());
+  start.mutable_parameters()->set_min_width(absl::GetFlag(FLAGS_min_width));
+  start.mutable_outputs()->set_paths(absl::GetFlag(FLAGS_paths));
+  if (want_images) {
+    v1::ImageRequest* request = start.mutable_outputs()->mutable_image();
+    request->set_format(image == "png" ? v1::IMAGE_FORMAT_PNG
+                                       : v1::IMAGE_FORMAT_JPEG);
+    request->set_width(static_cast<uint32_t>(absl::GetFlag(FLAGS_width)));
+    request->set_height(static_cast<uint32_t>(absl::GetFlag(FLAGS_height)));
+    request->set_jpeg_quality(static_cast<uint32_t>(
+        std::clamp(absl::GetFlag(FLAGS_quality), 1, 100)));
+    if (absl::GetFlag(FLAGS_azimuth) != 0) {
+      *request->mutable_camera() =
+          CameraFor(animation->frames.Sample(0), absl::GetFlag(FLAGS_azimuth),
+                    static_cast<double>(absl::GetFlag(FLAGS_width)) /
+                        absl::GetFlag(FLAGS_height));
+    }
+  }
+  absl::StatusOr<std::unique_ptr<SessionStream>> session =
+      (*client)->OpenSession(start);
+  if (!session.ok()) return session.status();
+  std::unique_ptr<SessionStream> plain;
+  if (want_sheet) {
+    v1::Start plain_start = start;
+    plain_start.mutable_outputs()->set_paths(false);
+    plain_start.mutable_outputs()->mutable_image()->set_plain(true);
+    absl::StatusOr<std::unique_ptr<SessionStream>> opened =
+        (*client)->OpenSession(plain_start);
+    if (!opened.ok()) return opened.status();
+    plain = *std::move(opened);
+  }
+
+  const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1, num_frames);
+  std::vector<int> sheet_frames;
+  for (int r = 0; r < rows; ++r) {
+    sheet_frames.push_back(rows == 1 ? 0 : r * (num_frames - 1) / (rows - 1));
+  }
+
+  // Sender: paced at --fps, or as fast as the window lets it.
+  std::vector<std::atomic<int64_t>> sent_ns(num_frames);
+  absl::Status send_status;
+  const double fps = absl::GetFlag(FLAGS_fps);
+  const absl::Time begin = absl::Now();
+  std::thread sender([&] {
+    for (int f = 0; f < num_frames && send_status.ok(); ++f) {
+      if (fps > 0) absl::SleepFor(begin + absl::Seconds(f / fps) - absl::Now());
+      v1::Frame frame;
+      frame.set_index(static_cast<uint32_t>(f));
+      const absl::Span<const float> positions = animation->frames.Sample(f);
+      frame.mutable_positions()->Assign(positions.begin(), positions.end());
+      sent_ns[f].store(absl::GetCurrentTimeNanos());
+      send_status = (*session)->Send(frame);
+      if (send_status.ok() && plain != nullptr)
+        send_status = plain->Send(frame);
+    }
+    (void)(*session)->WritesDone();
+    if (plain != nullptr) (void)plain->WritesDone();
+  });
+  // The plain session's images for the sheet.
+  std::vector<std::string> plain_images(rows);
+  absl::Status plain_status;
+  std::thread plain_receiver;
+  if (plain != nullptr) {
+    plain_receiver = std::thread([&] {
+      for (int f = 0; f < num_frames; ++f) {
+        absl::StatusOr<v1::FrameResult> result = plain->Receive();
+        if (!result.ok()) {
+          plain_status = result.status();
+          return;
+        }
+        for (int r = 0; r < rows; ++r) {
+          if (sheet_frames[r] == f) plain_images[r] = result->image().data();
+        }
+      }
+    });
+  }
+
+  StreamSummary summary;
+  summary.session_id = (*session)->started().session_id();
+  std::vector<std::string> wrinkled_images(rows);
+  std::string jsonl;
+  const bool progress = !absl::GetFlag(FLAGS_quiet) && isatty(STDERR_FILENO);
+  absl::Status receive_status;
+  for (int f = 0; f < num_frames; ++f) {
+    absl::StatusOr<v1::FrameResult> result = (*session)->Receive();
+    if (!result.ok()) {
+      receive_status = result.status();
+      break;
+    }
+    if (result->index() >= static_cast<uint32_t>(num_frames)) {
+      receive_status = absl::InternalError(absl::StrFormat(
+          "the server answered frame %d, never sent", result->index()));
+      break;
+    }
+    const double latency_ms =
+        (absl::GetCurrentTimeNanos() - sent_ns[result->index()].load()) * 1e-6;
+    summary.Add(*result, latency_ms);
+    if (result->has_error()) {
+      std::fprintf(stderr, "\nframe %d: %s\n", result->index(),
+                   result->error().message().c_str());
+      continue;
+    }
+    if (absl::GetFlag(FLAGS_paths)) AppendWrinklesJsonLine(*result, &jsonl);
+    if (result->has_image()) {
+      const std::string path = absl::StrFormat(
+          "%s/frame_%04d.%s", out, result->index(),
+          result->image().format() == v1::IMAGE_FORMAT_PNG ? "png" : "jpg");
+      if (absl::Status s = io::WriteStringToFile(path, result->image().data());
+          !s.ok()) {
+        receive_status = s;
+        break;
+      }
+      for (int r = 0; r < rows; ++r) {
+        if (sheet_frames[r] == f) wrinkled_images[r] = result->image().data();
+      }
+    }
+    if (progress) PrintProgress(summary, num_frames);
+  }
+  if (progress) std::fprintf(stderr, "\n");
+  if (!receive_status.ok()) (*session)->Cancel();
+  if (!receive_status.ok() && plain != nullptr) plain->Cancel();
+  sender.join();
+  if (plain_receiver.joinable()) plain_receiver.join();
+  summary.wall_seconds = absl::ToDoubleSeconds(absl::Now() - begin);
+  summary.bytes_sent = (*session)->bytes_sent();
+  summary.bytes_received = (*session)->bytes_received();
+  const absl::Status finished = (*session)->Finish();
+  for (const absl::Status& s :
+       {receive_status, send_status, finished, plain_status}) {
+    if (!s.ok()) return s;
+  }
+  if (plain != nullptr) {
+    if (absl::Status s = plain->Finish(); !s.ok()) return s;
+  }
+
+  if (absl::GetFlag(FLAGS_paths)) {
+    if (absl::Status s = io::WriteStringToFile(out + "/wrinkles.jsonl", jsonl);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (want_sheet) {
+    std::vector<renderer::RgbaImage> decoded;
+    decoded.reserve(2 * rows);
+    const bool png = image == "png";
+    for (int r = 0; r < rows; ++r) {
+      for (const std::string* bytes : {&plain_images[r], &wrinkled_images[r]}) {
+        absl::StatusOr<renderer::RgbaImage> d =
+            png ? renderer::DecodePng(*bytes) : renderer::DecodeJpeg(*bytes);
+        if (!d.ok()) return d.status();
+        decoded.push_back(*std::move(d));
+      }
+    }
+    std::vector<
+        std::pair<const renderer::RgbaImage*, const renderer::RgbaImage*>>
+        pairs;
+    for (int r = 0; r < rows; ++r) {
+      pairs.push_back({&decoded[2 * r], &decoded[2 * r + 1]});
+    }
+    absl::StatusOr<renderer::RgbaImage> sheet = renderer::ContactSheet(pairs);
+    if (!sheet.ok()) return sheet.status();
+    absl::StatusOr<std::string> encoded = renderer::EncodePng(*sheet);
+    if (!encoded.ok()) return encoded.status();
+    if (absl::Status s =
+            io::WriteStringToFile(out + "/contact_sheet.png", *encoded);
+        !s.ok()) {
+      return s;
+    }
+    summary.contact_sheet_frames = sheet_frames;
+  }
+  const std::string json = SummaryJson(summary);
+  if (const std::string path = absl::GetFlag(FLAGS_json); path == "-") {
+    std::fputs(json.c_str(), stdout);
+  } else {
+    const std::string target = path.empty() ? out + "/summary.json" : path;
+    if (absl::Status s = io::WriteStringToFile(target, json); !s.ok()) return s;
+  }
+  if (!absl::GetFlag(FLAGS_quiet)) {
+    std::fputs(SummaryTable(summary).c_str(), stderr);
+    std::fprintf(stderr, "wrote %s/\n", out.c_str());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace crease::client
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "Streams an OBJ + PC2 animation to a Crease server. Example:\n"
+      "  crease-client --server 127.0.0.1:50051 --obj "
+      "data/cloth_pants_knee.obj "
+      "--pc2 data/cloth_pants_knee.pc2 --out out/ --image jpeg "
+      "--contact_sheet");
+  absl::ParseCommandLine(argc, argv);
+  const absl::Status status = crease::client::Run();
+  if (!status.ok()) {
+    std::fprintf(stderr, "crease-client: %s\n", status.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,187 @@
+#include "server/crease_server.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+
+#include <thread>
+
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "crease/v1/crease.grpc.pb.h"
+#include "server/session_reactor.h"
+#include "server/session_setup.h"
+#include "wrinkle/io/file_util.h"
+
+namespace crease::server {
+
+constexpr char kVersion[] = "0.1.0";
+
+class CreaseService final : public v1::Crease::CallbackService {
+ public:
+  explicit CreaseService(ServiceState* state) : state_(state) {}
+
+  grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* Session(
+      grpc::CallbackServerContext* context) override {
+    return new SessionReactor(state_, context);
+  }
+
+  grpc::ServerUnaryReactor* GetServerInfo(grpc::CallbackServerContext* context,
+                                          const v1::GetServerInfoRequest*,
+                                          v1::ServerInfo* info) override {
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    if (absl::Status auth = state_->tokens.Check(*context); !auth.ok()) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                                   std::string(auth.message())));
+      return reactor;
+    }
+    info->set_version(kVersion);
+    *info->mutable_limits() = LimitsToProto(state_->options.limits);
+    if (state_->render_pool != nullptr) {
+      info->set_renderer(state_->render_pool->renderer_name());
+      info->set_render_threads(state_->render_pool->threads());
+      info->add_image_formats(v1::IMAGE_FORMAT_JPEG);
+      info->add_image_formats(v1::IMAGE_FORMAT_PNG);
+    }
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
+ private:
+  ServiceState* state_;
+};
+
+absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
+    const ServerOptions& options) {
+  std::unique_ptr<CreaseServer> server(new CreaseServer());
+  server->state_ = std::make_unique<ServiceState>();
+  ServiceState& state = *server->state_;
+  state.options = options;
+  if (!options.tokens_file.empty()) {
+    absl::StatusOr<TokenSet> tokens = TokenSet::FromFile(options.tokens_file);
+    if (!tokens.ok()) return tokens.status();
+    state.tokens = *std::move(tokens);
+  }
+  std::shared_ptr<grpc::ServerCredentials> credentials =
+      grpc::InsecureServerCredentials();
+  if (!options.tls_cert_file.empty() || !options.tls_key_file.empty()) {
+    if (options.tls_cert_file.empty() || options.tls_key_file.empty()) {
+      return absl::InvalidArgumentError(
+          "TLS needs both a certificate and a key file");
+    }
+    absl::StatusOr<std::string> cert =
+        io::ReadFileToString(options.tls_cert_file);
+    if (!cert.ok()) return cert.status();
+    absl::StatusOr<std::string> key =
+        io::ReadFileToString(options.tls_key_file);
+    if (!key.ok()) return key.status();
+    grpc::SslServerCredentialsOptions ssl;
+    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    credentials = grpc::SslServerCredentials(ssl);
+  }
+  absl::StatusOr<std::unique_ptr<ServerMetrics>> metrics =
+      ServerMetrics::Create(options.metrics_address);
+  if (!metrics.ok()) return metrics.status();
+  state.metrics = *std::move(metrics);
+  if (options.render_threads > 0) {
+    absl::StatusOr<std::unique_ptr<RenderPool>> pool = RenderPool::Create(
+        options.render_threads, options.render_queue_capacity);
+    if (!pool.ok()) return pool.status();
+    state.render_pool = *std::move(pool);
+  }
+  const int workers =
+      options.worker_threads > 0
+          ? options.worker_threads
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  state.workers = std::make_unique<ThreadPool>(workers);
+
+  server->service_ = std::make_unique<CreaseService>(&state);
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.address, credentials, &server->port_);
+  builder.SetMaxReceiveMessageSize(
+      static_cast<int>(options.limits.max_message_bytes));
+  builder.SetMaxSendMessageSize(
+      static_cast<int>(options.limits.max_message_bytes));
+  builder.RegisterService(server->service_.get());
+  server->server_ = builder.BuildAndStart();
+  if (server->server_ == nullptr || server->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrFormat("cannot listen on %s", options.address));
+  }
+  grpc::HealthCheckServiceInterface* health =
+      server->server_->GetHealthCheckService();
+  health->SetServingStatus(true);
+  health->SetServingStatus("crease.v1.Crease", true);
+  server->reaper_ = std::thread([s = server.get()] { s->ReapIdleSessions(); });
+  return server;
+}
+
+void CreaseServer::ReapIdleSessions() {
+  absl::MutexLock lock(&reaper_mu_);
+  while (!reaper_mu_.AwaitWithTimeout(absl::Condition(&reaper_stop_),
+                                      absl::Milliseconds(200))) {
+    const absl::Time now = absl::Now();
+    absl::MutexLock state_lock(&state_->mu);
+    for (SessionReactor* session : state_->sessions) {
+      session->ExpireIfIdle(now);
+    }
+  }
+}
+
+int CreaseServer::active_sessions() {
+  absl::MutexLock lock(&state_->mu);
+  return static_cast<int>(state_->sessions.size());
+}
+
+const std::string& CreaseServer::renderer_name() const {
+  static const std::string kNone;
+  return state_->render_pool ? state_->render_pool->renderer_name() : kNone;
+}
+
+void CreaseServer::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+  health->SetServingStatus(false);
+  {
+    absl::MutexLock lock(&state_->mu);
+    state_->shutting_down = true;
+    for (SessionReactor* session : state_->sessions) session->Drain();
+  }
+  server_->Shutdown(
+      absl::ToChronoTime(absl::Now() + state_->options.shutdown_grace));
+  {
+    // Cancelled sessions may still be finishing a frame on a worker.
+    absl::MutexLock lock(&state_->mu);
+    ServiceState* s = state_.get();
+    state_->mu.AwaitWithTimeout(
+        absl::Condition(
+            +[](ServiceState* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu) {
+              return s->sessions.empty();
+            },
+            s),
+        absl::Seconds(30));
+  }
+  {
+    absl::MutexLock lock(&reaper_mu_);
+    reaper_stop_ = true;
+  }
+  reaper_.join();
+  server_->Wait();
+}
+
+CreaseServer::~CreaseServer() {
+  if (server_ != nullptr) Shutdown();
+  server_.reset();
+  service_.reset();
+  if (state_ != nullptr) {
+    state_->workers.reset();
+    state_->render_pool.reset();
+  }
+}
+
+}  // namespace crease::server

@@ -1,0 +1,59 @@
+#ifndef CREASE_SERVER_CREASE_SERVER_H_
+#define CREASE_SERVER_CREASE_SERVER_H_
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "server/server_options.h"
+#include "server/service_state.h"
+
+namespace grpc {
+class Server;
+}
+
+namespace crease::server {
+
+class CreaseService;
+
+// The Crease gRPC server: the crease.v1 service, grpc.health.v1, server
+// reflection and (optionally) Prometheus metrics, running until Shutdown.
+class CreaseServer {
+ public:
+  // Listening when it returns. Errors name what failed (tokens file, TLS
+  // files, EGL contexts, the address, the metrics address).
+  static absl::StatusOr<std::unique_ptr<CreaseServer>> Start(
+      const ServerOptions& options);
+  // Shuts down (gracefully) if not done yet.
+  ~CreaseServer();
+
+  int port() const { return port_; }
+  int metrics_port() const { return state_->metrics->port(); }
+  // Sessions open now.
+  int active_sessions();
+  const ServerMetrics& metrics() const { return *state_->metrics; }
+  const std::string& renderer_name() const;
+
+  // Graceful: new sessions are refused with UNAVAILABLE, sessions waiting for
+  // a frame end with UNAVAILABLE, frames in flight get their answers first;
+  // after `shutdown_grace` the rest are cancelled. Returns when all are done.
+  void Shutdown();
+
+ private:
+  CreaseServer() = default;
+  void ReapIdleSessions();
+
+  std::unique_ptr<ServiceState> state_;
+  std::unique_ptr<CreaseService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  std::thread reaper_;
+  absl::Mutex reaper_mu_;
+  bool reaper_stop_ ABSL_GUARDED_BY(reaper_mu_) = false;
+  bool shut_down_ = false;
+};
+
+}  // namespace crease::server
+
+#endif  // CREASE_SERVER_CREASE_SERVER_H_

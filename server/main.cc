@@ -1,0 +1,101 @@
+// crease-server: the Crease wrinkle service. Runs until SIGINT or SIGTERM, then
+// shuts down gracefully (frames in flight get their answers).
+
+#include <csignal>
+#include <cstdio>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/time.h"
+#include "server/crease_server.h"
+#include "wrinkle/io/file_util.h"
+
+ABSL_FLAG(std::string, address, "127.0.0.1:50051",
+          "host:port to listen on; port 0 picks a free one");
+ABSL_FLAG(std::string, port_file, "",
+          "Write the port listened on to this file once serving");
+ABSL_FLAG(uint32_t, max_vertices, 200'000, "Most vertices per session mesh");
+ABSL_FLAG(uint32_t, max_triangles, 400'000, "Most triangles per session mesh");
+ABSL_FLAG(uint32_t, max_sessions, 128, "Most sessions open at once");
+ABSL_FLAG(uint32_t, max_message_mb, 64, "Largest message, either way, in MiB");
+ABSL_FLAG(absl::Duration, idle_timeout, absl::Seconds(60),
+          "End a session that sends nothing for this long");
+ABSL_FLAG(uint32_t, max_image_size, 4096, "Largest image side in pixels");
+ABSL_FLAG(int, worker_threads, 0, "Session worker threads (0: one per core)");
+ABSL_FLAG(int, render_threads, 1,
+          "Render threads, one EGL context each (0: no images)");
+ABSL_FLAG(int, render_queue, 16, "Frames waiting for a render thread, at most");
+ABSL_FLAG(std::string, tokens_file, "",
+          "Bearer tokens, one per line; set: every call needs one");
+ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain (with --tls_key)");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key (with --tls_cert)");
+ABSL_FLAG(std::string, metrics_address, "",
+          "host:port for Prometheus /metrics (empty: off)");
+ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
+          "On SIGTERM, how long frames in flight may take");
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "The Crease wrinkle service (gRPC, crease.v1). Example:\n"
+      "  crease-server --address 127.0.0.1:50051 --render_threads 1");
+  absl::ParseCommandLine(argc, argv);
+
+  // Signals go to sigwait below, not to whichever thread gRPC runs.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  crease::server::ServerOptions options;
+  options.address = absl::GetFlag(FLAGS_address);
+  options.limits.max_vertices = absl::GetFlag(FLAGS_max_vertices);
+  options.limits.max_triangles = absl::GetFlag(FLAGS_max_triangles);
+  options.limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
+  options.limits.max_message_bytes = absl::GetFlag(FLAGS_max_message_mb) << 20;
+  options.limits.idle_timeout = absl::GetFlag(FLAGS_idle_timeout);
+  options.limits.max_image_size = absl::GetFlag(FLAGS_max_image_size);
+  options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
+  options.render_threads = absl::GetFlag(FLAGS_render_threads);
+  options.render_queue_capacity = absl::GetFlag(FLAGS_render_queue);
+  options.tokens_file = absl::GetFlag(FLAGS_tokens_file);
+  options.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
+  options.tls_key_file = absl::GetFlag(FLAGS_tls_key);
+  options.metrics_address = absl::GetFlag(FLAGS_metrics_address);
+  options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
+
+  auto server = crease::server::CreaseServer::Start(options);
+  if (!server.ok()) {
+    std::fprintf(stderr, "crease-server: %s\n",
+                 server.status().ToString().c_str());
+    return 1;
+  }
+  const std::string host =
+      options.address.substr(0, options.address.rfind(':'));
+  std::fprintf(
+      stderr, "crease-server: listening on %s:%d (%s)%s\n", host.c_str(),
+      (*server)->port(),
+      (*server)->renderer_name().empty() ? "no rendering"
+                                         : (*server)->renderer_name().c_str(),
+      (*server)->metrics_port() != 0
+          ? absl::StrFormat(", metrics on port %d", (*server)->metrics_port())
+                .c_str()
+          : "");
+  if (const std::string path = absl::GetFlag(FLAGS_port_file); !path.empty()) {
+    if (auto s = crease::io::WriteStringToFile(
+            path, absl::StrFormat("%d\n", (*server)->port()));
+        !s.ok()) {
+      std::fprintf(stderr, "crease-server: %s\n", s.ToString().c_str());
+      return 1;
+    }
+  }
+  int signal = 0;
+  sigwait(&signals, &signal);
+  std::fprintf(stderr, "crease-server: %s, shutting down\n",
+               signal == SIGINT ? "SIGINT" : "SIGTERM");
+  (*server)->Shutdown();
+  std::fprintf(stderr, "crease-server: stopped\n");
+  return 0;
+}

@@ -1,0 +1,117 @@
+#include "server/render_pool.h"
+
+#include <algorithm>
+
+#include "absl/time/clock.h"
+#include "renderer/gpu_context.h"
+#include "renderer/image_encoding.h"
+
+namespace crease::server {
+namespace {
+
+double MsSince(int64_t start_ns) {
+  return static_cast<double>(absl::GetCurrentTimeNanos() - start_ns) * 1e-6;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
+    int threads, int queue_capacity) {
+  if (threads < 1) return absl::InvalidArgumentError("render threads < 1");
+  std::unique_ptr<RenderPool> pool(new RenderPool());
+  pool->capacity_ = static_cast<size_t>(std::max(queue_capacity, 1));
+  for (int i = 0; i < threads; ++i) {
+    pool->threads_.emplace_back([p = pool.get(), i] { p->Run(i); });
+  }
+  absl::Status startup;
+  {
+    absl::MutexLock lock(&pool->mu_);
+    RenderPool* p = pool.get();
+    pool->mu_.Await(absl::Condition(
+        +[](RenderPool* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
+          return p->ready_ == static_cast<int>(p->threads_.size());
+        },
+        p));
+    startup = pool->startup_;
+  }
+  if (!startup.ok()) return startup;  // the destructor joins the threads
+  return pool;
+}
+
+RenderPool::~RenderPool() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  for (std::thread& t : threads_) t.join();
+}
+
+void RenderPool::Submit(RenderJob job,
+                        absl::AnyInvocable<void(RenderOutcome) &&> done) {
+  absl::MutexLock lock(&mu_);
+  mu_.Await(absl::Condition(
+      +[](RenderPool* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
+        return p->queue_.size() < p->capacity_;
+      },
+      this));
+  queue_.push_back(
+      {std::move(job), std::move(done), absl::GetCurrentTimeNanos()});
+}
+
+void RenderPool::Run(int index) {
+  // The context is current on this thread only; it and the renderer live and
+  // die here.
+  absl::StatusOr<std::unique_ptr<renderer::GpuContext>> gpu =
+      renderer::GpuContext::Create();
+  absl::StatusOr<std::unique_ptr<renderer::FrameRenderer>> frame_renderer =
+      gpu.ok() ? renderer::FrameRenderer::Create(gpu->get())
+               : absl::StatusOr<std::unique_ptr<renderer::FrameRenderer>>(
+                     gpu.status());
+  {
+    absl::MutexLock lock(&mu_);
+    if (!frame_renderer.ok()) {
+      startup_.Update(frame_renderer.status());
+    } else if (index == 0) {
+      renderer_name_ = (*gpu)->info().renderer;
+    }
+    ++ready_;
+    if (!frame_renderer.ok()) return;
+  }
+  while (true) {
+    Queued item;
+    {
+      absl::MutexLock lock(&mu_);
+      mu_.Await(absl::Condition(
+          +[](RenderPool* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
+            return p->stopping_ || !p->queue_.empty();
+          },
+          this));
+      if (queue_.empty()) break;
+      item = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    RenderOutcome outcome;
+    outcome.queue_ms = MsSince(item.queued_ns);
+    const int64_t render_start = absl::GetCurrentTimeNanos();
+    absl::StatusOr<renderer::RgbaImage> image =
+        (*frame_renderer)
+            ->Render(item.job.positions, item.job.triangles, item.job.wrinkles,
+                     item.job.options);
+    outcome.render_ms = MsSince(render_start);
+    if (!image.ok()) {
+      outcome.encoded = image.status();
+    } else {
+      const int64_t encode_start = absl::GetCurrentTimeNanos();
+      outcome.encoded =
+          item.job.encoding == ImageEncoding::kPng
+              ? renderer::EncodePng(*image)
+              : renderer::EncodeJpeg(*image, item.job.jpeg_quality);
+      outcome.encode_ms = MsSince(encode_start);
+    }
+    std::move(item.done)(std::move(outcome));
+  }
+  frame_renderer->reset();  // GL objects go before their context
+  gpu->reset();
+}
+
+}  // namespace crease::server

@@ -1,0 +1,46 @@
+#ifndef CREASE_SERVER_SERVER_OPTIONS_H_
+#define CREASE_SERVER_SERVER_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/time/time.h"
+
+namespace crease::server {
+
+// What one server accepts; reported to clients in Started and ServerInfo.
+struct ServerLimits {
+  uint32_t max_vertices = 200'000;
+  uint32_t max_triangles = 400'000;
+  uint32_t max_sessions = 128;
+  uint32_t max_message_bytes = 64 << 20;  // either direction
+  absl::Duration idle_timeout = absl::Seconds(60);
+  uint32_t max_image_size = 4096;  // pixels per side
+};
+
+// Everything the server is configured with; crease-server sets it from flags.
+struct ServerOptions {
+  // host:port; port 0 picks a free one (CreaseServer::port() tells which).
+  std::string address = "127.0.0.1:50051";
+  ServerLimits limits;
+  // Threads running the sessions' frames (0: one per core).
+  int worker_threads = 0;
+  // Render threads, each with its own EGL context (0: no rendering; image
+  // requests are then rejected at Start).
+  int render_threads = 1;
+  // Frames waiting for a render thread before a session's worker waits.
+  int render_queue_capacity = 16;
+  // Bearer tokens, one per line ('#' starts a comment); empty: no auth.
+  std::string tokens_file;
+  // PEM files; both set: TLS, else plaintext.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  // host:port of the Prometheus /metrics endpoint; empty: off.
+  std::string metrics_address;
+  // How long Shutdown lets frames in flight finish before cancelling.
+  absl::Duration shutdown_grace = absl::Seconds(10);
+};
+
+}  // namespace crease::server
+
+#endif  // CREASE_SERVER_SERVER_OPTIONS_H_

@@ -1,0 +1,37 @@
+#ifndef CREASE_SERVER_SERVICE_STATE_H_
+#define CREASE_SERVER_SERVICE_STATE_H_
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/synchronization/mutex.h"
+#include "server/auth.h"
+#include "server/metrics.h"
+#include "server/render_pool.h"
+#include "server/server_options.h"
+#include "server/thread_pool.h"
+
+namespace crease::server {
+
+class SessionReactor;
+
+// What every session of one server shares: options, threads, metrics, the
+// registry of open sessions (for the idle timeout and shutdown).
+struct ServiceState {
+  ServerOptions options;
+  TokenSet tokens;
+  std::unique_ptr<ThreadPool> workers;
+  std::unique_ptr<RenderPool> render_pool;  // null: no rendering
+  std::unique_ptr<ServerMetrics> metrics;
+  std::atomic<uint64_t> next_session_id{1};
+
+  absl::Mutex mu;
+  absl::flat_hash_set<SessionReactor*> sessions ABSL_GUARDED_BY(mu);
+  bool shutting_down ABSL_GUARDED_BY(mu) = false;
+};
+
+}  // namespace crease::server
+
+#endif  // CREASE_SERVER_SERVICE_STATE_H_

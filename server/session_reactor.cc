@@ -1,0 +1,276 @@
+#include "server/session_reactor.h"
+
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+
+namespace crease::server {
+namespace {
+
+using Lock = std::lock_guard<std::mutex>;
+
+grpc::Status ToGrpc(const absl::Status& status) {
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
+                      std::string(status.message()));
+}
+
+double MsSince(int64_t start_ns) {
+  return static_cast<double>(absl::GetCurrentTimeNanos() - start_ns) * 1e-6;
+}
+
+}  // namespace
+
+SessionReactor::SessionReactor(ServiceState* state,
+                               grpc::CallbackServerContext* context)
+    : state_(state),
+      context_(context),
+      id_(absl::StrFormat("s%d", state->next_session_id++)) {
+  last_activity_ = absl::Now();
+  grpc::Status rejected = grpc::Status::OK;
+  if (absl::Status auth = state_->tokens.Check(*context_); !auth.ok()) {
+    rejected = ToGrpc(auth);
+  } else {
+    absl::MutexLock state_lock(&state_->mu);
+    if (state_->shutting_down) {
+      rejected = grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                              "the server is shutting down");
+    } else if (state_->sessions.size() >= state_->options.limits.max_sessions) {
+      rejected = grpc::Status(
+          grpc::StatusCode::RESOURCE_EXHAUSTED,
+          absl::StrFormat("%d sessions are open, this server's limit",
+                          state_->options.limits.max_sessions));
+    } else {
+      state_->sessions.insert(this);
+      registered_ = true;
+    }
+  }
+  if (!rejected.ok()) {
+    Lock lock(mu_);
+    FinishLocked(rejected);
+    return;
+  }
+  state_->metrics->SessionStarted();
+  StartRead(&request_);
+}
+
+void SessionReactor::FinishLocked(const grpc::Status& status) {
+  if (phase_ == Phase::kFinished) return;
+  phase_ = Phase::kFinished;
+  state_->metrics->StreamFinished(status.error_code());
+  Finish(status);
+}
+
+void SessionReactor::OnReadDone(bool ok) {
+  {
+    Lock lock(mu_);
+    if (!ok) {
+      // The client half-closed (every frame it sent has its answer) or the
+      // call is gone.
+      FinishLocked(grpc::Status::OK);
+      return;
+    }
+    if (draining_) {
+      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                "the server is shutting down"));
+      return;
+    }
+    if (phase_ == Phase::kFinished) return;  // expired while reading
+    phase_ = Phase::kWorking;
+  }
+  state_->workers->Post([this] { Work(); });
+}
+
+void SessionReactor::Work() {
+  work_start_ns_ = absl::GetCurrentTimeNanos();
+  response_.Clear();
+  if (!started_) {
+    HandleStart();
+  } else if (request_.has_frame()) {
+    HandleFrame();
+  } else {
+    Lock lock(mu_);
+    FinishLocked(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                              request_.has_start()
+                                  ? "start: sent twice; a session has one start"
+                                  : "request: neither start nor frame"));
+  }
+  // Nothing here: the answer may already be written and the reactor gone.
+}
+
+void SessionReactor::HandleStart() {
+  if (!request_.has_start()) {
+    Lock lock(mu_);
+    FinishLocked(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                              "start: the first message must be a start"));
+    return;
+  }
+  absl::StatusOr<SessionSetup> setup = ValidateStart(
+      request_.start(), state_->options.limits, state_->render_pool != nullptr);
+  if (setup.ok() && !setup->rest_positions.empty()) {
+    absl::StatusOr<std::unique_ptr<Session>> session =
+        Session::Create(setup->triangles, setup->rest_positions, setup->params);
+    if (session.ok()) {
+      session_ = *std::move(session);
+    } else {
+      setup = absl::InvalidArgumentError(
+          absl::StrFormat("start.topology: %s", session.status().message()));
+    }
+  }
+  if (!setup.ok()) {
+    Lock lock(mu_);
+    FinishLocked(ToGrpc(setup.status()));
+    return;
+  }
+  setup_ = *std::move(setup);
+  started_ = true;
+  v1::Started* started = response_.mutable_started();
+  started->set_session_id(id_);
+  *started->mutable_parameters() = setup_.effective;
+  *started->mutable_limits() = LimitsToProto(state_->options.limits);
+  Write();
+}
+
+void SessionReactor::FrameError(const absl::Status& status) {
+  v1::FrameResult* result = response_.mutable_frame_result();
+  result->Clear();
+  result->set_index(request_.frame().index());
+  result->mutable_error()->set_code(static_cast<int>(status.code()));
+  result->mutable_error()->set_message(std::string(status.message()));
+  Write();
+}
+
+void SessionReactor::HandleFrame() {
+  const v1::Frame& frame = request_.frame();
+  if (absl::Status s = ValidateFrame(frame, setup_.vertex_count, last_index_);
+      !s.ok()) {
+    FrameError(s);
+    return;
+  }
+  positions_.assign(frame.positions().begin(), frame.positions().end());
+  if (session_ == nullptr) {
+    // No rest positions were given: weld on the first frame.
+    absl::StatusOr<std::unique_ptr<Session>> session =
+        Session::Create(setup_.triangles, positions_, setup_.params);
+    if (!session.ok()) {
+      FrameError(session.status());
+      return;
+    }
+    session_ = *std::move(session);
+  }
+  if (absl::Status s = session_->ProcessFrame(positions_); !s.ok()) {
+    FrameError(s);
+    return;
+  }
+  last_index_ = frame.index();
+  v1::FrameResult* result = response_.mutable_frame_result();
+  result->set_index(frame.index());
+  FillFrameResult(*session_, setup_.outputs, result);
+  if (!setup_.image) {
+    Write();
+    return;
+  }
+  if (frame.has_camera()) {
+    // Validated above; it stays for the frames after this one.
+    setup_.render_options.camera = *CameraFromProto(frame.camera(), "");
+  }
+  RenderJob job;
+  job.positions = positions_;
+  job.triangles = setup_.triangles;
+  job.wrinkles = &session_->wrinkles();
+  job.options = setup_.render_options;
+  job.encoding = setup_.encoding;
+  job.jpeg_quality = setup_.jpeg_quality;
+  state_->render_pool->Submit(std::move(job), [this](RenderOutcome outcome) {
+    v1::FrameResult* result = response_.mutable_frame_result();
+    if (!outcome.encoded.ok()) {
+      const uint32_t index = result->index();
+      result->Clear();
+      result->set_index(index);
+      result->mutable_error()->set_code(
+          static_cast<int>(outcome.encoded.status().code()));
+      result->mutable_error()->set_message(
+          absl::StrFormat("image: %s", outcome.encoded.status().message()));
+    } else {
+      v1::Image* image = result->mutable_image();
+      image->set_format(setup_.encoding == ImageEncoding::kPng
+                            ? v1::IMAGE_FORMAT_PNG
+                            : v1::IMAGE_FORMAT_JPEG);
+      image->set_width(setup_.render_options.width);
+      image->set_height(setup_.render_options.height);
+      image->set_data(*std::move(outcome.encoded));
+      v1::StageTimings* timings = result->mutable_timings();
+      timings->set_queue_ms(outcome.queue_ms);
+      timings->set_render_ms(outcome.render_ms);
+      timings->set_encode_ms(outcome.encode_ms);
+    }
+    Write();
+  });
+  // Nothing after Submit: the render thread owns the reactor now.
+}
+
+void SessionReactor::Write() {
+  if (response_.has_frame_result()) {
+    state_->metrics->FrameDone(response_.frame_result(),
+                               MsSince(work_start_ns_));
+  }
+  Lock lock(mu_);
+  if (cancelled_) {
+    FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+    return;
+  }
+  phase_ = Phase::kWriting;
+  StartWrite(&response_);
+}
+
+void SessionReactor::OnWriteDone(bool ok) {
+  Lock lock(mu_);
+  if (!ok) {
+    FinishLocked(
+        grpc::Status(grpc::StatusCode::CANCELLED, "the client went away"));
+    return;
+  }
+  if (draining_) {
+    FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                              "the server is shutting down"));
+    return;
+  }
+  phase_ = Phase::kReading;
+  last_activity_ = absl::Now();
+  StartRead(&request_);
+}
+
+void SessionReactor::OnCancel() {
+  Lock lock(mu_);
+  cancelled_ = true;
+}
+
+void SessionReactor::ExpireIfIdle(absl::Time now) {
+  Lock lock(mu_);
+  const absl::Duration timeout = state_->options.limits.idle_timeout;
+  if (phase_ == Phase::kReading && now - last_activity_ > timeout) {
+    FinishLocked(
+        grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+                     absl::StrFormat("no message for %s (the idle timeout)",
+                                     absl::FormatDuration(timeout))));
+  }
+}
+
+void SessionReactor::Drain() {
+  Lock lock(mu_);
+  draining_ = true;
+  if (phase_ == Phase::kReading) {
+    FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                              "the server is shutting down"));
+  }
+}
+
+void SessionReactor::OnDone() {
+  if (registered_) {
+    absl::MutexLock state_lock(&state_->mu);
+    state_->sessions.erase(this);
+    state_->metrics->SessionEnded();
+  }
+  { Lock lock(mu_); }  // whoever finished the stream has let go
+  delete this;
+}
+
+}  // namespace crease::server

@@ -1,0 +1,77 @@
+#ifndef CREASE_SERVER_SESSION_REACTOR_H_
+#define CREASE_SERVER_SESSION_REACTOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "absl/time/time.h"
+#include "crease/v1/crease.grpc.pb.h"
+#include "server/service_state.h"
+#include "server/session_setup.h"
+#include "wrinkle/session.h"
+
+namespace crease::server {
+
+// One Session stream (DESIGN.md §5). Strictly one thing at a time: read a
+// message, work on it on the worker pool (and a render thread), write the
+// answer, read the next. So results come in order, the Session is touched by
+// one thread at a time, and gRPC's flow control holds back a client that sends
+// faster than its frames are processed.
+class SessionReactor
+    : public grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse> {
+ public:
+  SessionReactor(ServiceState* state, grpc::CallbackServerContext* context);
+
+  void OnReadDone(bool ok) override;
+  void OnWriteDone(bool ok) override;
+  void OnCancel() override;
+  void OnDone() override;
+
+  // From the server: ends the stream with `status` if it has waited for a
+  // message longer than the idle timeout (`now` given).
+  void ExpireIfIdle(absl::Time now);
+  // From the server's shutdown: finish now if waiting for a message, else
+  // right after the answer in progress.
+  void Drain();
+
+ private:
+  enum class Phase { kReading, kWorking, kWriting, kFinished };
+  void Work();
+  void HandleStart();
+  void HandleFrame();
+  void FrameError(const absl::Status& status);
+  void Write();
+  // With mu_ held. Ends the stream once; nothing may touch the reactor after
+  // the caller releases mu_ (OnDone may delete it).
+  void FinishLocked(const grpc::Status& status);
+
+  ServiceState* const state_;
+  grpc::CallbackServerContext* const context_;
+  const std::string id_;
+  bool registered_ = false;
+
+  // A std::mutex (pthreads): OnDone locks it once more before deleting, so
+  // the last holder's unlock has returned; POSIX makes that safe.
+  std::mutex mu_;
+  Phase phase_ = Phase::kReading;  // guarded by mu_, like the three below
+  bool cancelled_ = false;
+  bool draining_ = false;
+  absl::Time last_activity_;
+
+  // Touched only by the one thread working on the current message.
+  v1::SessionRequest request_;
+  v1::SessionResponse response_;
+  bool started_ = false;
+  int64_t work_start_ns_ = 0;
+  SessionSetup setup_;
+  std::unique_ptr<Session> session_;
+  std::optional<uint32_t> last_index_;
+  std::vector<float> positions_;  // the frame being worked on
+};
+
+}  // namespace crease::server
+
+#endif  // CREASE_SERVER_SESSION_REACTOR_H_

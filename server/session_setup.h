@@ -1,0 +1,58 @@
+#ifndef CREASE_SERVER_SESSION_SETUP_H_
+#define CREASE_SERVER_SESSION_SETUP_H_
+
+// Turning crease.v1 messages into a Session and back: validation of
+// everything a client sends, with errors that name the field.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "crease/v1/crease.pb.h"
+#include "renderer/frame_renderer.h"
+#include "server/render_pool.h"
+#include "server/server_options.h"
+#include "wrinkle/session.h"
+
+namespace crease::server {
+
+// A validated Start.
+struct SessionSetup {
+  uint32_t vertex_count = 0;
+  std::vector<io::Triangle> triangles;
+  std::vector<float> rest_positions;  // empty: weld on the first frame
+  SessionParams params;
+  v1::Parameters effective;  // params as sent back in Started
+  v1::Outputs outputs;
+  bool image = false;
+  renderer::RenderOptions render_options;
+  ImageEncoding encoding = ImageEncoding::kJpeg;
+  int jpeg_quality = 90;
+};
+
+// INVALID_ARGUMENT naming the field for a malformed Start; RESOURCE_EXHAUSTED
+// for a mesh over the limits; FAILED_PRECONDITION for an image when the server
+// renders nothing.
+absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
+                                           const ServerLimits& limits,
+                                           bool can_render);
+
+// INVALID_ARGUMENT for a wrong position count, non-finite positions, an index
+// not above the last accepted one, or a bad camera.
+absl::Status ValidateFrame(const v1::Frame& frame, uint32_t vertex_count,
+                           std::optional<uint32_t> last_index);
+
+absl::StatusOr<renderer::Camera> CameraFromProto(const v1::Camera& camera,
+                                                 const char* field);
+
+// The requested outputs of the session's last frame (not the image).
+void FillFrameResult(const Session& session, const v1::Outputs& outputs,
+                     v1::FrameResult* result);
+
+v1::Limits LimitsToProto(const ServerLimits& limits);
+
+}  // namespace crease::server
+
+#endif  // CREASE_SERVER_SESSION_SETUP_H_
