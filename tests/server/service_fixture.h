@@ -1,0 +1,83 @@
+#ifndef CREASE_TESTS_SERVER_SERVICE_FIXTURE_H_
+#define CREASE_TESTS_SERVER_SERVICE_FIXTURE_H_
+
+// A real crease server on a loopback port and real clients, for the service
+// tests.
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+
+#include <memory>
+#include <string>
+
+#include "client/crease_client.h"
+#include "gtest/gtest.h"
+#include "server/crease_server.h"
+#include "wrinkle/io/animation.h"
+
+namespace crease::server {
+
+inline io::Animation LoadBundled(const std::string& name) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
+  auto animation = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  EXPECT_TRUE(animation.ok()) << animation.status();
+  return animation.ok() ? *std::move(animation) : io::Animation{};
+}
+
+// A Start for `animation` (rest positions from its OBJ) asking for paths.
+inline v1::Start StartFor(const io::Animation& animation) {
+  v1::Start start;
+  v1::Topology* topology = start.mutable_topology();
+  topology->set_vertex_count(
+      static_cast<uint32_t>(animation.mesh.num_vertices()));
+  for (const io::Triangle& t : animation.mesh.triangles) {
+    for (int32_t v : t) topology->add_triangles(static_cast<uint32_t>(v));
+  }
+  topology->mutable_rest_positions()->Assign(animation.mesh.positions.begin(),
+                                             animation.mesh.positions.end());
+  start.mutable_outputs()->set_paths(true);
+  return start;
+}
+
+inline v1::Frame FrameOf(const io::Animation& animation, int index) {
+  v1::Frame frame;
+  frame.set_index(static_cast<uint32_t>(index));
+  const auto positions = animation.frames.Sample(index);
+  frame.mutable_positions()->Assign(positions.begin(), positions.end());
+  return frame;
+}
+
+inline ServerOptions LoopbackOptions() {
+  ServerOptions options;
+  options.address = "127.0.0.1:0";
+  options.worker_threads = 2;
+  options.render_threads = 1;
+  options.shutdown_grace = absl::Seconds(5);
+  return options;
+}
+
+struct RunningServer {
+  std::unique_ptr<CreaseServer> server;
+  std::string target;
+
+  static RunningServer Start(const ServerOptions& options) {
+    RunningServer running;
+    auto server = CreaseServer::Start(options);
+    EXPECT_TRUE(server.ok()) << server.status();
+    if (!server.ok()) return running;
+    running.server = *std::move(server);
+    running.target = "127.0.0.1:" + std::to_string(running.server->port());
+    return running;
+  }
+
+  std::unique_ptr<client::CreaseClient> Client(
+      const client::ClientOptions& options = {}) const {
+    auto client = client::CreaseClient::Connect(target, options);
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? *std::move(client) : nullptr;
+  }
+};
+
+}  // namespace crease::server
+
+#endif  // CREASE_TESTS_SERVER_SERVICE_FIXTURE_H_

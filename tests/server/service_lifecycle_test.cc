@@ -1,0 +1,258 @@
+// The service under load and at its edges: concurrent sessions, disconnects,
+// idle timeouts, shutdown, limits, auth, TLS, health.
+
+#include <grpcpp/generic/generic_stub.h>
+
+#include <cstdlib>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/server/service_fixture.h"
+#include "wrinkle/io/file_util.h"
+#include "wrinkle/session.h"
+
+namespace crease::server {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Waits up to 10 s for the server to have `sessions` open.
+bool WaitForSessions(CreaseServer& server, int sessions) {
+  for (int i = 0; i < 1000; ++i) {
+    if (server.active_sessions() == sessions) return true;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  return false;
+}
+
+// 16 sessions at once, on two animations, each equal to the same Session run
+// in-process: sessions do not leak into each other.
+TEST(ServiceLifecycleTest, ConcurrentSessionsEqualInProcessSessions) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation pants = LoadBundled("cloth_pants_knee");
+  constexpr int kSessions = 16, kFrames = 30;
+  // Expected wrinkle ids and first point x per frame, per animation.
+  auto expected = [&](const io::Animation& a) {
+    std::vector<std::vector<std::pair<uint32_t, float>>> frames;
+    auto session = *Session::Create(a.mesh.triangles, a.mesh.positions);
+    for (int f = 0; f < kFrames; ++f) {
+      EXPECT_TRUE(session->ProcessFrame(a.frames.Sample(f)).ok());
+      auto& out = frames.emplace_back();
+      for (size_t w = 0; w < session->wrinkles().wrinkles().size(); ++w) {
+        out.push_back(
+            {session->wrinkles().wrinkles()[w].id,
+             static_cast<float>(
+                 session->wrinkles().shapes()[w].refined[0].position.x())});
+      }
+    }
+    return frames;
+  };
+  const auto fox_expected = expected(fox), pants_expected = expected(pants);
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(kSessions, -1);
+  for (int s = 0; s < kSessions; ++s) {
+    threads.emplace_back([&, s] {
+      const io::Animation& a = s % 2 == 0 ? fox : pants;
+      const auto& want = s % 2 == 0 ? fox_expected : pants_expected;
+      auto client = running.Client();
+      auto session = client->OpenSession(StartFor(a));
+      if (!session.ok()) return;
+      std::thread sender([&] {
+        for (int f = 0; f < kFrames; ++f) {
+          if (!(*session)->Send(FrameOf(a, f)).ok()) return;
+        }
+        (void)(*session)->WritesDone();
+      });
+      int bad = 0;
+      for (int f = 0; f < kFrames; ++f) {
+        auto result = (*session)->Receive();
+        if (!result.ok() || result->has_error() ||
+            result->index() != static_cast<uint32_t>(f) ||
+            result->wrinkles_size() != static_cast<int>(want[f].size())) {
+          ++bad;
+          continue;
+        }
+        for (int w = 0; w < result->wrinkles_size(); ++w) {
+          bad += result->wrinkles(w).id() != want[f][w].first ||
+                 result->wrinkles(w).points(0) != want[f][w].second;
+        }
+      }
+      sender.join();
+      if ((*session)->Finish().ok()) mismatches[s] = bad;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int s = 0; s < kSessions; ++s) EXPECT_EQ(mismatches[s], 0) << s;
+  EXPECT_TRUE(WaitForSessions(*running.server, 0));
+}
+
+TEST(ServiceLifecycleTest, AClientThatDisconnectsMidFrameFreesItsSession) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  const io::Animation fox = LoadBundled("fox_walk");
+  {
+    auto session = running.Client()->OpenSession(StartFor(fox));
+    ASSERT_TRUE(session.ok());
+    EXPECT_EQ(running.server->active_sessions(), 1);
+    for (int f = 0; f < 4; ++f)
+      ASSERT_TRUE((*session)->Send(FrameOf(fox, f)).ok());
+    (*session)->Cancel();  // with frames in flight
+  }
+  EXPECT_TRUE(WaitForSessions(*running.server, 0));
+  // Dropping the stream object without Finish frees it as well.
+  {
+    auto session = running.Client()->OpenSession(StartFor(fox));
+    ASSERT_TRUE(session.ok());
+    ASSERT_TRUE((*session)->Send(FrameOf(fox, 0)).ok());
+  }
+  EXPECT_TRUE(WaitForSessions(*running.server, 0));
+}
+
+TEST(ServiceLifecycleTest, IdleSessionsTimeOut) {
+  ServerOptions options = LoopbackOptions();
+  options.limits.idle_timeout = absl::Milliseconds(300);
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation fox = LoadBundled("fox_walk");
+  auto session = running.Client()->OpenSession(StartFor(fox));
+  ASSERT_TRUE(session.ok());
+  const absl::Status status = (*session)->Receive().status();
+  EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << status;
+  EXPECT_THAT(std::string(status.message()), HasSubstr("idle timeout"));
+  EXPECT_TRUE(WaitForSessions(*running.server, 0));
+}
+
+TEST(ServiceLifecycleTest, SessionsOverTheLimitAreRefused) {
+  ServerOptions options = LoopbackOptions();
+  options.limits.max_sessions = 2;
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation fox = LoadBundled("fox_walk");
+  auto client = running.Client();
+  auto a = client->OpenSession(StartFor(fox));
+  auto b = client->OpenSession(StartFor(fox));
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto c = client->OpenSession(StartFor(fox));
+  EXPECT_TRUE(absl::IsResourceExhausted(c.status())) << c.status();
+  ASSERT_TRUE((*a)->Finish().ok());
+  ASSERT_TRUE(WaitForSessions(*running.server, 1));
+  EXPECT_TRUE(client->OpenSession(StartFor(fox)).ok());
+}
+
+// Shutdown answers the frames in flight, ends the sessions with UNAVAILABLE
+// and refuses new ones.
+TEST(ServiceLifecycleTest, GracefulShutdownFinishesFramesInFlight) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  const io::Animation pants = LoadBundled("cloth_pants_knee");
+  v1::Start start = StartFor(pants);
+  start.mutable_outputs()->mutable_image()->set_width(1920);
+  start.mutable_outputs()->mutable_image()->set_height(1080);
+  start.mutable_outputs()->mutable_image()->set_format(v1::IMAGE_FORMAT_PNG);
+  auto client = running.Client();
+  auto session = client->OpenSession(start);
+  ASSERT_TRUE(session.ok());
+  for (int f = 0; f < 6; ++f)
+    ASSERT_TRUE((*session)->Send(FrameOf(pants, f)).ok());
+  auto first = (*session)->Receive();
+  ASSERT_TRUE(first.ok() && !first->has_error());
+  // The server started on frame 1 as soon as it had written frame 0's answer;
+  // a 1080p PNG takes far longer than this to render and encode.
+  absl::SleepFor(absl::Milliseconds(20));
+  std::thread stopper([&] { running.server->Shutdown(); });
+  int answered = 1;
+  absl::Status end;
+  while (true) {
+    auto result = (*session)->Receive();
+    if (!result.ok()) {
+      end = result.status();
+      break;
+    }
+    EXPECT_FALSE(result->has_error()) << result->error().message();
+    EXPECT_TRUE(result->has_image());
+    ++answered;
+  }
+  stopper.join();
+  // The frame being worked on when Shutdown came was answered, not dropped.
+  EXPECT_GE(answered, 2);
+  EXPECT_TRUE(absl::IsUnavailable(end)) << end;
+  EXPECT_EQ(running.server->active_sessions(), 0);
+  EXPECT_FALSE(client->OpenSession(start).ok());
+}
+
+TEST(ServiceLifecycleTest, TokensAreRequiredWhenConfigured) {
+  const std::string tokens = ::testing::TempDir() + "/crease_tokens.txt";
+  ASSERT_TRUE(
+      io::WriteStringToFile(tokens, "# service tokens\nsecret-1\n\nsecret-2\n")
+          .ok());
+  ServerOptions options = LoopbackOptions();
+  options.tokens_file = tokens;
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation fox = LoadBundled("fox_walk");
+  for (const char* token : {"", "wrong"}) {
+    client::ClientOptions client_options;
+    client_options.token = token;
+    auto client = running.Client(client_options);
+    auto session = client->OpenSession(StartFor(fox));
+    EXPECT_TRUE(absl::IsUnauthenticated(session.status())) << token;
+    EXPECT_TRUE(absl::IsUnauthenticated(client->GetServerInfo().status()));
+  }
+  client::ClientOptions good;
+  good.token = "secret-2";
+  EXPECT_TRUE(running.Client(good)->OpenSession(StartFor(fox)).ok());
+  EXPECT_TRUE(running.Client(good)->GetServerInfo().ok());
+
+  ServerOptions missing = LoopbackOptions();
+  missing.tokens_file = ::testing::TempDir() + "/no_such_tokens.txt";
+  EXPECT_FALSE(CreaseServer::Start(missing).ok());
+}
+
+TEST(ServiceLifecycleTest, TlsWithASelfSignedCertificate) {
+  const std::string dir = ::testing::TempDir();
+  const std::string command =
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
+      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
+      dir + "/crease_key.pem -out " + dir + "/crease_cert.pem 2>/dev/null";
+  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "no openssl";
+  ServerOptions options = LoopbackOptions();
+  options.tls_cert_file = dir + "/crease_cert.pem";
+  options.tls_key_file = dir + "/crease_key.pem";
+  RunningServer running = RunningServer::Start(options);
+  client::ClientOptions tls;
+  tls.tls_root_certificates = *io::ReadFileToString(dir + "/crease_cert.pem");
+  auto info = running.Client(tls)->GetServerInfo(absl::Seconds(5));
+  EXPECT_TRUE(info.ok()) << info.status();
+  // Plaintext against a TLS server fails.
+  auto plain = running.Client()->GetServerInfo(absl::Seconds(2));
+  EXPECT_FALSE(plain.ok());
+}
+
+// grpc.health.v1: the empty request asks about the whole server; SERVING is
+// status 1 (bytes 08 01).
+TEST(ServiceLifecycleTest, HealthServiceSaysServing) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  auto channel =
+      grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
+  grpc::GenericStub stub(channel);
+  grpc::ClientContext context;
+  grpc::Slice empty(std::string{});  // an empty HealthCheckRequest
+  grpc::ByteBuffer request(&empty, 1), response;
+  std::promise<grpc::Status> done;
+  stub.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(),
+                 &request, &response,
+                 [&](grpc::Status s) { done.set_value(std::move(s)); });
+  const grpc::Status status = done.get_future().get();
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(response.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& s : slices) {
+    bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  }
+  EXPECT_EQ(bytes, std::string("\x08\x01", 2));
+}
+
+}  // namespace
+}  // namespace crease::server

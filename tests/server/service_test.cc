@@ -1,0 +1,269 @@
+// The service on a loopback port: the session lifecycle, outputs, and every
+// kind of bad input.
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "renderer/image_encoding.h"
+#include "tests/server/service_fixture.h"
+#include "wrinkle/session.h"
+
+namespace crease::server {
+namespace {
+
+using ::testing::HasSubstr;
+
+class ServiceTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    running_ = new RunningServer(RunningServer::Start(LoopbackOptions()));
+    pants_ = new io::Animation(LoadBundled("cloth_pants_knee"));
+  }
+  static void TearDownTestSuite() {
+    delete running_;
+    delete pants_;
+  }
+  // The status a session ends with when opened with `start`.
+  static absl::Status OpenStatus(const v1::Start& start) {
+    auto session = running_->Client()->OpenSession(start);
+    return session.ok() ? absl::OkStatus() : session.status();
+  }
+  static RunningServer* running_;
+  static io::Animation* pants_;
+};
+RunningServer* ServiceTest::running_ = nullptr;
+io::Animation* ServiceTest::pants_ = nullptr;
+
+TEST_F(ServiceTest, ServerInfoNamesRendererLimitsAndFormats) {
+  auto info = running_->Client()->GetServerInfo();
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_EQ(info->version(), "0.1.0");
+  EXPECT_FALSE(info->renderer().empty());
+  EXPECT_EQ(info->limits().max_sessions(), 128u);
+  EXPECT_EQ(info->limits().idle_timeout_seconds(), 60u);
+  EXPECT_THAT(
+      info->image_formats(),
+      ::testing::ElementsAre(v1::IMAGE_FORMAT_JPEG, v1::IMAGE_FORMAT_PNG));
+}
+
+// Paths, labels and tensors equal what the same Session computes in-process.
+TEST_F(ServiceTest, FramesComeBackInOrderWithTheSessionsResults) {
+  v1::Start start = StartFor(*pants_);
+  start.mutable_outputs()->set_labels(true);
+  start.mutable_outputs()->set_tensors(true);
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+  EXPECT_FALSE((*session)->started().session_id().empty());
+  EXPECT_DOUBLE_EQ((*session)->started().parameters().seed_compression(), 1.3);
+  auto local = *Session::Create(pants_->mesh.triangles, pants_->mesh.positions);
+  const int n = static_cast<int>(pants_->mesh.triangles.size());
+  for (int f = 0; f < 40; ++f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_FALSE(result->has_error()) << result->error().message();
+    ASSERT_TRUE(local->ProcessFrame(pants_->frames.Sample(f)).ok());
+    EXPECT_EQ(result->index(), static_cast<uint32_t>(f));
+    ASSERT_EQ(result->wrinkles_size(),
+              static_cast<int>(local->wrinkles().wrinkles().size()));
+    for (int w = 0; w < result->wrinkles_size(); ++w) {
+      EXPECT_EQ(result->wrinkles(w).id(), local->wrinkles().wrinkles()[w].id);
+      EXPECT_EQ(
+          result->wrinkles(w).points_size(),
+          3 * static_cast<int>(local->wrinkles().shapes()[w].refined.size()));
+    }
+    ASSERT_EQ(result->labels().size(), static_cast<size_t>(n));
+    for (int t = 0; t < n; ++t) {
+      // TRIANGLE_LABEL_COMPRESS / REST / STRETCH are 1 / 2 / 3.
+      EXPECT_EQ(result->labels()[t], 1 + static_cast<int>(local->labels()[t]));
+    }
+    ASSERT_EQ(result->tensors_size(), 8 * n);
+    EXPECT_FLOAT_EQ(
+        result->tensors(1),
+        static_cast<float>(local->compression_field()[0].lambda_min));
+    EXPECT_GE(result->timings().labeling_ms(), 0.0);
+  }
+  ASSERT_TRUE((*session)->WritesDone().ok());
+  EXPECT_TRUE(absl::IsOutOfRange((*session)->Receive().status()));
+  EXPECT_TRUE((*session)->Finish().ok());
+}
+
+TEST_F(ServiceTest, ImagesDecodeAtTheAskedSize) {
+  v1::Start start = StartFor(*pants_);
+  start.mutable_outputs()->mutable_image()->set_format(v1::IMAGE_FORMAT_PNG);
+  start.mutable_outputs()->mutable_image()->set_width(96);
+  start.mutable_outputs()->mutable_image()->set_height(64);
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_TRUE((*session)->Send(FrameOf(*pants_, 0)).ok());
+  auto result = (*session)->Receive();
+  ASSERT_TRUE(result.ok() && !result->has_error());
+  ASSERT_TRUE(result->has_image());
+  auto image = renderer::DecodePng(result->image().data());
+  ASSERT_TRUE(image.ok()) << image.status();
+  EXPECT_EQ(image->width, 96);
+  EXPECT_EQ(image->height, 64);
+  EXPECT_GT(result->timings().render_ms(), 0.0);
+  // Some pixels are the mesh, not the white background.
+  int covered = 0;
+  for (int y = 0; y < 64; ++y) {
+    for (int x = 0; x < 96; ++x) covered += image->At(x, y)[0] != 255;
+  }
+  EXPECT_GT(covered, 200);
+}
+
+TEST_F(ServiceTest, MalformedStartsEndTheStreamNamingTheField) {
+  struct Case {
+    const char* field;
+    std::function<void(v1::Start*)> breaks;
+  };
+  const Case cases[] = {
+      {"start.topology: missing", [](v1::Start* s) { s->clear_topology(); }},
+      {"start.topology.triangles",
+       [](v1::Start* s) { s->mutable_topology()->add_triangles(0); }},
+      {"start.topology.triangles: triangle 0 uses vertex",
+       [](v1::Start* s) { s->mutable_topology()->set_triangles(0, 1u << 30); }},
+      {"start.topology.vertex_count",
+       [](v1::Start* s) { s->mutable_topology()->set_vertex_count(2); }},
+      {"start.topology.rest_positions",
+       [](v1::Start* s) { s->mutable_topology()->add_rest_positions(1); }},
+      {"start.parameters.seed_compression",
+       [](v1::Start* s) {
+         s->mutable_parameters()->set_seed_compression(0.5);
+       }},
+      {"start.outputs.image.camera",
+       [](v1::Start* s) {
+         s->mutable_outputs()->mutable_image()->mutable_camera()->mutable_eye();
+       }},
+      {"start.outputs.image.jpeg_quality",
+       [](v1::Start* s) {
+         s->mutable_outputs()->mutable_image()->set_jpeg_quality(101);
+       }},
+  };
+  for (const Case& c : cases) {
+    v1::Start start = StartFor(*pants_);
+    c.breaks(&start);
+    const absl::Status status = OpenStatus(start);
+    EXPECT_TRUE(absl::IsInvalidArgument(status)) << c.field << ": " << status;
+    EXPECT_THAT(std::string(status.message()), HasSubstr(c.field));
+  }
+  // A mesh over the limits, or an image larger than allowed.
+  v1::Start big = StartFor(*pants_);
+  big.mutable_topology()->set_vertex_count(1'000'000);
+  EXPECT_TRUE(absl::IsResourceExhausted(OpenStatus(big)));
+  v1::Start huge_image = StartFor(*pants_);
+  huge_image.mutable_outputs()->mutable_image()->set_width(5000);
+  EXPECT_TRUE(absl::IsResourceExhausted(OpenStatus(huge_image)));
+}
+
+TEST_F(ServiceTest, AFrameFirstOrASecondStartIsRejected) {
+  auto client = running_->Client();
+  grpc::ClientContext context;
+  auto stub = v1::Crease::NewStub(grpc::CreateChannel(
+      running_->target, grpc::InsecureChannelCredentials()));
+  auto stream = stub->Session(&context);
+  v1::SessionRequest request;
+  *request.mutable_frame() = FrameOf(*pants_, 0);
+  ASSERT_TRUE(stream->Write(request));
+  v1::SessionResponse response;
+  EXPECT_FALSE(stream->Read(&response));
+  const grpc::Status status = stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("first message must be a start"));
+
+  grpc::ClientContext context2;
+  auto stream2 = stub->Session(&context2);
+  *request.mutable_start() = StartFor(*pants_);
+  ASSERT_TRUE(stream2->Write(request));
+  ASSERT_TRUE(stream2->Read(&response));
+  ASSERT_TRUE(stream2->Write(request));
+  EXPECT_FALSE(stream2->Read(&response));
+  EXPECT_THAT(stream2->Finish().error_message(), HasSubstr("sent twice"));
+}
+
+// Bad frames get an error result; the session is as before and goes on: the
+// frames after them match a session that never saw them.
+TEST_F(ServiceTest, BadFramesGetErrorsAndChangeNothing) {
+  auto session = running_->Client()->OpenSession(StartFor(*pants_));
+  ASSERT_TRUE(session.ok()) << session.status();
+  auto local = *Session::Create(pants_->mesh.triangles, pants_->mesh.positions);
+  auto expect_error = [&](const v1::Frame& frame, const char* what) {
+    ASSERT_TRUE((*session)->Send(frame).ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_TRUE(result->has_error()) << what;
+    EXPECT_EQ(result->error().code(),
+              static_cast<int>(absl::StatusCode::kInvalidArgument));
+    EXPECT_THAT(result->error().message(), HasSubstr(what));
+    EXPECT_EQ(result->wrinkles_size(), 0);
+  };
+  auto expect_good = [&](int f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok() && !result->has_error());
+    ASSERT_TRUE(local->ProcessFrame(pants_->frames.Sample(f)).ok());
+    ASSERT_EQ(result->wrinkles_size(),
+              static_cast<int>(local->wrinkles().wrinkles().size()));
+    for (int w = 0; w < result->wrinkles_size(); ++w) {
+      const auto& refined = local->wrinkles().shapes()[w].refined;
+      ASSERT_EQ(result->wrinkles(w).points_size(),
+                3 * static_cast<int>(refined.size()));
+      for (size_t i = 0; i < refined.size(); ++i) {
+        ASSERT_EQ(result->wrinkles(w).points(3 * i),
+                  static_cast<float>(refined[i].position.x()));
+      }
+    }
+  };
+  for (int f = 0; f < 30; ++f) {
+    expect_good(f);
+    if (f == 10) {
+      v1::Frame short_frame = FrameOf(*pants_, 11);
+      short_frame.mutable_positions()->RemoveLast();
+      expect_error(short_frame, "frame.positions");
+      v1::Frame nan_frame = FrameOf(*pants_, 11);
+      nan_frame.set_positions(7, std::numeric_limits<float>::quiet_NaN());
+      expect_error(nan_frame, "vertex 2 is not finite");
+      expect_error(FrameOf(*pants_, 10), "not after the last frame, 10");
+      v1::Frame bad_camera = FrameOf(*pants_, 11);
+      bad_camera.mutable_camera()->mutable_eye();
+      expect_error(bad_camera, "frame.camera");
+    }
+  }
+  EXPECT_TRUE((*session)->Finish().ok());
+}
+
+TEST_F(ServiceTest, ImagesNeedARenderingServer) {
+  ServerOptions options = LoopbackOptions();
+  options.render_threads = 0;
+  RunningServer no_gpu = RunningServer::Start(options);
+  v1::Start start = StartFor(*pants_);
+  start.mutable_outputs()->mutable_image();
+  auto session = no_gpu.Client()->OpenSession(start);
+  EXPECT_TRUE(absl::IsFailedPrecondition(session.status())) << session.status();
+  auto info = no_gpu.Client()->GetServerInfo();
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->renderer().empty());
+  EXPECT_EQ(info->image_formats_size(), 0);
+}
+
+TEST_F(ServiceTest, MetricsCountFramesAndStages) {
+  auto session = running_->Client()->OpenSession(StartFor(*pants_));
+  ASSERT_TRUE(session.ok());
+  for (int f = 0; f < 3; ++f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
+    ASSERT_TRUE((*session)->Receive().ok());
+  }
+  ASSERT_TRUE((*session)->Finish().ok());
+  const std::string text = running_->server->metrics().Scrape();
+  EXPECT_THAT(text, HasSubstr("crease_frames_total"));
+  EXPECT_THAT(text,
+              HasSubstr("crease_stage_seconds_bucket{stage=\"labeling\""));
+  EXPECT_THAT(text, HasSubstr("crease_sessions_active"));
+}
+
+}  // namespace
+}  // namespace crease::server
