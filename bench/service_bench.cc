@@ -1,0 +1,179 @@
+// The service on loopback: round trip per frame (paths only; paths + a 640x480
+// JPEG) for one session sending a frame and waiting for its answer, and
+// aggregate throughput with 1, 8, 32 and 64 sessions each streaming at 60 fps.
+// The server runs in this process on 127.0.0.1 with default options.
+//
+// Round trips report median and p99 counters (ms) over all iterations;
+// throughput benchmarks run one 4-second stream per session and report the
+// achieved frames per second per session, p50 / p99 latency (send to answer)
+// and frames answered later than one frame period (16.7 ms).
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "benchmark/benchmark.h"
+#include "client/crease_client.h"
+#include "server/crease_server.h"
+#include "wrinkle/io/animation.h"
+
+namespace crease {
+namespace {
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p / 100.0 * v.size()))];
+}
+
+struct Fixture {
+  std::unique_ptr<server::CreaseServer> server;
+  std::string target;
+  io::Animation animation;
+  std::vector<v1::Frame> frames;
+  v1::Start start;
+};
+
+Fixture& Shared() {
+  static Fixture* fixture = [] {
+    auto* f = new Fixture();
+    server::ServerOptions options;
+    options.address = "127.0.0.1:0";
+    options.limits.max_sessions = 256;
+    f->server = *server::CreaseServer::Start(options);
+    f->target = "127.0.0.1:" + std::to_string(f->server->port());
+    const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
+    f->animation = *io::ReadAnimation(stem + ".obj", stem + ".pc2");
+    v1::Topology* topology = f->start.mutable_topology();
+    topology->set_vertex_count(f->animation.mesh.num_vertices());
+    for (const io::Triangle& t : f->animation.mesh.triangles) {
+      for (int32_t v : t) topology->add_triangles(v);
+    }
+    topology->mutable_rest_positions()->Assign(
+        f->animation.mesh.positions.begin(), f->animation.mesh.positions.end());
+    f->start.mutable_outputs()->set_paths(true);
+    for (int i = 0; i < f->animation.num_frames(); ++i) {
+      v1::Frame& frame = f->frames.emplace_back();
+      const auto positions = f->animation.frames.Sample(i);
+      frame.mutable_positions()->Assign(positions.begin(), positions.end());
+    }
+    return f;
+  }();
+  return *fixture;
+}
+
+void BM_RoundTrip(benchmark::State& state) {
+  Fixture& f = Shared();
+  v1::Start start = f.start;
+  if (state.range(0) != 0) {
+    start.mutable_outputs()->mutable_image()->set_format(v1::IMAGE_FORMAT_JPEG);
+  }
+  auto client = *client::CreaseClient::Connect(f.target);
+  auto session = *client->OpenSession(start);
+  std::vector<double> ms;
+  uint32_t index = 0;
+  for (auto _ : state) {
+    v1::Frame frame = f.frames[index % f.frames.size()];
+    frame.set_index(index++);
+    const int64_t t0 = absl::GetCurrentTimeNanos();
+    (void)session->Send(frame);
+    auto result = session->Receive();
+    ms.push_back((absl::GetCurrentTimeNanos() - t0) * 1e-6);
+    if (!result.ok() || result->has_error()) {
+      state.SkipWithError("frame failed");
+      break;
+    }
+  }
+  (void)session->Finish();
+  state.counters["p50_ms"] = Percentile(ms, 50);
+  state.counters["p99_ms"] = Percentile(ms, 99);
+  state.counters["triangles"] =
+      static_cast<double>(f.animation.mesh.triangles.size());
+}
+BENCHMARK(BM_RoundTrip)
+    ->ArgName("jpeg")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0);
+
+void BM_Throughput60Fps(benchmark::State& state) {
+  Fixture& f = Shared();
+  const int sessions = static_cast<int>(state.range(0));
+  const absl::Duration period = absl::Seconds(1) / 60;
+  const int frames_each = 240;  // 4 s
+  for (auto _ : state) {
+    std::vector<std::vector<double>> latencies(sessions);
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    const absl::Time begin = absl::Now() + absl::Milliseconds(200);
+    for (int s = 0; s < sessions; ++s) {
+      threads.emplace_back([&, s] {
+        auto client = *client::CreaseClient::Connect(f.target);
+        auto session = client->OpenSession(f.start);
+        if (!session.ok()) {
+          ++failures;
+          return;
+        }
+        std::vector<int64_t> sent(frames_each);
+        // Stagger the sessions over one period.
+        const absl::Time start = begin + period * s / sessions;
+        std::thread sender([&] {
+          for (int i = 0; i < frames_each; ++i) {
+            absl::SleepFor(start + period * i - absl::Now());
+            v1::Frame frame = f.frames[i % f.frames.size()];
+            frame.set_index(i);
+            sent[i] = absl::GetCurrentTimeNanos();
+            if (!(*session)->Send(frame).ok()) return;
+          }
+          (void)(*session)->WritesDone();
+        });
+        for (int i = 0; i < frames_each; ++i) {
+          auto result = (*session)->Receive();
+          if (!result.ok() || result->has_error()) {
+            ++failures;
+            break;
+          }
+          latencies[s].push_back(
+              (absl::GetCurrentTimeNanos() - sent[result->index()]) * 1e-6);
+        }
+        sender.join();
+        if (!(*session)->Finish().ok()) ++failures;
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    const double seconds = absl::ToDoubleSeconds(absl::Now() - begin);
+    std::vector<double> all;
+    int answered = 0, late = 0;
+    for (const auto& l : latencies) {
+      answered += static_cast<int>(l.size());
+      for (double ms : l) late += ms > 1000.0 / 60;
+      all.insert(all.end(), l.begin(), l.end());
+    }
+    state.counters["p50_ms"] = Percentile(all, 50);
+    state.counters["p99_ms"] = Percentile(all, 99);
+    state.counters["fps_per_session"] =
+        static_cast<double>(answered) / sessions / seconds;
+    state.counters["unanswered"] = sessions * frames_each - answered;
+    state.counters["late_frames"] = late;
+    state.counters["failures"] = failures.load();
+  }
+}
+BENCHMARK(BM_Throughput60Fps)
+    ->ArgName("sessions")
+    ->Arg(1)
+    ->Arg(8)
+    ->Arg(32)
+    ->Arg(64)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace crease
+
+BENCHMARK_MAIN();
