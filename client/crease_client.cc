@@ -122,8 +122,9 @@ absl::StatusOr<v1::FrameResult> SessionStream::Receive() {
       broken_ = true;
     }
     finished_ = true;
-    const absl::Status status = FromGrpc(stream_->Finish());
-    return status.ok() ? absl::OutOfRangeError("the session ended") : status;
+    final_status_ = FromGrpc(stream_->Finish());
+    return final_status_.ok() ? absl::OutOfRangeError("the session ended")
+                              : final_status_;
   }
   if (!response.has_frame_result()) {
     return absl::InternalError("expected a frame result");
@@ -147,10 +148,11 @@ absl::Status SessionStream::WritesDone() {
 }
 
 absl::Status SessionStream::Finish() {
-  if (finished_) return absl::OkStatus();
+  if (finished_) return final_status_;
   (void)WritesDone();
   finished_ = true;
-  return FromGrpc(stream_->Finish());
+  final_status_ = FromGrpc(stream_->Finish());
+  return final_status_;
 }
 
 void SessionStream::Cancel() { context_->TryCancel(); }

@@ -43,7 +43,8 @@ class SessionStream {
   absl::StatusOr<v1::FrameResult> Receive();
   // No more frames. Receive still returns the outstanding results.
   absl::Status WritesDone();
-  // After the last Receive: the stream's final status.
+  // After the last Receive: the stream's final status (also when Receive
+  // already returned it).
   absl::Status Finish();
   // Abandons the session (the server frees it).
   void Cancel();
@@ -66,6 +67,7 @@ class SessionStream {
   bool writes_done_ ABSL_GUARDED_BY(mu_) = false;
   bool broken_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ = false;
+  absl::Status final_status_;  // once finished_
   int64_t bytes_sent_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t bytes_received_ ABSL_GUARDED_BY(mu_) = 0;
 };
