@@ -142,6 +142,15 @@ TEST(ServiceLifecycleTest, SessionsOverTheLimitAreRefused) {
   EXPECT_TRUE(client->OpenSession(StartFor(fox)).ok());
 }
 
+TEST(ServiceLifecycleTest, MessagesOverTheSizeLimitAreRefused) {
+  ServerOptions options = LoopbackOptions();
+  options.limits.max_message_bytes = 4096;
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation pants = LoadBundled("cloth_pants_knee");  // ~20 KB start
+  auto session = running.Client()->OpenSession(StartFor(pants));
+  EXPECT_TRUE(absl::IsResourceExhausted(session.status())) << session.status();
+}
+
 // Shutdown answers the frames in flight, ends the sessions with UNAVAILABLE
 // and refuses new ones.
 TEST(ServiceLifecycleTest, GracefulShutdownFinishesFramesInFlight) {
