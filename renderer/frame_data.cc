@@ -54,6 +54,7 @@ void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
   out->triangle_ranges.assign(num_triangles, {0, 0});
   out->ranges.clear();
   out->range_bounds.clear();
+  out->segment_bounds.clear();
   out->points.clear();
   out->frames.clear();
   out->max_level = 1;
@@ -112,6 +113,18 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
       out->frames.push_back(
           {static_cast<float>(s.x()), static_cast<float>(s.y()),
            static_cast<float>(s.z()), static_cast<float>(r.height)});
+      std::array<float, 4> bounds = {0, 0, 0, 0};
+      if (i + 1 < n) {
+        const RefinedPoint& next = refined[i + 1];
+        const Eigen::Vector3d mid = 0.5 * (r.position + next.position);
+        const double reach = 0.5 * ((next.position - r.position).norm() +
+                                    std::max(r.width, next.width));
+        // A hair larger, so rounding never skips a point on the boundary.
+        bounds = {static_cast<float>(mid.x()), static_cast<float>(mid.y()),
+                  static_cast<float>(mid.z()),
+                  static_cast<float>(reach * 1.0001 + 1e-7)};
+      }
+      out->segment_bounds.push_back(bounds);
     }
   }
   const float target_edge = 0.375f * static_cast<float>(tracker.min_width());

@@ -50,6 +50,10 @@ struct WrinkleBuffers {
   // Binding 5: per range, a sphere (centre, radius) holding every surface
   // point the range can lift: its points plus half the widest width.
   std::vector<std::array<float, 4>> range_bounds;
+  // Binding 6: per refined point i, the sphere (centre, radius) around segment
+  // i..i+1 holding every point it can lift: the midpoint, half its length plus
+  // half its wider end's width. Zero radius after a wrinkle's last point.
+  std::vector<std::array<float, 4>> segment_bounds;
   int max_level = 1;  // largest inner level
   // Edges (canonical vertex pairs) of triangles that wrinkles reach, sorted.
   std::vector<uint64_t> wrinkled_edges;

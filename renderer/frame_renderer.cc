@@ -98,8 +98,9 @@ struct FrameRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
   gl::Buffer vertices;
-  // std430 bindings 0-5, in WrinkleBuffers' order.
-  gl::Buffer levels, triangle_ranges, ranges, points, frames, range_bounds;
+  // std430 bindings 0-6, in WrinkleBuffers' order.
+  gl::Buffer levels, triangle_ranges, ranges, points, frames, range_bounds,
+      segment_bounds;
   WrinkleBuffers wrinkle_data;
   SmoothNormals normals;
   GLint wrinkles_flag = -1;
@@ -157,7 +158,7 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
   for (gl::Buffer* b : {&g.levels, &g.triangle_ranges, &g.ranges, &g.points,
-                        &g.frames, &g.range_bounds}) {
+                        &g.frames, &g.range_bounds, &g.segment_bounds}) {
     *b = gl::MakeBuffer();
   }
   g.vao = gl::MakeVertexArray();
@@ -287,6 +288,7 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   UploadStorage(g.points, 3, w.points);
   UploadStorage(g.frames, 4, w.frames);
   UploadStorage(g.range_bounds, 5, w.range_bounds);
+  UploadStorage(g.segment_bounds, 6, w.segment_bounds);
   const int max_level = w.max_level;
 
   g.target->Bind();

@@ -8,6 +8,8 @@ layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
 layout(std430, binding = 4) readonly buffer Frames { vec4 frames[]; };
 // Per range: a sphere holding every point the range can lift (centre, radius).
 layout(std430, binding = 5) readonly buffer RangeBounds { vec4 range_bounds[]; };
+// Per segment i..i+1: a sphere holding every point it can lift.
+layout(std430, binding = 6) readonly buffer SegmentBounds { vec4 segment_bounds[]; };
 
 // Projects p onto refined points [first, last] of one wrinkle (Gillette's
 // smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection among the
@@ -19,13 +21,13 @@ float ProjectOntoWrinkle(ivec2 range, vec3 p, out vec3 q, out float width,
   width = 0.0;
   height = 0.0;
   for (int i = range.x; i < range.y; ++i) {
-    vec3 v0 = points[i].xyz, v1 = points[i + 1].xyz;
-    vec3 z0 = v1 - v0;
     // Segments that cannot lift p (it is farther than half their widest width
     // from all of them) are skipped before the projection.
-    vec3 from_mid = p - 0.5 * (v0 + v1);
-    float reach = 0.5 * (length(z0) + max(points[i].w, points[i + 1].w));
-    if (dot(from_mid, from_mid) > reach * reach) continue;
+    vec4 bounds = segment_bounds[i];
+    vec3 from_mid = p - bounds.xyz;
+    if (dot(from_mid, from_mid) > bounds.w * bounds.w) continue;
+    vec3 v0 = points[i].xyz, v1 = points[i + 1].xyz;
+    vec3 z0 = v1 - v0;
     vec3 s0 = frames[i].xyz, s1 = frames[i + 1].xyz;
     vec3 z1 = v0 - p, ds = s1 - s0;
     float alpha = VoronoiAlpha(dot(z0, ds), dot(z0, s0) + dot(z1, ds),

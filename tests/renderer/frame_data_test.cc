@@ -135,9 +135,10 @@ float OffsetAt(const WrinkleBuffers& b, int triangle,
       const Eigen::Vector3f s0(b.frames[i][0], b.frames[i][1], b.frames[i][2]);
       const Eigen::Vector3f s1(b.frames[i + 1][0], b.frames[i + 1][1],
                                b.frames[i + 1][2]);
-      const float reach = 0.5f * ((v1 - v0).norm() +
-                                  std::max(b.points[i][3], b.points[i + 1][3]));
-      if ((p - 0.5f * (v0 + v1)).squaredNorm() > reach * reach) continue;
+      const auto& sb = b.segment_bounds[i];
+      if ((p - Eigen::Vector3f(sb.data())).squaredNorm() > sb[3] * sb[3]) {
+        continue;
+      }
       const Eigen::Vector3f z0 = v1 - v0, z1 = v0 - p, ds = s1 - s0;
       const float alpha =
           VoronoiAlpha(z0.dot(ds), z0.dot(s0) + z1.dot(ds), z1.dot(s0));
