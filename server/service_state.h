@@ -26,6 +26,9 @@ struct ServiceState {
   std::unique_ptr<RenderPool> render_pool;  // null: no rendering
   std::unique_ptr<ServerMetrics> metrics;
   std::atomic<uint64_t> next_session_id{1};
+  // Messages being worked on (CPU part), all sessions: decides whether a small
+  // frame may run on the gRPC thread that read it.
+  std::atomic<int> messages_in_work{0};
 
   absl::Mutex mu;
   absl::flat_hash_set<SessionReactor*> sessions ABSL_GUARDED_BY(mu);
