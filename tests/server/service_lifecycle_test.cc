@@ -263,5 +263,50 @@ TEST(ServiceLifecycleTest, HealthServiceSaysServing) {
   EXPECT_EQ(bytes, std::string("\x08\x01", 2));
 }
 
+// Server reflection lists the crease service: a ServerReflectionRequest with
+// list_services set (field 7, bytes 3a 00) over the generic async API.
+TEST(ServiceLifecycleTest, ReflectionListsTheService) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  auto channel =
+      grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
+  grpc::GenericStub stub(channel);
+  grpc::CompletionQueue queue;
+  grpc::ClientContext context;
+  auto call = stub.PrepareCall(
+      &context,
+      "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", &queue);
+  void* tag = nullptr;
+  bool ok = false;
+  auto step = [&](int expected) {
+    EXPECT_TRUE(queue.Next(&tag, &ok));
+    EXPECT_EQ(tag, reinterpret_cast<void*>(expected));
+    return ok;
+  };
+  call->StartCall(reinterpret_cast<void*>(1));
+  ASSERT_TRUE(step(1));
+  grpc::Slice list_services(std::string("\x3a\x00", 2));
+  grpc::ByteBuffer request(&list_services, 1), response;
+  call->Write(request, reinterpret_cast<void*>(2));
+  ASSERT_TRUE(step(2));
+  call->Read(&response, reinterpret_cast<void*>(3));
+  ASSERT_TRUE(step(3));
+  call->WritesDone(reinterpret_cast<void*>(4));
+  step(4);
+  grpc::Status status;
+  call->Finish(&status, reinterpret_cast<void*>(5));
+  step(5);
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(response.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& s : slices) {
+    bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  }
+  EXPECT_THAT(bytes, HasSubstr("crease.v1.Crease"));
+  EXPECT_THAT(bytes, HasSubstr("grpc.health.v1.Health"));
+  queue.Shutdown();
+  while (queue.Next(&tag, &ok)) {
+  }
+}
+
 }  // namespace
 }  // namespace crease::server
