@@ -1,6 +1,8 @@
 #version 450 core
 // Per-pixel wrinkle normals (offset-weighted blend), then two-sided Phong with a
 // headlight.
+// Depth test before the (costly) lookup: this shader writes no depth.
+layout(early_fragment_tests) in;
 in vec3 te_position;
 in vec3 te_normal;
 flat in int te_triangle;
