@@ -49,6 +49,42 @@ void SmoothNormals::Compute(absl::Span<const float> positions,
   }
 }
 
+Closure ClassifyClosure(absl::Span<const float> positions,
+                        absl::Span<const io::Triangle> triangles,
+                        absl::Span<const int32_t> canonical,
+                        std::vector<uint64_t>* scratch) {
+  auto key = [](int32_t a, int32_t b) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32 |
+           static_cast<uint32_t>(b);
+  };
+  std::vector<uint64_t>& edges = *scratch;
+  edges.clear();
+  double volume = 0;  // six times the signed volume
+  for (const io::Triangle& t : triangles) {
+    for (int k = 0; k < 3; ++k) {
+      const int32_t a = canonical[t[k]], b = canonical[t[(k + 1) % 3]];
+      if (a == b) return Closure::kOpen;  // degenerate: no clean surface
+      edges.push_back(key(a, b));
+    }
+    const Eigen::Vector3d p0 = Vertex(positions, t[0]).cast<double>();
+    const Eigen::Vector3d p1 = Vertex(positions, t[1]).cast<double>();
+    const Eigen::Vector3d p2 = Vertex(positions, t[2]).cast<double>();
+    volume += p0.dot(p1.cross(p2));
+  }
+  std::sort(edges.begin(), edges.end());
+  for (size_t i = 0; i < edges.size(); ++i) {
+    if (i + 1 < edges.size() && edges[i + 1] == edges[i]) {
+      return Closure::kOpen;  // an edge used twice the same way
+    }
+    const uint64_t reverse = edges[i] << 32 | edges[i] >> 32;
+    if (!std::binary_search(edges.begin(), edges.end(), reverse)) {
+      return Closure::kOpen;  // a boundary edge (or inconsistent winding)
+    }
+  }
+  if (edges.empty() || volume == 0) return Closure::kOpen;
+  return volume > 0 ? Closure::kClosedOutward : Closure::kClosedInward;
+}
+
 void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
   out->levels.assign(num_triangles, {1.0f, 1.0f, 1.0f, 1.0f});
   out->triangle_ranges.assign(num_triangles, {0, 0});

@@ -34,6 +34,15 @@ class SmoothNormals {
   std::vector<float> interleaved_;
 };
 
+// Whether a mesh (welded through `canonical`) is closed and consistently
+// wound: every directed edge once, its reverse once. Outward: positive signed
+// volume (counter-clockwise seen from outside). `scratch` is reused.
+enum class Closure { kOpen, kClosedOutward, kClosedInward };
+Closure ClassifyClosure(absl::Span<const float> positions,
+                        absl::Span<const io::Triangle> triangles,
+                        absl::Span<const int32_t> canonical,
+                        std::vector<uint64_t>* scratch);
+
 // Buffers of one frame's wrinkles, in the std430 layouts the shaders declare.
 struct WrinkleBuffers {
   // Binding 0: outer levels of edges (0 1), (1 2), (2 0), then the inner level.

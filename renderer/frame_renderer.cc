@@ -103,6 +103,7 @@ struct FrameRenderer::Gl {
       segment_bounds;
   WrinkleBuffers wrinkle_data;
   SmoothNormals normals;
+  std::vector<uint64_t> edge_scratch;  // ClassifyClosure
   GLint wrinkles_flag = -1;
   GLint max_level = 64;
   std::optional<gl::OffscreenTarget> target;
@@ -294,12 +295,17 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   g.target->Bind();
   g.target->Clear(options.background);
   glEnable(GL_DEPTH_TEST);
-  if (options.cull_back_faces) {
-    glEnable(GL_CULL_FACE);
-    glFrontFace(GL_CCW);
-    glCullFace(GL_BACK);
-  } else {
+  Closure closure = Closure::kClosedOutward;
+  if (options.culling == FaceCulling::kAuto) {
+    closure = ClassifyClosure(positions, triangles, g.normals.canonical(),
+                              &g.edge_scratch);
+  }
+  if (options.culling == FaceCulling::kNone || closure == Closure::kOpen) {
     glDisable(GL_CULL_FACE);
+  } else {
+    glEnable(GL_CULL_FACE);
+    glFrontFace(closure == Closure::kClosedInward ? GL_CW : GL_CCW);
+    glCullFace(GL_BACK);
   }
   glUseProgram(g.program.get());
   glUniformMatrix4fv(g.view_projection, 1, GL_FALSE, view_projection.data());

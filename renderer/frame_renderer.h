@@ -21,6 +21,8 @@ struct Camera {
   float vertical_fov_degrees = 35.0f;
 };
 
+enum class FaceCulling { kAuto, kNone, kBack };
+
 struct RenderOptions {
   int width = 640;   // 1..4096
   int height = 480;  // 1..4096
@@ -32,10 +34,12 @@ struct RenderOptions {
   // Draw the wrinkles given to Render (tessellated, displaced, per-pixel
   // normals).
   bool wrinkles = true;
-  // Skip triangles facing away from the camera (counter-clockwise is the
-  // front). Only for closed, consistently wound meshes: cloth is seen from both
-  // sides.
-  bool cull_back_faces = false;
+  // Which triangles to skip. kAuto culls the faces turned away from the
+  // camera when the mesh is closed and consistently wound (a character's
+  // body; welded by position, so soups and UV seams count), and none for open
+  // cloth, which is seen from both sides. kBack assumes counter-clockwise
+  // fronts. The camera is assumed outside closed meshes.
+  FaceCulling culling = FaceCulling::kAuto;
   // Tessellated edges are kept at least this many pixels long on screen: finer
   // detail comes from the per-pixel normals. On llvmpipe at 640 x 480 (pants,
   // 21 wrinkles) a wrinkled frame took 48 ms at 2 px, 22 ms at 3 px and 13 ms

@@ -292,3 +292,45 @@ TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
 
 }  // namespace
 }  // namespace crease::renderer
+
+namespace crease::renderer {
+namespace {
+
+TEST(ClassifyClosureTest, TetrahedraSoupsAndOpenMeshes) {
+  const float tetra[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const int32_t canonical[] = {0, 1, 2, 3};
+  // Counter-clockwise seen from outside.
+  std::vector<io::Triangle> outward = {
+      {0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  std::vector<uint64_t> scratch;
+  EXPECT_EQ(ClassifyClosure(tetra, outward, canonical, &scratch),
+            Closure::kClosedOutward);
+  std::vector<io::Triangle> inward = outward;
+  for (io::Triangle& t : inward) std::swap(t[1], t[2]);
+  EXPECT_EQ(ClassifyClosure(tetra, inward, canonical, &scratch),
+            Closure::kClosedInward);
+  std::vector<io::Triangle> open(outward.begin(), outward.end() - 1);
+  EXPECT_EQ(ClassifyClosure(tetra, open, canonical, &scratch), Closure::kOpen);
+  std::vector<io::Triangle> flipped_one = outward;
+  std::swap(flipped_one[3][1], flipped_one[3][2]);
+  EXPECT_EQ(ClassifyClosure(tetra, flipped_one, canonical, &scratch),
+            Closure::kOpen);
+  // The bundled Fox is a soup that is closed once welded; the trouser leg is
+  // open.
+  for (const auto& [name, want] :
+       {std::pair{"fox_walk", Closure::kClosedOutward},
+        std::pair{"cloth_pants_knee", Closure::kOpen}}) {
+    const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
+    const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+    ASSERT_TRUE(anim.ok());
+    SmoothNormals normals;
+    normals.Compute(anim->frames.Sample(10), anim->mesh.triangles);
+    EXPECT_EQ(ClassifyClosure(anim->frames.Sample(10), anim->mesh.triangles,
+                              normals.canonical(), &scratch),
+              want)
+        << name;
+  }
+}
+
+}  // namespace
+}  // namespace crease::renderer

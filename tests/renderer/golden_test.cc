@@ -153,12 +153,19 @@ TEST_F(GoldenTest, ClosedWrinkledMeshShowsNoBackgroundThroughIt) {
     if (session->wrinkles().wrinkles().empty() || frame % 3 != 0) continue;
     ++frames_with_wrinkles;
     options.wrinkles = false;
-    options.cull_back_faces = false;
+    options.culling = FaceCulling::kNone;
     const auto two_sided = renderer_->Render(positions, anim.mesh.triangles,
                                              &session->wrinkles(), options);
-    options.cull_back_faces = true;
+    options.culling = FaceCulling::kBack;
     const auto plain = renderer_->Render(positions, anim.mesh.triangles,
                                          &session->wrinkles(), options);
+    // The default finds the Fox closed and culls the same faces.
+    options.culling = FaceCulling::kAuto;
+    const auto automatic = renderer_->Render(positions, anim.mesh.triangles,
+                                             &session->wrinkles(), options);
+    ASSERT_TRUE(automatic.ok() && plain.ok());
+    EXPECT_EQ(automatic->pixels, plain->pixels) << "frame " << frame;
+    options.culling = FaceCulling::kBack;
     options.wrinkles = true;
     options.min_edge_pixels = 1.0f;  // many tessellated edges to crack
     const auto wrinkled = renderer_->Render(positions, anim.mesh.triangles,
