@@ -3,6 +3,7 @@
 
 #include <grpcpp/generic/generic_stub.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <future>
 #include <string>
@@ -111,6 +112,37 @@ TEST(ServiceLifecycleTest, AClientThatDisconnectsMidFrameFreesItsSession) {
     ASSERT_TRUE((*session)->Send(FrameOf(fox, 0)).ok());
   }
   EXPECT_TRUE(WaitForSessions(*running.server, 0));
+}
+
+// The client keeps at most max_frames_in_flight frames unanswered: a Send
+// beyond that waits for a Receive.
+TEST(ServiceLifecycleTest, ClientSendBlocksAtItsWindow) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  const io::Animation fox = LoadBundled("fox_walk");
+  client::ClientOptions options;
+  options.max_frames_in_flight = 2;
+  auto session = running.Client(options)->OpenSession(StartFor(fox));
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE((*session)->Send(FrameOf(fox, 0)).ok());
+  ASSERT_TRUE((*session)->Send(FrameOf(fox, 1)).ok());
+  std::atomic<bool> third_sent{false};
+  std::thread sender([&] {
+    EXPECT_TRUE((*session)->Send(FrameOf(fox, 2)).ok());
+    third_sent = true;
+  });
+  absl::SleepFor(absl::Milliseconds(200));
+  EXPECT_FALSE(third_sent.load());  // both earlier frames are unanswered
+  auto first = (*session)->Receive();
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->index(), 0u);
+  sender.join();
+  EXPECT_TRUE(third_sent.load());
+  for (uint32_t index : {1u, 2u}) {
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->index(), index);
+  }
+  EXPECT_TRUE((*session)->Finish().ok());
 }
 
 TEST(ServiceLifecycleTest, IdleSessionsTimeOut) {
