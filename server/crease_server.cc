@@ -101,6 +101,9 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // gRPC sets SO_REUSEPORT by default: a second server on a busy port would
+  // start and silently share it. Fail instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(options.address, credentials, &server->port_);
   builder.SetMaxReceiveMessageSize(
       static_cast<int>(options.limits.max_message_bytes));
@@ -170,7 +173,7 @@ void CreaseServer::Shutdown() {
     absl::MutexLock lock(&reaper_mu_);
     reaper_stop_ = true;
   }
-  reaper_.join();
+  if (reaper_.joinable()) reaper_.join();
   server_->Wait();
 }
 

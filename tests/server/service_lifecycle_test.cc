@@ -245,6 +245,12 @@ TEST(ServiceLifecycleTest, TokensAreRequiredWhenConfigured) {
   EXPECT_TRUE(running.Client(good)->OpenSession(StartFor(fox)).ok());
   EXPECT_TRUE(running.Client(good)->GetServerInfo().ok());
 
+  // An address that cannot be bound is an error, not a crash.
+  ServerOptions taken = LoopbackOptions();
+  taken.address = "127.0.0.1:" + std::to_string(running.server->port());
+  const auto second = CreaseServer::Start(taken);
+  EXPECT_FALSE(second.ok());
+
   ServerOptions missing = LoopbackOptions();
   missing.tokens_file = ::testing::TempDir() + "/no_such_tokens.txt";
   EXPECT_FALSE(CreaseServer::Start(missing).ok());
