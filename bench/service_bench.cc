@@ -20,6 +20,7 @@
 #include "absl/time/clock.h"
 #include "benchmark/benchmark.h"
 #include "client/crease_client.h"
+#include "client/mesh_messages.h"
 #include "server/crease_server.h"
 #include "wrinkle/io/animation.h"
 
@@ -62,18 +63,10 @@ Fixture& Shared(int set = 0) {
   f->target = "127.0.0.1:" + std::to_string(Server().port());
   const std::string stem = std::string(CREASE_DATA_DIR) + "/" + kSets[set];
   f->animation = *io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  v1::Topology* topology = f->start.mutable_topology();
-  topology->set_vertex_count(f->animation.mesh.num_vertices());
-  for (const io::Triangle& t : f->animation.mesh.triangles) {
-    for (int32_t v : t) topology->add_triangles(v);
-  }
-  topology->mutable_rest_positions()->Assign(
-      f->animation.mesh.positions.begin(), f->animation.mesh.positions.end());
+  f->start = client::StartForMesh(f->animation.mesh);
   f->start.mutable_outputs()->set_paths(true);
   for (int i = 0; i < f->animation.num_frames(); ++i) {
-    v1::Frame& frame = f->frames.emplace_back();
-    const auto positions = f->animation.frames.Sample(i);
-    frame.mutable_positions()->Assign(positions.begin(), positions.end());
+    f->frames.push_back(client::FrameOf(f->animation.frames.Sample(i), 0));
   }
   return *f;
 }

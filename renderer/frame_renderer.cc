@@ -77,21 +77,6 @@ int VerticesPerPatch(int level) {
   return 3 * half * (half + 1) + 1;
 }
 
-struct Bounds {
-  Eigen::Vector3f center;
-  float radius;
-};
-
-Bounds BoundsOf(absl::Span<const float> positions) {
-  Eigen::Vector3f lo(positions[0], positions[1], positions[2]), hi = lo;
-  for (size_t i = 0; i + 2 < positions.size(); i += 3) {
-    const Eigen::Vector3f p(positions[i], positions[i + 1], positions[i + 2]);
-    lo = lo.cwiseMin(p);
-    hi = hi.cwiseMax(p);
-  }
-  return {0.5f * (lo + hi), std::max(0.5f * (hi - lo).norm(), 1e-6f)};
-}
-
 }  // namespace
 
 struct FrameRenderer::Gl {
@@ -175,24 +160,6 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   return r;
 }
 
-Camera FrameRenderer::AutoFrame(absl::Span<const float> positions,
-                                float aspect) {
-  Camera camera;
-  if (positions.size() < 3) return camera;
-  const Bounds b = BoundsOf(positions);
-  const float fov_y =
-      camera.vertical_fov_degrees * std::numbers::pi_v<float> / 180.0f;
-  // The narrower of the two fields of view decides the distance.
-  const float half =
-      0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(0.5f * fov_y) * aspect));
-  const float distance = 1.05f * b.radius / std::sin(half);
-  const Eigen::Vector3f eye =
-      b.center + distance * Eigen::Vector3f(0.35f, 0.25f, 1.0f).normalized();
-  camera.eye = {eye.x(), eye.y(), eye.z()};
-  camera.target = {b.center.x(), b.center.y(), b.center.z()};
-  return camera;
-}
-
 absl::StatusOr<RgbaImage> FrameRenderer::Render(
     absl::Span<const float> positions, absl::Span<const io::Triangle> triangles,
     const WrinkleTracker* wrinkles, const RenderOptions& options) {
@@ -263,7 +230,7 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
     return absl::InvalidArgumentError(
         "camera: eye equals target, or up is along the view");
   }
-  const Bounds b = BoundsOf(positions);
+  const BoundingSphere b = BoundsOf(positions);
   const float distance = (b.center - eye).norm();
   const float far = distance + 2.0f * b.radius;
   const float near = std::max(distance - 2.0f * b.radius, far * 1e-4f);

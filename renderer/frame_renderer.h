@@ -7,19 +7,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "renderer/camera.h"
 #include "renderer/gpu_context.h"
 #include "renderer/rgba_image.h"
 #include "wrinkle/io/triangle_mesh.h"
 #include "wrinkle/wrinkle_tracker.h"
 
 namespace crease::renderer {
-
-struct Camera {
-  std::array<float, 3> eye = {0, 0, 1};
-  std::array<float, 3> target = {0, 0, 0};
-  std::array<float, 3> up = {0, 1, 0};
-  float vertical_fov_degrees = 35.0f;
-};
 
 enum class FaceCulling { kAuto, kNone, kBack };
 
@@ -71,11 +65,6 @@ class FrameRenderer {
                                    absl::Span<const io::Triangle> triangles,
                                    const WrinkleTracker* wrinkles,
                                    const RenderOptions& options);
-
-  // A camera front-right and a little above the bounds' centre (+Z is the front
-  // of the bundled characters), far enough that the bounding sphere fits the
-  // view.
-  static Camera AutoFrame(absl::Span<const float> positions, float aspect);
 
  private:
   struct Gl;

@@ -20,7 +20,6 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   void Post(absl::AnyInvocable<void() &&> task);
-  int size() const { return static_cast<int>(threads_.size()); }
 
  private:
   void Run();

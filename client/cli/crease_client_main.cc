@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <numbers>
 #include <optional>
 #include <string>
 #include <thread>
@@ -24,6 +23,8 @@
 #include "absl/time/clock.h"
 #include "client/cli/stream_summary.h"
 #include "client/crease_client.h"
+#include "client/mesh_messages.h"
+#include "renderer/camera.h"
 #include "renderer/contact_sheet.h"
 #include "renderer/image_encoding.h"
 #include "wrinkle/io/animation.h"
@@ -69,43 +70,20 @@ absl::StatusOr<std::string> FirstLine(const std::string& path) {
   return line;
 }
 
-// A camera on the first frame's bounds, as the server frames by default, turned
-// by `azimuth_degrees` around +Y.
-v1::Camera CameraFor(absl::Span<const float> positions, double azimuth_degrees,
-                     double aspect) {
-  float lo[3] = {positions[0], positions[1], positions[2]};
-  float hi[3] = {lo[0], lo[1], lo[2]};
-  for (size_t i = 0; i + 2 < positions.size(); i += 3) {
-    for (int c = 0; c < 3; ++c) {
-      lo[c] = std::min(lo[c], positions[i + c]);
-      hi[c] = std::max(hi[c], positions[i + c]);
-    }
-  }
-  double centre[3], radius = 0;
-  for (int c = 0; c < 3; ++c) {
-    centre[c] = 0.5 * (lo[c] + hi[c]);
-    radius += 0.25 * (hi[c] - lo[c]) * (hi[c] - lo[c]);
-  }
-  radius = std::max(std::sqrt(radius), 1e-6);
-  const double fov = 35.0 * std::numbers::pi / 180.0;
-  const double half =
-      0.5 * std::min(fov, 2 * std::atan(std::tan(0.5 * fov) * aspect));
-  const double distance = 1.05 * radius / std::sin(half);
-  const double a = azimuth_degrees * std::numbers::pi / 180.0;
-  double d[3] = {0.35, 0.25, 1.0};
-  const double n = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  const double x = d[0] / n, z = d[2] / n;
-  d[0] = x * std::cos(a) + z * std::sin(a);
-  d[1] = d[1] / n;
-  d[2] = -x * std::sin(a) + z * std::cos(a);
-  v1::Camera camera;
-  camera.mutable_eye()->set_x(static_cast<float>(centre[0] + distance * d[0]));
-  camera.mutable_eye()->set_y(static_cast<float>(centre[1] + distance * d[1]));
-  camera.mutable_eye()->set_z(static_cast<float>(centre[2] + distance * d[2]));
-  camera.mutable_target()->set_x(static_cast<float>(centre[0]));
-  camera.mutable_target()->set_y(static_cast<float>(centre[1]));
-  camera.mutable_target()->set_z(static_cast<float>(centre[2]));
-  return camera;
+// A renderer camera as a crease.v1 one.
+v1::Camera ProtoCamera(const renderer::Camera& camera) {
+  v1::Camera out;
+  out.mutable_eye()->set_x(camera.eye[0]);
+  out.mutable_eye()->set_y(camera.eye[1]);
+  out.mutable_eye()->set_z(camera.eye[2]);
+  out.mutable_target()->set_x(camera.target[0]);
+  out.mutable_target()->set_y(camera.target[1]);
+  out.mutable_target()->set_z(camera.target[2]);
+  out.mutable_up()->set_x(camera.up[0]);
+  out.mutable_up()->set_y(camera.up[1]);
+  out.mutable_up()->set_z(camera.up[2]);
+  out.set_vertical_fov_degrees(camera.vertical_fov_degrees);
+  return out;
 }
 
 absl::Status Run() {
@@ -150,15 +128,7 @@ absl::Status Run() {
       CreaseClient::Connect(absl::GetFlag(FLAGS_server), options);
   if (!client.ok()) return client.status();
 
-  v1::Start start;
-  v1::Topology* topology = start.mutable_topology();
-  topology->set_vertex_count(
-      static_cast<uint32_t>(animation->mesh.num_vertices()));
-  for (const io::Triangle& t : animation->mesh.triangles) {
-    for (int32_t v : t) topology->add_triangles(static_cast<uint32_t>(v));
-  }
-  topology->mutable_rest_positions()->Assign(animation->mesh.positions.begin(),
-                                             animation->mesh.positions.end());
+  v1::Start start = StartForMesh(animation->mesh);
   start.mutable_parameters()->set_min_width(absl::GetFlag(FLAGS_min_width));
   start.mutable_outputs()->set_paths(absl::GetFlag(FLAGS_paths));
   if (want_images) {
@@ -170,10 +140,12 @@ absl::Status Run() {
     request->set_jpeg_quality(static_cast<uint32_t>(
         std::clamp(absl::GetFlag(FLAGS_quality), 1, 100)));
     if (absl::GetFlag(FLAGS_azimuth) != 0) {
-      *request->mutable_camera() =
-          CameraFor(animation->frames.Sample(0), absl::GetFlag(FLAGS_azimuth),
-                    static_cast<double>(absl::GetFlag(FLAGS_width)) /
-                        absl::GetFlag(FLAGS_height));
+      // Framed on the first frame as the server frames, then turned.
+      *request->mutable_camera() = ProtoCamera(renderer::AutoFrame(
+          animation->frames.Sample(0),
+          static_cast<float>(absl::GetFlag(FLAGS_width)) /
+              absl::GetFlag(FLAGS_height),
+          static_cast<float>(absl::GetFlag(FLAGS_azimuth))));
     }
   }
   absl::StatusOr<std::unique_ptr<SessionStream>> session =
@@ -204,10 +176,8 @@ absl::Status Run() {
   std::thread sender([&] {
     for (int f = 0; f < num_frames && send_status.ok(); ++f) {
       if (fps > 0) absl::SleepFor(begin + absl::Seconds(f / fps) - absl::Now());
-      v1::Frame frame;
-      frame.set_index(static_cast<uint32_t>(f));
-      const absl::Span<const float> positions = animation->frames.Sample(f);
-      frame.mutable_positions()->Assign(positions.begin(), positions.end());
+      const v1::Frame frame =
+          FrameOf(animation->frames.Sample(f), static_cast<uint32_t>(f));
       sent_ns[f].store(absl::GetCurrentTimeNanos());
       send_status = (*session)->Send(frame);
       if (send_status.ok() && plain != nullptr)

@@ -21,6 +21,15 @@ void StreamSummary::Add(const v1::FrameResult& result, double latency_ms) {
   wrinkles_max = std::max(wrinkles_max, result.wrinkles_size());
 }
 
+double StreamSummary::WrinklesMean() const {
+  const int ok_frames = frames - frame_errors;
+  return ok_frames > 0 ? static_cast<double>(wrinkles_total) / ok_frames : 0.0;
+}
+
+double StreamSummary::FramesPerSecond() const {
+  return wall_seconds > 0 ? frames / wall_seconds : 0.0;
+}
+
 double StreamSummary::LatencyPercentile(double p) const {
   if (latencies_ms.empty()) return 0;
   std::vector<double> sorted = latencies_ms;
@@ -54,32 +63,27 @@ void AppendWrinklesJsonLine(const v1::FrameResult& result, std::string* out) {
 }
 
 std::string SummaryJson(const StreamSummary& s) {
-  const int ok_frames = s.frames - s.frame_errors;
   return absl::StrFormat(
       "{\"session_id\":\"%s\",\"frames\":%d,\"frame_errors\":%d,"
       "\"wrinkles_mean\":%.3f,\"wrinkles_max\":%d,"
       "\"latency_ms\":{\"p50\":%.4f,\"p99\":%.4f,\"max\":%.4f},"
       "\"bytes_sent\":%d,\"bytes_received\":%d,\"wall_seconds\":%.4f,"
       "\"frames_per_second\":%.3f,\"contact_sheet_frames\":[%s]}\n",
-      s.session_id, s.frames, s.frame_errors,
-      ok_frames > 0 ? static_cast<double>(s.wrinkles_total) / ok_frames : 0.0,
-      s.wrinkles_max, s.LatencyPercentile(50), s.LatencyPercentile(99),
+      s.session_id, s.frames, s.frame_errors, s.WrinklesMean(), s.wrinkles_max,
+      s.LatencyPercentile(50), s.LatencyPercentile(99),
       s.LatencyPercentile(100), s.bytes_sent, s.bytes_received, s.wall_seconds,
-      s.wall_seconds > 0 ? s.frames / s.wall_seconds : 0.0,
-      absl::StrJoin(s.contact_sheet_frames, ","));
+      s.FramesPerSecond(), absl::StrJoin(s.contact_sheet_frames, ","));
 }
 
 std::string SummaryTable(const StreamSummary& s) {
-  const int ok_frames = s.frames - s.frame_errors;
   return absl::StrFormat(
       "session %s: %d frames (%d errors) in %.2f s (%.1f fps)\n"
       "  wrinkles per frame: mean %.1f, max %d\n"
       "  round trip: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n"
       "  sent %.2f MB, received %.2f MB\n",
       s.session_id, s.frames, s.frame_errors, s.wall_seconds,
-      s.wall_seconds > 0 ? s.frames / s.wall_seconds : 0.0,
-      ok_frames > 0 ? static_cast<double>(s.wrinkles_total) / ok_frames : 0.0,
-      s.wrinkles_max, s.LatencyPercentile(50), s.LatencyPercentile(99),
+      s.FramesPerSecond(), s.WrinklesMean(), s.wrinkles_max,
+      s.LatencyPercentile(50), s.LatencyPercentile(99),
       s.LatencyPercentile(100), s.bytes_sent / 1e6, s.bytes_received / 1e6);
 }
 

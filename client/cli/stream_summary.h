@@ -23,6 +23,10 @@ struct StreamSummary {
   std::vector<int> contact_sheet_frames;
 
   void Add(const v1::FrameResult& result, double latency_ms);
+  // Wrinkles per answered frame (errors left out), and frames per second of
+  // wall time.
+  double WrinklesMean() const;
+  double FramesPerSecond() const;
   // Nearest-rank percentile (p in [0, 100]) of the latencies; 0 when empty.
   double LatencyPercentile(double p) const;
 };

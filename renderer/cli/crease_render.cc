@@ -8,7 +8,6 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <numbers>
 #include <string>
 #include <vector>
 
@@ -81,8 +80,6 @@ absl::Status Run() {
   RenderOptions options;
   options.width = absl::GetFlag(FLAGS_width);
   options.height = absl::GetFlag(FLAGS_height);
-  const double azimuth =
-      absl::GetFlag(FLAGS_azimuth) * std::numbers::pi / 180.0;
   std::vector<std::pair<RgbaImage, RgbaImage>> rendered;  // (plain, wrinkled)
   std::vector<int> rendered_frames;
   const bool progress = isatty(STDERR_FILENO);
@@ -93,16 +90,9 @@ absl::Status Run() {
     const absl::Span<const float> positions = anim->frames.Sample(frame);
     if (absl::Status s = (*session)->ProcessFrame(positions); !s.ok()) return s;
     if (frame % every != 0) continue;
-    Camera camera = FrameRenderer::AutoFrame(
-        positions, static_cast<float>(options.width) / options.height);
-    const double dx = camera.eye[0] - camera.target[0],
-                 dz = camera.eye[2] - camera.target[2];
-    camera.eye[0] =
-        camera.target[0] +
-        static_cast<float>(std::cos(azimuth) * dx + std::sin(azimuth) * dz);
-    camera.eye[2] =
-        camera.target[2] +
-        static_cast<float>(-std::sin(azimuth) * dx + std::cos(azimuth) * dz);
+    const Camera camera =
+        AutoFrame(positions, static_cast<float>(options.width) / options.height,
+                  static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
     options.camera = camera;
     options.wrinkles = false;
     absl::StatusOr<RgbaImage> plain = (*renderer)->Render(

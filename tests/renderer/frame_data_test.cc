@@ -5,11 +5,11 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/renderer/renderer_fixture.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/profile_shared.h"
 #include "wrinkle/projection_shared.h"
 #include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
 
 namespace crease::renderer {
 namespace {
@@ -230,16 +230,11 @@ TEST(WrinkleBuffersTest, OffsetsAgreeAlongSharedEdges) {
 
 // The same on a flat sheet squeezed in its plane (the golden image's scene).
 TEST(WrinkleBuffersTest, OffsetsAgreeOnASqueezedSheet) {
-  const io::TriangleMesh sheet = MakeGridSheet(16, 16, 1.0f, 1.0f);
-  SessionParams params;
-  params.wrinkles.min_width = 0.08;
-  params.wrinkles.max_wrinkles = 1;
-  auto session = *Session::Create(sheet.triangles, sheet.positions, params);
-  std::vector<float> positions;
-  for (int frame = 0; frame <= 12; ++frame) {
-    SqueezeSheetMiddle(sheet, std::min(frame, 10) / 10.0f * 0.3f, &positions);
-    ASSERT_TRUE(session->ProcessFrame(positions).ok());
-  }
+  const SqueezedSheet scene = RunSqueezedSheet(/*max_wrinkles=*/1);
+  ASSERT_NE(scene.session, nullptr);
+  const io::TriangleMesh& sheet = scene.mesh;
+  const std::vector<float>& positions = scene.positions;
+  const Session* session = scene.session.get();
   ASSERT_FALSE(session->wrinkles().wrinkles().empty());
 
   EXPECT_GT(ExpectOffsetsAgreeAlongSharedEdges(positions, sheet.triangles,
@@ -256,15 +251,11 @@ namespace {
 // Level of detail: seen from far enough that every wrinkle is under
 // min_wrinkle_pixels wide, no triangle lists any; from near, they do.
 TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
-  const io::TriangleMesh sheet = MakeGridSheet(16, 16, 1.0f, 1.0f);
-  SessionParams params;
-  params.wrinkles.min_width = 0.08;
-  auto session = *Session::Create(sheet.triangles, sheet.positions, params);
-  std::vector<float> positions;
-  for (int frame = 0; frame <= 12; ++frame) {
-    SqueezeSheetMiddle(sheet, std::min(frame, 10) / 10.0f * 0.3f, &positions);
-    ASSERT_TRUE(session->ProcessFrame(positions).ok());
-  }
+  const SqueezedSheet scene = RunSqueezedSheet();
+  ASSERT_NE(scene.session, nullptr);
+  const io::TriangleMesh& sheet = scene.mesh;
+  const std::vector<float>& positions = scene.positions;
+  const Session* session = scene.session.get();
   ASSERT_FALSE(session->wrinkles().wrinkles().empty());
   SmoothNormals normals;
   normals.Compute(positions, sheet.triangles);

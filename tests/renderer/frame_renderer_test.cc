@@ -7,6 +7,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "renderer/image_encoding.h"
+#include "tests/renderer/golden_image.h"
+#include "tests/renderer/renderer_fixture.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/file_util.h"
 #include "wrinkle/session.h"
@@ -14,36 +16,12 @@
 namespace crease::renderer {
 namespace {
 
-class FrameRendererTest : public ::testing::Test {
+class FrameRendererTest : public RendererTest {
  protected:
-  static void SetUpTestSuite() {
-    auto gpu = GpuContext::Create();
-    ASSERT_TRUE(gpu.ok()) << gpu.status();
-    gpu_ = std::move(gpu).value().release();
-    auto renderer = FrameRenderer::Create(gpu_);
-    ASSERT_TRUE(renderer.ok()) << renderer.status();
-    renderer_ = std::move(renderer).value().release();
-  }
-  static void TearDownTestSuite() {
-    delete renderer_;
-    delete gpu_;
-  }
-  // Writes the image next to the test's temporary files for a person to look
-  // at.
-  static void Save(const RgbaImage& image, const std::string& name) {
-    const auto png = EncodePng(image);
-    ASSERT_TRUE(png.ok());
-    ASSERT_TRUE(
-        io::WriteStringToFile(::testing::TempDir() + "/" + name, *png).ok());
-  }
   static bool IsBackground(const RgbaImage& image, int x, int y) {
     return image.At(x, y) == std::array<uint8_t, 4>{255, 255, 255, 255};
   }
-  static GpuContext* gpu_;
-  static FrameRenderer* renderer_;
 };
-GpuContext* FrameRendererTest::gpu_ = nullptr;
-FrameRenderer* FrameRendererTest::renderer_ = nullptr;
 
 // A unit square in the XY plane, two triangles, facing +Z.
 const float kSquare[] = {-0.5f, -0.5f, 0, 0.5f,  -0.5f, 0,
@@ -58,7 +36,7 @@ TEST_F(FrameRendererTest, SquareSeenHeadOnIsCentredAndSymmetric) {
   const auto image =
       renderer_->Render(kSquare, kSquareTriangles, nullptr, options);
   ASSERT_TRUE(image.ok()) << image.status();
-  Save(*image, "square.png");
+  SaveTestImage(*image, "square");
   // The square spans 1 / (2 * 3 * tan(17.5 deg)) = 52.9 % of the view:
   // pixels 29..90.
   EXPECT_FALSE(IsBackground(*image, 60, 60));
@@ -83,7 +61,7 @@ TEST_F(FrameRendererTest, AutoFramingKeepsABundledFrameInside) {
   const auto image = renderer_->Render(anim->frames.Sample(35),
                                        anim->mesh.triangles, nullptr, options);
   ASSERT_TRUE(image.ok()) << image.status();
-  Save(*image, "pants_frame35.png");
+  SaveTestImage(*image, "pants_frame35");
   int covered = 0;
   for (int y = 0; y < image->height; ++y) {
     for (int x = 0; x < image->width; ++x) {
@@ -171,8 +149,8 @@ TEST_F(FrameRendererTest, WrinklesChangeOnlyTheirNeighbourhoodAndOpenNoHoles) {
       renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
                         &session->wrinkles(), options);
   ASSERT_TRUE(plain.ok() && wrinkled.ok()) << wrinkled.status();
-  Save(*plain, "pants36_plain.png");
-  Save(*wrinkled, "pants36_wrinkled.png");
+  SaveTestImage(*plain, "pants36_plain");
+  SaveTestImage(*wrinkled, "pants36_wrinkled");
   int changed = 0, holes = 0;
   for (int y = 0; y < plain->height; ++y) {
     for (int x = 0; x < plain->width; ++x) {

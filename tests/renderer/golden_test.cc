@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "renderer/frame_renderer.h"
 #include "tests/renderer/golden_image.h"
+#include "tests/renderer/renderer_fixture.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/session.h"
 #include "wrinkle/synthetic_sheet.h"
@@ -15,20 +16,8 @@
 namespace crease::renderer {
 namespace {
 
-class GoldenTest : public ::testing::Test {
+class GoldenTest : public RendererTest {
  protected:
-  static void SetUpTestSuite() {
-    auto gpu = GpuContext::Create();
-    ASSERT_TRUE(gpu.ok()) << gpu.status();
-    gpu_ = std::move(gpu).value().release();
-    auto renderer = FrameRenderer::Create(gpu_);
-    ASSERT_TRUE(renderer.ok()) << renderer.status();
-    renderer_ = std::move(renderer).value().release();
-  }
-  static void TearDownTestSuite() {
-    delete renderer_;
-    delete gpu_;
-  }
   // The goldens were made with llvmpipe; another rasteriser differs in ways
   // no tolerance should absorb.
   void SkipUnlessLlvmpipe() {
@@ -37,11 +26,7 @@ class GoldenTest : public ::testing::Test {
                    << gpu_->info().renderer;
     }
   }
-  static GpuContext* gpu_;
-  static FrameRenderer* renderer_;
 };
-GpuContext* GoldenTest::gpu_ = nullptr;
-FrameRenderer* GoldenTest::renderer_ = nullptr;
 
 int CountDifferentPixels(const RgbaImage& a, const RgbaImage& b) {
   int n = 0;
@@ -55,18 +40,12 @@ int CountDifferentPixels(const RgbaImage& a, const RgbaImage& b) {
 // the one wrinkle allowed runs along Z through the middle.
 TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   SkipUnlessLlvmpipe();
-  const io::TriangleMesh sheet = MakeGridSheet(16, 16, 1.0f, 1.0f);
-  SessionParams params;
-  params.wrinkles.max_wrinkles = 1;
-  params.wrinkles.min_width = 0.08;
-  auto session = Session::Create(sheet.triangles, sheet.positions, params);
-  ASSERT_TRUE(session.ok()) << session.status();
-  std::vector<float> positions;
-  for (int frame = 0; frame <= 12; ++frame) {
-    SqueezeSheetMiddle(sheet, std::min(frame, 10) / 10.0f * 0.3f, &positions);
-    ASSERT_TRUE((*session)->ProcessFrame(positions).ok());
-  }
-  ASSERT_EQ((*session)->wrinkles().wrinkles().size(), 1u);
+  SqueezedSheet scene = RunSqueezedSheet(/*max_wrinkles=*/1);
+  ASSERT_NE(scene.session, nullptr);
+  const io::TriangleMesh& sheet = scene.mesh;
+  const std::vector<float>& positions = scene.positions;
+  Session* session = scene.session.get();
+  ASSERT_EQ(session->wrinkles().wrinkles().size(), 1u);
   RenderOptions options;
   options.width = 256;
   options.height = 192;
@@ -74,13 +53,13 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   options.camera =
       Camera{{0.5f, 0.9f, 1.4f}, {0.5f, 0.0f, 0.5f}, {0, 1, 0}, 50.0f};
   const auto wrinkled = renderer_->Render(positions, sheet.triangles,
-                                          &(*session)->wrinkles(), options);
+                                          &session->wrinkles(), options);
   ASSERT_TRUE(wrinkled.ok()) << wrinkled.status();
   EXPECT_TRUE(MatchesGolden(*wrinkled, "flat_sheet_one_wrinkle"));
   // The golden holds a wrinkle: it differs from the plain sheet.
   options.wrinkles = false;
   const auto plain = renderer_->Render(positions, sheet.triangles,
-                                       &(*session)->wrinkles(), options);
+                                       &session->wrinkles(), options);
   ASSERT_TRUE(plain.ok());
   EXPECT_GT(CountDifferentPixels(*plain, *wrinkled), 500);
   // The triangle index reaches the shaders intact in long draws: one patch per
@@ -90,7 +69,7 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   options.wrinkles = true;
   options.max_patches_per_draw = 1;
   const auto one_by_one = renderer_->Render(positions, sheet.triangles,
-                                            &(*session)->wrinkles(), options);
+                                            &session->wrinkles(), options);
   ASSERT_TRUE(one_by_one.ok());
   EXPECT_EQ(CountDifferentPixels(*one_by_one, *wrinkled), 0);
 }
@@ -118,11 +97,8 @@ TEST_F(GoldenTest, BundledTrouserKneeFrame) {
   RenderOptions options;
   options.width = 320;
   options.height = 240;
-  Camera camera = FrameRenderer::AutoFrame(anim.frames.Sample(36), 320 / 240.f);
-  // Mirror the eye through the target in X and Z: seen from behind.
-  for (int k : {0, 2}) {
-    camera.eye[k] = 2 * camera.target[k] - camera.eye[k];
-  }
+  // From behind, like the demo.
+  const Camera camera = AutoFrame(anim.frames.Sample(36), 320 / 240.f, 180.0f);
   options.camera = camera;
   const auto image =
       renderer_->Render(anim.frames.Sample(36), anim.mesh.triangles,

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "client/crease_client.h"
+#include "client/mesh_messages.h"
 #include "gtest/gtest.h"
 #include "server/crease_server.h"
 #include "wrinkle/io/animation.h"
@@ -26,25 +27,14 @@ inline io::Animation LoadBundled(const std::string& name) {
 
 // A Start for `animation` (rest positions from its OBJ) asking for paths.
 inline v1::Start StartFor(const io::Animation& animation) {
-  v1::Start start;
-  v1::Topology* topology = start.mutable_topology();
-  topology->set_vertex_count(
-      static_cast<uint32_t>(animation.mesh.num_vertices()));
-  for (const io::Triangle& t : animation.mesh.triangles) {
-    for (int32_t v : t) topology->add_triangles(static_cast<uint32_t>(v));
-  }
-  topology->mutable_rest_positions()->Assign(animation.mesh.positions.begin(),
-                                             animation.mesh.positions.end());
+  v1::Start start = client::StartForMesh(animation.mesh);
   start.mutable_outputs()->set_paths(true);
   return start;
 }
 
 inline v1::Frame FrameOf(const io::Animation& animation, int index) {
-  v1::Frame frame;
-  frame.set_index(static_cast<uint32_t>(index));
-  const auto positions = animation.frames.Sample(index);
-  frame.mutable_positions()->Assign(positions.begin(), positions.end());
-  return frame;
+  return client::FrameOf(animation.frames.Sample(index),
+                         static_cast<uint32_t>(index));
 }
 
 inline ServerOptions LoopbackOptions() {

@@ -1,0 +1,68 @@
+#ifndef CREASE_TESTS_RENDERER_RENDERER_FIXTURE_H_
+#define CREASE_TESTS_RENDERER_RENDERER_FIXTURE_H_
+
+// What the renderer tests share: one GPU context and FrameRenderer per suite,
+// and the squeezed-sheet scene with its session.
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "renderer/frame_renderer.h"
+#include "wrinkle/session.h"
+#include "wrinkle/synthetic_sheet.h"
+
+namespace crease::renderer {
+
+class RendererTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto gpu = GpuContext::Create();
+    ASSERT_TRUE(gpu.ok()) << gpu.status();
+    gpu_ = std::move(gpu).value().release();
+    auto renderer = FrameRenderer::Create(gpu_);
+    ASSERT_TRUE(renderer.ok()) << renderer.status();
+    renderer_ = std::move(renderer).value().release();
+  }
+  static void TearDownTestSuite() {
+    delete renderer_;
+    delete gpu_;
+    renderer_ = nullptr;
+    gpu_ = nullptr;
+  }
+  static inline GpuContext* gpu_ = nullptr;
+  static inline FrameRenderer* renderer_ = nullptr;
+};
+
+// A flat 16 x 16 grid sheet (1 x 1, XZ plane) squeezed in its plane along X,
+// most in the middle (SqueezeSheetMiddle, to 70 % by frame 10), run through
+// a Session for 13 frames; `positions` are the last frame's.
+struct SqueezedSheet {
+  io::TriangleMesh mesh = MakeGridSheet(16, 16, 1.0f, 1.0f);
+  std::unique_ptr<Session> session;
+  std::vector<float> positions;
+};
+
+// L_min 0.08; `max_wrinkles` 0 keeps the default.
+inline SqueezedSheet RunSqueezedSheet(int max_wrinkles = 0) {
+  SqueezedSheet sheet;
+  SessionParams params;
+  params.wrinkles.min_width = 0.08;
+  if (max_wrinkles > 0) params.wrinkles.max_wrinkles = max_wrinkles;
+  auto session =
+      Session::Create(sheet.mesh.triangles, sheet.mesh.positions, params);
+  EXPECT_TRUE(session.ok()) << session.status();
+  if (!session.ok()) return sheet;
+  sheet.session = *std::move(session);
+  for (int frame = 0; frame <= 12; ++frame) {
+    SqueezeSheetMiddle(sheet.mesh, std::min(frame, 10) / 10.0f * 0.3f,
+                       &sheet.positions);
+    EXPECT_TRUE(sheet.session->ProcessFrame(sheet.positions).ok());
+  }
+  return sheet;
+}
+
+}  // namespace crease::renderer
+
+#endif  // CREASE_TESTS_RENDERER_RENDERER_FIXTURE_H_
