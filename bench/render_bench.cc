@@ -65,10 +65,12 @@ void BM_Render(benchmark::State& state, const std::string& name, int width,
   options.width = width;
   options.height = height;
   options.wrinkles = wrinkled;
+  RenderStats stats;
   for (auto _ : state) {
-    auto image = scene.renderer->Render(
-        scene.animation.frames.Sample(scene.frame),
-        scene.animation.mesh.triangles, &scene.session->wrinkles(), options);
+    auto image =
+        scene.renderer->Render(scene.animation.frames.Sample(scene.frame),
+                               scene.animation.mesh.triangles,
+                               &scene.session->wrinkles(), options, &stats);
     if (!image.ok()) {
       state.SkipWithError(std::string(image.status().message()).c_str());
       return;
@@ -80,6 +82,10 @@ void BM_Render(benchmark::State& state, const std::string& name, int width,
       static_cast<double>(scene.animation.mesh.triangles.size());
   state.counters["wrinkles"] =
       static_cast<double>(scene.session->wrinkles().wrinkles().size());
+  // Of those: shaded, displacing, and the triangles tessellated for them.
+  state.counters["drawn"] = stats.drawn_wrinkles;
+  state.counters["displaced"] = stats.displaced_wrinkles;
+  state.counters["tessellated"] = stats.tessellated_triangles;
 }
 
 const char* const kSets[] = {"cloth_drape_sphere", "cloth_pants_knee",

@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace crease::renderer {
 namespace {
@@ -87,13 +88,15 @@ Closure ClassifyClosure(absl::Span<const float> positions,
 
 void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
   out->levels.assign(num_triangles, {1.0f, 1.0f, 1.0f, 1.0f});
-  out->triangle_ranges.assign(num_triangles, {0, 0});
+  out->triangle_ranges.assign(num_triangles, {0, 0, 0, 0});
   out->ranges.clear();
   out->range_bounds.clear();
   out->segment_bounds.clear();
   out->points.clear();
   out->frames.clear();
   out->max_level = 1;
+  out->drawn_wrinkles = 0;
+  out->displaced_wrinkles = 0;
 }
 
 void FillWrinkleBuffers(absl::Span<const float> positions,
@@ -110,7 +113,13 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
   first_point.resize(wrinkles.size());
   samples.resize(wrinkles.size());
   std::vector<uint8_t>& visible = out->visible;
+  std::vector<uint8_t>& displaced = out->displaced;
   visible.assign(wrinkles.size(), 0);
+  displaced.assign(wrinkles.size(), 0);
+  // A profile is sampled as the spec asks by edges of 3/8 of its width; a
+  // wrinkle whose widest point gets less than that at min_edge_pixels would
+  // be undersampled (spikes and aliasing), so it only bends normals.
+  const float min_displaced_pixels = target.min_edge_pixels / 0.375f;
   // Pixels per model unit at clip depth w: f (h / 2) / w, where f, the
   // projection's vertical focal factor, is the length of the view-projection
   // matrix's second row (the view part is a rotation).
@@ -121,14 +130,18 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     for (const RefinedPoint& r : refined) {
       const float depth = target.view_projection.row(3).dot(
           r.position.cast<float>().homogeneous());
-      // Behind the eye or near it: keep.
-      if (depth <= 1e-6f ||
-          static_cast<float>(r.width) * focal_pixels / depth >=
-              target.min_wrinkle_pixels) {
-        visible[w] = 1;
+      // Behind the eye or near it: keep, and displace.
+      const float pixels =
+          depth <= 1e-6f ? std::numeric_limits<float>::infinity()
+                         : static_cast<float>(r.width) * focal_pixels / depth;
+      if (pixels >= target.min_wrinkle_pixels) visible[w] = 1;
+      if (visible[w] && pixels >= min_displaced_pixels) {
+        displaced[w] = 1;
         break;
       }
     }
+    out->drawn_wrinkles += visible[w];
+    out->displaced_wrinkles += displaced[w];
     first_point[w] = static_cast<int32_t>(out->points.size());
     samples[w] =
         std::max<int32_t>(1, (static_cast<int32_t>(refined.size()) - 1) /
@@ -190,40 +203,48 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     if (b < a) std::swap(a, b);
     return static_cast<uint64_t>(a) << 32 | static_cast<uint32_t>(b);
   };
+  // One range of one wrinkle over one triangle, with its bounding sphere.
+  auto append_range = [&](const TriangleWrinkleRange& range) {
+    const int32_t k = samples[range.wrinkle];
+    const int32_t first = first_point[range.wrinkle] + range.first_segment * k;
+    const int32_t last =
+        first_point[range.wrinkle] + (range.last_segment + 1) * k;
+    out->ranges.push_back({first, last});
+    Eigen::Vector3f lo(out->points[first].data()), hi = lo;
+    float widest = 0;
+    for (int32_t i = first; i <= last; ++i) {
+      const Eigen::Vector3f p(out->points[i].data());
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+      widest = std::max(widest, out->points[i][3]);
+    }
+    const Eigen::Vector3f centre = 0.5f * (lo + hi);
+    const float radius = 0.5f * (hi - lo).norm() + 0.5f * widest;
+    // A hair larger, so a point on the boundary is never skipped by rounding.
+    out->range_bounds.push_back(
+        {centre.x(), centre.y(), centre.z(), radius * 1.0001f + 1e-7f});
+  };
   std::vector<uint64_t>& wrinkled_edges = out->wrinkled_edges;
   wrinkled_edges.clear();
   for (size_t f = 0; f < triangles.size(); ++f) {
     const int32_t begin = tracker.range_offsets()[f];
     const int32_t end = tracker.range_offsets()[f + 1];
-    out->triangle_ranges[f] = {static_cast<int32_t>(out->ranges.size()),
-                               end - begin};
-    int32_t listed = 0;
+    std::array<int32_t, 4>& list = out->triangle_ranges[f];
+    list = {static_cast<int32_t>(out->ranges.size()), 0, 0, 0};
+    // Displaced wrinkles first: the evaluation stage reads only those.
     for (int32_t r = begin; r < end; ++r) {
       const TriangleWrinkleRange& range = tracker.ranges()[r];
-      if (!visible[range.wrinkle]) continue;
-      ++listed;
-      const int32_t k = samples[range.wrinkle];
-      const int32_t first =
-          first_point[range.wrinkle] + range.first_segment * k;
-      const int32_t last =
-          first_point[range.wrinkle] + (range.last_segment + 1) * k;
-      out->ranges.push_back({first, last});
-      Eigen::Vector3f lo(out->points[first].data()), hi = lo;
-      float widest = 0;
-      for (int32_t i = first; i <= last; ++i) {
-        const Eigen::Vector3f p(out->points[i].data());
-        lo = lo.cwiseMin(p);
-        hi = hi.cwiseMax(p);
-        widest = std::max(widest, out->points[i][3]);
-      }
-      const Eigen::Vector3f centre = 0.5f * (lo + hi);
-      const float radius = 0.5f * (hi - lo).norm() + 0.5f * widest;
-      // A hair larger, so a point on the boundary is never skipped by rounding.
-      out->range_bounds.push_back(
-          {centre.x(), centre.y(), centre.z(), radius * 1.0001f + 1e-7f});
+      if (!displaced[range.wrinkle]) continue;
+      append_range(range);
+      ++list[2];
     }
-    out->triangle_ranges[f][1] = listed;
-    if (listed == 0) continue;
+    for (int32_t r = begin; r < end; ++r) {
+      const TriangleWrinkleRange& range = tracker.ranges()[r];
+      if (!visible[range.wrinkle] || displaced[range.wrinkle]) continue;
+      append_range(range);
+    }
+    list[1] = static_cast<int32_t>(out->ranges.size()) - list[0];
+    if (list[2] == 0) continue;
     const io::Triangle& t = triangles[f];
     for (int k = 0; k < 3; ++k) {
       wrinkled_edges.push_back(edge_key(t[k], t[(k + 1) % 3]));

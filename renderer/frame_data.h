@@ -47,8 +47,10 @@ Closure ClassifyClosure(absl::Span<const float> positions,
 struct WrinkleBuffers {
   // Binding 0: outer levels of edges (0 1), (1 2), (2 0), then the inner level.
   std::vector<std::array<float, 4>> levels;
-  // Binding 1: per triangle [offset, count) into `ranges`.
-  std::vector<std::array<int32_t, 2>> triangle_ranges;
+  // Binding 1: per triangle [offset, offset + count) into `ranges`, then how
+  // many of those (listed first) displace the surface; the rest only bend
+  // normals. The fourth is padding.
+  std::vector<std::array<int32_t, 4>> triangle_ranges;
   // Binding 2: [first, last] refined points of one wrinkle.
   std::vector<std::array<int32_t, 2>> ranges;
   // Binding 3: refined point xyz + full width.
@@ -63,13 +65,16 @@ struct WrinkleBuffers {
   // i..i+1 holding every point it can lift: the midpoint, half its length plus
   // half its wider end's width. Zero radius after a wrinkle's last point.
   std::vector<std::array<float, 4>> segment_bounds;
-  int max_level = 1;  // largest inner level
+  int max_level = 1;           // largest inner level
+  int drawn_wrinkles = 0;      // wide enough on screen to shade
+  int displaced_wrinkles = 0;  // and to displace the surface
   // Edges (canonical vertex pairs) of triangles that wrinkles reach, sorted.
   std::vector<uint64_t> wrinkled_edges;
   // Scratch per wrinkle (first refined point, refined samples per segment),
   // kept so a steady stream of frames does not allocate.
   std::vector<int32_t> first_point, samples_per_segment;
-  std::vector<uint8_t> visible;  // per wrinkle: wide enough on screen
+  std::vector<uint8_t> visible;    // per wrinkle: wide enough on screen
+  std::vector<uint8_t> displaced;  // per wrinkle: tessellation samples it
 };
 
 struct TessellationTarget {
@@ -82,14 +87,17 @@ struct TessellationTarget {
 };
 
 // Fills `out` (storage reused) for `tracker`'s current wrinkles on this mesh.
-// An edge of a triangle that wrinkles reach is tessellated at a level from the
-// edge alone (length / (3/8 L_min), capped so no generated edge is shorter than
-// min_edge_pixels on screen), in both triangles on it, also when the other one
-// has no wrinkles (else a T-junction cracks); all other edges keep level 1.
-// `canonical` (SmoothNormals::canonical) identifies coincident vertices, so
-// edges are shared across seams and in soups. A wrinkle whose every point is
-// narrower than min_wrinkle_pixels on screen is left out whole (deciding per
-// wrinkle keeps neighbouring triangles in agreement).
+// Level of detail, decided per wrinkle (so neighbouring triangles agree) from
+// its widest point on screen: narrower than min_wrinkle_pixels, left out;
+// narrower than min_edge_pixels / (3/8), drawn by per-pixel normals only (edges
+// of 3/8 of its width, the spec's sampling, would be under min_edge_pixels:
+// sparser samples of its profile only add spikes); wider, also displaced.
+// An edge of a triangle that a displaced wrinkle reaches is tessellated at a
+// level from the edge alone (length / (3/8 L_min), capped so no generated edge
+// is shorter than min_edge_pixels on screen), in both triangles on it, also
+// when the other one has no wrinkles (else a T-junction cracks); all other
+// edges keep level 1. `canonical` (SmoothNormals::canonical) identifies
+// coincident vertices, so edges are shared across seams and in soups.
 void FillWrinkleBuffers(absl::Span<const float> positions,
                         absl::Span<const io::Triangle> triangles,
                         absl::Span<const int32_t> canonical,

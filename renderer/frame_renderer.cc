@@ -162,7 +162,8 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
 
 absl::StatusOr<RgbaImage> FrameRenderer::Render(
     absl::Span<const float> positions, absl::Span<const io::Triangle> triangles,
-    const WrinkleTracker* wrinkles, const RenderOptions& options) {
+    const WrinkleTracker* wrinkles, const RenderOptions& options,
+    RenderStats* stats) {
   if (positions.empty() || positions.size() % 3 != 0) {
     return absl::InvalidArgumentError(
         absl::StrFormat("positions: %d floats is not a positive multiple of 3",
@@ -286,11 +287,21 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
                            : std::max(1, kMaxTessellatedVerticesPerDraw /
                                              VerticesPerPatch(max_level));
   const int num_patches = static_cast<int>(triangles.size());
+  int draw_calls = 0;
   for (int first = 0; first < num_patches; first += per_draw) {
     const int count = std::min(per_draw, num_patches - first);
     glDrawArrays(GL_PATCHES, 3 * first, 3 * count);
+    ++draw_calls;
   }
   glBindVertexArray(0);
+  if (stats != nullptr) {
+    stats->drawn_wrinkles = w.drawn_wrinkles;
+    stats->displaced_wrinkles = w.displaced_wrinkles;
+    stats->tessellated_triangles = static_cast<int>(std::count_if(
+        w.levels.begin(), w.levels.end(),
+        [](const std::array<float, 4>& l) { return l[3] > 1.0f; }));
+    stats->draw_calls = draw_calls;
+  }
   return g.target->Read();
 }
 

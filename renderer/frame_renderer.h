@@ -37,7 +37,10 @@ struct RenderOptions {
   // Tessellated edges are kept at least this many pixels long on screen: finer
   // detail comes from the per-pixel normals. On llvmpipe at 640 x 480 (pants,
   // 21 wrinkles) a wrinkled frame took 48 ms at 2 px, 22 ms at 3 px and 13 ms
-  // at 4 px, with no visible difference in the silhouettes.
+  // at 4 px, with no visible difference in the silhouettes. It also sets which
+  // wrinkles displace the surface: those at least min_edge_pixels / (3/8)
+  // wide somewhere on screen (10.7 px by default), which the tessellation can
+  // sample at 3/8 of their width; narrower ones are drawn by normals alone.
   float min_edge_pixels = 4.0f;
   // Level of detail: wrinkles narrower than this on screen everywhere along
   // them are not drawn (they would only alias), which saves their per-pixel
@@ -47,6 +50,14 @@ struct RenderOptions {
   // 65,535 tessellated vertices (llvmpipe renders garbage past that in one
   // draw).
   int max_patches_per_draw = 0;
+};
+
+// What one Render drew, for tests and benchmarks.
+struct RenderStats {
+  int drawn_wrinkles = 0;         // shaded (wide enough on screen)
+  int displaced_wrinkles = 0;     // of those, displacing the surface
+  int tessellated_triangles = 0;  // input triangles at a level above 1
+  int draw_calls = 0;
 };
 
 // Draws animated meshes into images, headless. The mesh goes through the
@@ -60,11 +71,13 @@ class FrameRenderer {
   // `positions` are packed xyz per vertex. `wrinkles` (may be null) are the
   // wrinkles of this very frame of a Session on this mesh. InvalidArgument for
   // a wrong length, non-finite values, indices out of range, wrinkle lists that
-  // do not match the triangles, or an unsupported size.
+  // do not match the triangles, or an unsupported size. `stats` (may be null)
+  // receives what was drawn.
   absl::StatusOr<RgbaImage> Render(absl::Span<const float> positions,
                                    absl::Span<const io::Triangle> triangles,
                                    const WrinkleTracker* wrinkles,
-                                   const RenderOptions& options);
+                                   const RenderOptions& options,
+                                   RenderStats* stats = nullptr);
 
  private:
   struct Gl;

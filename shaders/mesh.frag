@@ -12,7 +12,10 @@ uniform vec3 u_base_color;
 uniform bool u_wrinkles;
 void main() {
   vec3 n = normalize(te_normal);
-  if (u_wrinkles) WrinkleOffset(te_triangle, te_position, n, n);
+  if (u_wrinkles) {
+    ivec4 list = triangle_ranges[te_triangle];
+    WrinkleOffset(list.x, list.y, te_position, n, n);
+  }
   vec3 v = normalize(u_eye - te_position);
   if (dot(n, v) < 0.0) n = -n;  // cloth is seen from both sides
   vec3 l = v;                   // headlight

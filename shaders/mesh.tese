@@ -48,7 +48,9 @@ void main() {
   vec3 displaced = te_position;
   if (u_wrinkles) {
     vec3 bent;
-    displaced += WrinkleOffset(te_triangle, te_position, te_normal, bent) * te_normal;
+    // Only the wrinkles the tessellation can sample (listed first).
+    ivec4 list = triangle_ranges[te_triangle];
+    displaced += WrinkleOffset(list.x, list.z, te_position, te_normal, bent) * te_normal;
   }
   gl_Position = u_view_projection * vec4(displaced, 1.0);
 }

@@ -1,8 +1,9 @@
 // Wrinkle lookup shared by the evaluation and fragment shaders. Inserted after
 // wrinkle/profile_shared.h and wrinkle/projection_shared.h. Per triangle:
-// [offset, count) into `ranges`; each range is [first, last] refined points of
+// offset into `ranges`, how many, how many of those (listed first) displace
+// the surface, padding; each range is [first, last] refined points of
 // one wrinkle; points carry xyz + width, frames the bisector normal s + height.
-layout(std430, binding = 1) readonly buffer TriangleRanges { ivec2 triangle_ranges[]; };
+layout(std430, binding = 1) readonly buffer TriangleRanges { ivec4 triangle_ranges[]; };
 layout(std430, binding = 2) readonly buffer Ranges { ivec2 ranges[]; };
 layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
 layout(std430, binding = 4) readonly buffer Frames { vec4 frames[]; };
@@ -59,14 +60,13 @@ float ProjectOntoWrinkle(ivec2 range, vec3 p, out vec3 q, out float width,
   return best_d2;
 }
 
-// Largest offset over the wrinkles reaching `triangle` at surface point p, and the
+// Largest offset over ranges [first, first + count) at surface point p, and the
 // offset-weighted blend of their bent normals (n is the smooth surface normal).
-float WrinkleOffset(int triangle, vec3 p, vec3 n, out vec3 bent_normal) {
-  ivec2 list = triangle_ranges[triangle];
+float WrinkleOffset(int first, int count, vec3 p, vec3 n, out vec3 bent_normal) {
   float best = 0.0;
   vec3 normal_sum = vec3(0.0);
   float weight_sum = 0.0;
-  for (int r = list.x; r < list.x + list.y; ++r) {
+  for (int r = first; r < first + count; ++r) {
     vec4 bounds = range_bounds[r];
     vec3 to_centre = p - bounds.xyz;
     if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;

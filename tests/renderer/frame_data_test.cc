@@ -105,12 +105,13 @@ TEST(WrinkleBuffersTest, SharedEdgesAgreeAndRangesAreInBounds) {
 namespace crease::renderer {
 namespace {
 
-// The C++ twin of shaders/wrinkle_field.glsl's WrinkleOffset (offset only).
+// The C++ twin of shaders/wrinkle_field.glsl's WrinkleOffset (offset only)
+// as the evaluation stage calls it: over the displacing ranges.
 float OffsetAt(const WrinkleBuffers& b, int triangle,
                const Eigen::Vector3f& p) {
   const auto list = b.triangle_ranges[triangle];
   float best = 0;
-  for (int r = list[0]; r < list[0] + list[1]; ++r) {
+  for (int r = list[0]; r < list[0] + list[2]; ++r) {
     const auto range = b.ranges[r];
     const auto& bounds = b.range_bounds[r];
     const float reach =
@@ -187,8 +188,8 @@ int ExpectOffsetsAgreeAlongSharedEdges(absl::Span<const float> positions,
           first_triangle.emplace(edge, static_cast<int>(f));
       if (inserted) continue;
       const int g = it->second;
-      if (buffers.triangle_ranges[f][1] == 0 &&
-          buffers.triangle_ranges[g][1] == 0) {
+      if (buffers.triangle_ranges[f][2] == 0 &&
+          buffers.triangle_ranges[g][2] == 0) {
         continue;
       }
       ++edges_checked;
@@ -279,6 +280,63 @@ TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
   // beyond w = 30.
   EXPECT_GT(listed_at(2.0f), 20);
   EXPECT_EQ(listed_at(40.0f), 0);
+}
+
+// Which wrinkles displace the surface: exactly those whose widest point is at
+// least min_edge_pixels / (3/8) wide on screen (brute force over the refined
+// points, same camera as above); the others only bend normals and leave every
+// tessellation level at 1.
+TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
+  const SqueezedSheet scene = RunSqueezedSheet();
+  ASSERT_NE(scene.session, nullptr);
+  const WrinkleTracker& tracker = scene.session->wrinkles();
+  ASSERT_FALSE(tracker.wrinkles().empty());
+  SmoothNormals normals;
+  normals.Compute(scene.positions, scene.mesh.triangles);
+  int both = 0, normals_only = 0, neither = 0;
+  for (float distance = 1.5f; distance < 40.0f; distance *= 1.25f) {
+    TessellationTarget target;
+    target.view_projection.setZero();
+    target.view_projection(0, 0) = 0.75f;
+    target.view_projection(1, 1) = 1.0f;
+    target.view_projection(3, 2) = -1.0f;
+    target.view_projection(3, 3) = distance;
+    WrinkleBuffers buffers;
+    FillWrinkleBuffers(scene.positions, scene.mesh.triangles,
+                       normals.canonical(), tracker, target, &buffers);
+    int drawn = 0, displaced = 0;
+    for (const WrinkleShape& shape : tracker.shapes()) {
+      double widest = 0;
+      for (const RefinedPoint& r : shape.refined) {
+        widest =
+            std::max(widest, r.width * 240.0 / (distance - r.position.z()));
+      }
+      drawn += widest >= target.min_wrinkle_pixels;
+      displaced += widest >= target.min_edge_pixels / 0.375;
+    }
+    EXPECT_EQ(buffers.drawn_wrinkles, drawn) << distance;
+    EXPECT_EQ(buffers.displaced_wrinkles, displaced) << distance;
+    int listed = 0, listed_displacing = 0, tessellated = 0;
+    for (size_t f = 0; f < buffers.triangle_ranges.size(); ++f) {
+      listed += buffers.triangle_ranges[f][1];
+      listed_displacing += buffers.triangle_ranges[f][2];
+      tessellated += buffers.levels[f][3] > 1;
+    }
+    EXPECT_EQ(listed_displacing > 0, displaced > 0) << distance;
+    // (Displaced wrinkles may still leave level 1 where the triangles are
+    // small on screen.)
+    EXPECT_TRUE(tessellated == 0 || displaced > 0) << distance;
+    if (distance == 1.5f) {
+      EXPECT_GT(tessellated, 10);
+    }
+    both += displaced > 0;
+    normals_only += displaced == 0 && listed > 0;
+    neither += listed == 0;
+  }
+  // The sweep sees all three regimes.
+  EXPECT_GT(both, 0);
+  EXPECT_GT(normals_only, 0);
+  EXPECT_GT(neither, 0);
 }
 
 }  // namespace

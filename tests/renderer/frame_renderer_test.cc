@@ -145,10 +145,14 @@ TEST_F(FrameRendererTest, WrinklesChangeOnlyTheirNeighbourhoodAndOpenNoHoles) {
       renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
                         &session->wrinkles(), options);
   options.wrinkles = true;
+  RenderStats stats;
   const auto wrinkled =
       renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
-                        &session->wrinkles(), options);
+                        &session->wrinkles(), options, &stats);
   ASSERT_TRUE(plain.ok() && wrinkled.ok()) << wrinkled.status();
+  // Displaced, not only shaded: the hole check below means something.
+  EXPECT_GT(stats.displaced_wrinkles, 0);
+  EXPECT_GT(stats.tessellated_triangles, 10);
   SaveTestImage(*plain, "pants36_plain");
   SaveTestImage(*wrinkled, "pants36_wrinkled");
   int changed = 0, holes = 0;
@@ -212,8 +216,14 @@ TEST_F(FrameRendererTest, PastLlvmpipesVertexLimitSplitDrawsRenderCorrectly) {
   ASSERT_GT(vertices, 65535);
   RenderOptions options;
   options.min_edge_pixels = 0.1f;
-  const auto split = renderer_->Render(
-      anim->frames.Sample(36), anim->mesh.triangles, &wrinkles, options);
+  RenderStats stats;
+  const auto split =
+      renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
+                        &wrinkles, options, &stats);
+  // Every wrinkle displaces, so every triangle above is tessellated.
+  EXPECT_EQ(stats.displaced_wrinkles,
+            static_cast<int>(wrinkles.wrinkles().size()));
+  EXPECT_GT(stats.draw_calls, 1);
   options.max_patches_per_draw = 1;
   const auto one_by_one = renderer_->Render(
       anim->frames.Sample(36), anim->mesh.triangles, &wrinkles, options);

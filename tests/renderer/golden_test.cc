@@ -52,10 +52,12 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   // Above the sheet, looking down at it from the front at 45 degrees.
   options.camera =
       Camera{{0.5f, 0.9f, 1.4f}, {0.5f, 0.0f, 0.5f}, {0, 1, 0}, 50.0f};
-  const auto wrinkled = renderer_->Render(positions, sheet.triangles,
-                                          &session->wrinkles(), options);
+  RenderStats stats;
+  const auto wrinkled = renderer_->Render(
+      positions, sheet.triangles, &session->wrinkles(), options, &stats);
   ASSERT_TRUE(wrinkled.ok()) << wrinkled.status();
   EXPECT_TRUE(MatchesGolden(*wrinkled, "flat_sheet_one_wrinkle"));
+  EXPECT_EQ(stats.displaced_wrinkles, 1);  // a ridge, not only shading
   // The golden holds a wrinkle: it differs from the plain sheet.
   options.wrinkles = false;
   const auto plain = renderer_->Render(positions, sheet.triangles,
@@ -100,10 +102,12 @@ TEST_F(GoldenTest, BundledTrouserKneeFrame) {
   // From behind, like the demo.
   const Camera camera = AutoFrame(anim.frames.Sample(36), 320 / 240.f, 180.0f);
   options.camera = camera;
+  RenderStats stats;
   const auto image =
       renderer_->Render(anim.frames.Sample(36), anim.mesh.triangles,
-                        &session->wrinkles(), options);
+                        &session->wrinkles(), options, &stats);
   ASSERT_TRUE(image.ok()) << image.status();
+  EXPECT_GT(stats.displaced_wrinkles, 5);  // ridges, not only shading
   EXPECT_TRUE(MatchesGolden(*image, "pants_knee_frame36_back"));
 }
 
@@ -122,7 +126,7 @@ TEST_F(GoldenTest, ClosedWrinkledMeshShowsNoBackgroundThroughIt) {
   options.background = {1, 0, 1, 1};
   options.samples = 1;  // every pixel is covered or not
   const std::array<uint8_t, 4> background = {255, 0, 255, 255};
-  int frames_with_wrinkles = 0;
+  int frames_with_wrinkles = 0, displacing_frames = 0;
   for (int frame = 0; frame < anim.num_frames(); ++frame) {
     const auto positions = anim.frames.Sample(frame);
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
@@ -143,10 +147,14 @@ TEST_F(GoldenTest, ClosedWrinkledMeshShowsNoBackgroundThroughIt) {
     EXPECT_EQ(automatic->pixels, plain->pixels) << "frame " << frame;
     options.culling = FaceCulling::kBack;
     options.wrinkles = true;
-    options.min_edge_pixels = 1.0f;  // many tessellated edges to crack
-    const auto wrinkled = renderer_->Render(positions, anim.mesh.triangles,
-                                            &session->wrinkles(), options);
+    // Many tessellated edges to crack, and every drawn wrinkle displaces
+    // (the threshold, 0.75 / (3/8) = 2 px, is min_wrinkle_pixels).
+    options.min_edge_pixels = 0.75f;
+    RenderStats stats;
+    const auto wrinkled = renderer_->Render(
+        positions, anim.mesh.triangles, &session->wrinkles(), options, &stats);
     ASSERT_TRUE(two_sided.ok() && plain.ok() && wrinkled.ok());
+    displacing_frames += stats.displaced_wrinkles > 0;
     int covered = 0, cracks = 0;
     for (int y = 0; y < plain->height; ++y) {
       for (int x = 0; x < plain->width; ++x) {
@@ -175,6 +183,7 @@ TEST_F(GoldenTest, ClosedWrinkledMeshShowsNoBackgroundThroughIt) {
                                           "fox_crack_" + std::to_string(frame));
   }
   EXPECT_GT(frames_with_wrinkles, 3);
+  EXPECT_EQ(displacing_frames, frames_with_wrinkles);
 }
 
 }  // namespace
