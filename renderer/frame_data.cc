@@ -110,7 +110,7 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
   // segment (ranges are given in path segments).
   std::vector<int32_t>& first_point = out->first_point;
   std::vector<int32_t>& samples = out->samples_per_segment;
-  first_point.resize(wrinkles.size());
+  first_point.resize(wrinkles.size() + 1);
   samples.resize(wrinkles.size());
   std::vector<uint8_t>& visible = out->visible;
   std::vector<uint8_t>& displaced = out->displaced;
@@ -176,6 +176,7 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
       out->segment_bounds.push_back(bounds);
     }
   }
+  first_point[wrinkles.size()] = static_cast<int32_t>(out->points.size());
   const float target_edge = 0.375f * static_cast<float>(tracker.min_width());
   const Eigen::Vector2f pixels(0.5f * target.width, 0.5f * target.height);
   const float max_level = static_cast<float>(target.max_level);
@@ -203,13 +204,32 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     if (b < a) std::swap(a, b);
     return static_cast<uint64_t>(a) << 32 | static_cast<uint32_t>(b);
   };
-  // One range of one wrinkle over one triangle, with its bounding sphere.
+  // One wrinkle's refined points over one triangle, with their bounding
+  // sphere. The tracker's range (whole path segments) is clipped to the
+  // refined segments whose reach sphere meets the triangle's bounding sphere:
+  // for points in the triangle the lookup is unchanged (the shaders skip the
+  // others), but walks fewer segments. False if none is left.
+  Eigen::Vector3f centre;  // of the current triangle's bounding sphere
+  float radius = 0;
   auto append_range = [&](const TriangleWrinkleRange& range) {
     const int32_t k = samples[range.wrinkle];
-    const int32_t first = first_point[range.wrinkle] + range.first_segment * k;
-    const int32_t last =
-        first_point[range.wrinkle] + (range.last_segment + 1) * k;
-    out->ranges.push_back({first, last});
+    const int32_t start = first_point[range.wrinkle];
+    const int32_t end = first_point[range.wrinkle + 1] - 1;  // last point
+    int32_t first = start + range.first_segment * k;
+    int32_t last = start + (range.last_segment + 1) * k;
+    auto reaches = [&](int32_t i) {
+      const std::array<float, 4>& b = out->segment_bounds[i];
+      const float reach = b[3] + radius;
+      return (Eigen::Vector3f(b.data()) - centre).squaredNorm() <=
+             reach * reach;
+    };
+    while (first < last && !reaches(first)) ++first;
+    while (last > first && !reaches(last - 1)) --last;
+    if (first == last) return false;
+    // The lookup's fallback (p in no segment's cell) is the nearer end of
+    // the wrinkle itself; a clipped end is out of reach, so none.
+    out->ranges.push_back(
+        {first, last, first == start ? first : -1, last == end ? last : -1});
     Eigen::Vector3f lo(out->points[first].data()), hi = lo;
     float widest = 0;
     for (int32_t i = first; i <= last; ++i) {
@@ -218,11 +238,12 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
       hi = hi.cwiseMax(p);
       widest = std::max(widest, out->points[i][3]);
     }
-    const Eigen::Vector3f centre = 0.5f * (lo + hi);
-    const float radius = 0.5f * (hi - lo).norm() + 0.5f * widest;
+    const Eigen::Vector3f mid = 0.5f * (lo + hi);
+    const float reach = 0.5f * (hi - lo).norm() + 0.5f * widest;
     // A hair larger, so a point on the boundary is never skipped by rounding.
     out->range_bounds.push_back(
-        {centre.x(), centre.y(), centre.z(), radius * 1.0001f + 1e-7f});
+        {mid.x(), mid.y(), mid.z(), reach * 1.0001f + 1e-7f});
+    return true;
   };
   std::vector<uint64_t>& wrinkled_edges = out->wrinkled_edges;
   wrinkled_edges.clear();
@@ -231,21 +252,29 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     const int32_t end = tracker.range_offsets()[f + 1];
     std::array<int32_t, 4>& list = out->triangle_ranges[f];
     list = {static_cast<int32_t>(out->ranges.size()), 0, 0, 0};
+    if (begin == end) continue;
+    const io::Triangle& t = triangles[f];
+    const Eigen::Vector3f a = Vertex(positions, t[0]),
+                          b = Vertex(positions, t[1]),
+                          c = Vertex(positions, t[2]);
+    centre = (a + b + c) / 3.0f;
+    radius = 1.0001f * std::sqrt(std::max({(a - centre).squaredNorm(),
+                                           (b - centre).squaredNorm(),
+                                           (c - centre).squaredNorm()})) +
+             1e-7f;
     // Displaced wrinkles first: the evaluation stage reads only those.
     for (int32_t r = begin; r < end; ++r) {
       const TriangleWrinkleRange& range = tracker.ranges()[r];
-      if (!displaced[range.wrinkle]) continue;
-      append_range(range);
-      ++list[2];
+      if (displaced[range.wrinkle] && append_range(range)) ++list[2];
     }
     for (int32_t r = begin; r < end; ++r) {
       const TriangleWrinkleRange& range = tracker.ranges()[r];
-      if (!visible[range.wrinkle] || displaced[range.wrinkle]) continue;
-      append_range(range);
+      if (visible[range.wrinkle] && !displaced[range.wrinkle]) {
+        append_range(range);
+      }
     }
     list[1] = static_cast<int32_t>(out->ranges.size()) - list[0];
     if (list[2] == 0) continue;
-    const io::Triangle& t = triangles[f];
     for (int k = 0; k < 3; ++k) {
       wrinkled_edges.push_back(edge_key(t[k], t[(k + 1) % 3]));
     }

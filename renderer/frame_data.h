@@ -51,15 +51,18 @@ struct WrinkleBuffers {
   // many of those (listed first) displace the surface; the rest only bend
   // normals. The fourth is padding.
   std::vector<std::array<int32_t, 4>> triangle_ranges;
-  // Binding 2: [first, last] refined points of one wrinkle.
-  std::vector<std::array<int32_t, 2>> ranges;
+  // Binding 2: [first, last] refined points of one wrinkle over one triangle
+  // (clipped to the segments that can reach it), then first and last again
+  // where they are the wrinkle's own ends, else -1: the lookup falls back to
+  // the nearer real end when a point is in no segment's cell.
+  std::vector<std::array<int32_t, 4>> ranges;
   // Binding 3: refined point xyz + full width.
   std::vector<std::array<float, 4>> points;
   // Binding 4: the bisector direction at the point (the mean of its segments'
   // directions; Eq. 7.1's s) + height.
   std::vector<std::array<float, 4>> frames;
   // Binding 5: per range, a sphere (centre, radius) holding every surface
-  // point the range can lift: its points plus half the widest width.
+  // point the (clipped) range can lift: its points plus half the widest width.
   std::vector<std::array<float, 4>> range_bounds;
   // Binding 6: per refined point i, the sphere (centre, radius) around segment
   // i..i+1 holding every point it can lift: the midpoint, half its length plus
@@ -70,8 +73,9 @@ struct WrinkleBuffers {
   int displaced_wrinkles = 0;  // and to displace the surface
   // Edges (canonical vertex pairs) of triangles that wrinkles reach, sorted.
   std::vector<uint64_t> wrinkled_edges;
-  // Scratch per wrinkle (first refined point, refined samples per segment),
-  // kept so a steady stream of frames does not allocate.
+  // Scratch per wrinkle (first refined point, with one past the last wrinkle's
+  // last; refined samples per segment), kept so a steady stream of frames
+  // does not allocate.
   std::vector<int32_t> first_point, samples_per_segment;
   std::vector<uint8_t> visible;    // per wrinkle: wide enough on screen
   std::vector<uint8_t> displaced;  // per wrinkle: tessellation samples it

@@ -1,10 +1,11 @@
 // Wrinkle lookup shared by the evaluation and fragment shaders. Inserted after
 // wrinkle/profile_shared.h and wrinkle/projection_shared.h. Per triangle:
 // offset into `ranges`, how many, how many of those (listed first) displace
-// the surface, padding; each range is [first, last] refined points of
-// one wrinkle; points carry xyz + width, frames the bisector normal s + height.
+// the surface, padding; each range is [first, last] refined points of one
+// wrinkle near the triangle and the wrinkle's own ends among them (else -1);
+// points carry xyz + width, frames the bisector normal s + height.
 layout(std430, binding = 1) readonly buffer TriangleRanges { ivec4 triangle_ranges[]; };
-layout(std430, binding = 2) readonly buffer Ranges { ivec2 ranges[]; };
+layout(std430, binding = 2) readonly buffer Ranges { ivec4 ranges[]; };
 layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
 layout(std430, binding = 4) readonly buffer Frames { vec4 frames[]; };
 // Per range: a sphere holding every point the range can lift (centre, radius).
@@ -12,10 +13,12 @@ layout(std430, binding = 5) readonly buffer RangeBounds { vec4 range_bounds[]; }
 // Per segment i..i+1: a sphere holding every point it can lift.
 layout(std430, binding = 6) readonly buffer SegmentBounds { vec4 segment_bounds[]; };
 
-// Projects p onto refined points [first, last] of one wrinkle (Gillette's
-// smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection among the
-// segments within reach whose cell holds p, else the nearer end of the range. Returns the squared distance; q, width, height at the projection.
-float ProjectOntoWrinkle(ivec2 range, vec3 p, out vec3 q, out float width,
+// Projects p onto refined points [range.x, range.y] of one wrinkle
+// (Gillette's smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection
+// among the segments within reach whose cell holds p, else the nearer of the
+// wrinkle's own ends among range.zw (-1: a clipped end, out of reach). Returns
+// the squared distance (1e30: none); q, width, height at the projection.
+float ProjectOntoWrinkle(ivec4 range, vec3 p, out vec3 q, out float width,
                          out float height) {
   float best_d2 = 1e30;
   q = vec3(0.0);
@@ -44,10 +47,11 @@ float ProjectOntoWrinkle(ivec2 range, vec3 p, out vec3 q, out float width,
     }
   }
   if (best_d2 < 1e30) return best_d2;
-  // In no cell: past one end of the range, whose end point is then the
+  // In no cell: past one end of the wrinkle, whose end point is then the
   // nearest (the cell boundary there projects onto it, so this is continuous).
   for (int k = 0; k < 2; ++k) {
-    int i = k == 0 ? range.x : range.y;
+    int i = k == 0 ? range.z : range.w;
+    if (i < 0) continue;
     vec3 c = points[i].xyz;
     float d2 = dot(p - c, p - c);
     if (d2 < best_d2) {

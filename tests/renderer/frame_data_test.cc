@@ -105,58 +105,72 @@ TEST(WrinkleBuffersTest, SharedEdgesAgreeAndRangesAreInBounds) {
 namespace crease::renderer {
 namespace {
 
-// The C++ twin of shaders/wrinkle_field.glsl's WrinkleOffset (offset only)
-// as the evaluation stage calls it: over the displacing ranges.
+// The C++ twin of shaders/wrinkle_field.glsl's ProjectOntoWrinkle, then the
+// profile: the offset one range of refined points gives p.
+float RangeOffset(const WrinkleBuffers& b, const std::array<int32_t, 4>& range,
+                  const Eigen::Vector3f& p) {
+  float best_d2 = 1e30f, width = 0, height = 0;
+  auto point = [&](int i) {
+    return Eigen::Vector3f(b.points[i][0], b.points[i][1], b.points[i][2]);
+  };
+  auto consider = [&](int i, float alpha) {
+    const Eigen::Vector3f c = point(i) + alpha * (point(i + 1) - point(i));
+    const float d2 = (p - c).squaredNorm();
+    if (d2 < best_d2) {
+      best_d2 = d2;
+      width = b.points[i][3] + alpha * (b.points[i + 1][3] - b.points[i][3]);
+      height = b.frames[i][3] + alpha * (b.frames[i + 1][3] - b.frames[i][3]);
+    }
+  };
+  for (int i = range[0]; i < range[1]; ++i) {
+    const Eigen::Vector3f s0(b.frames[i][0], b.frames[i][1], b.frames[i][2]);
+    const Eigen::Vector3f s1(b.frames[i + 1][0], b.frames[i + 1][1],
+                             b.frames[i + 1][2]);
+    const auto& sb = b.segment_bounds[i];
+    if ((p - Eigen::Vector3f(sb.data())).squaredNorm() > sb[3] * sb[3]) {
+      continue;
+    }
+    const Eigen::Vector3f z0 = point(i + 1) - point(i), z1 = point(i) - p,
+                          ds = s1 - s0;
+    const float alpha =
+        VoronoiAlpha(z0.dot(ds), z0.dot(s0) + z1.dot(ds), z1.dot(s0));
+    if (alpha >= 0) consider(i, alpha);
+  }
+  if (best_d2 >= 1e30f) {
+    // Past an end of the wrinkle: its nearer end point.
+    if (range[2] >= 0) consider(range[2], 0.0f);
+    if (range[3] >= 0) consider(range[3] - 1, 1.0f);
+  }
+  if (width <= 0) return 0;
+  return WrinkleProfile(std::sqrt(best_d2) / (0.5f * width), height);
+}
+
+// The twin of WrinkleOffset (offset only) as the evaluation stage calls it:
+// over the triangle's displacing ranges.
 float OffsetAt(const WrinkleBuffers& b, int triangle,
                const Eigen::Vector3f& p) {
   const auto list = b.triangle_ranges[triangle];
   float best = 0;
   for (int r = list[0]; r < list[0] + list[2]; ++r) {
-    const auto range = b.ranges[r];
+    const float offset = RangeOffset(b, b.ranges[r], p);
+    // The range's bounding sphere (which the shaders test first) holds
+    // everything the range lifts.
     const auto& bounds = b.range_bounds[r];
     const float reach =
         Eigen::Vector3f(p - Eigen::Vector3f(bounds.data())).norm();
-    float best_d2 = 1e30f, width = 0, height = 0;
-    auto consider = [&](int i, float alpha) {
-      const Eigen::Vector3f v0(b.points[i][0], b.points[i][1], b.points[i][2]);
-      const Eigen::Vector3f v1(b.points[i + 1][0], b.points[i + 1][1],
-                               b.points[i + 1][2]);
-      const Eigen::Vector3f c = v0 + alpha * (v1 - v0);
-      const float d2 = (p - c).squaredNorm();
-      if (d2 < best_d2) {
-        best_d2 = d2;
-        width = b.points[i][3] + alpha * (b.points[i + 1][3] - b.points[i][3]);
-        height = b.frames[i][3] + alpha * (b.frames[i + 1][3] - b.frames[i][3]);
-      }
-    };
-    for (int i = range[0]; i < range[1]; ++i) {
-      const Eigen::Vector3f v0(b.points[i][0], b.points[i][1], b.points[i][2]);
-      const Eigen::Vector3f v1(b.points[i + 1][0], b.points[i + 1][1],
-                               b.points[i + 1][2]);
-      const Eigen::Vector3f s0(b.frames[i][0], b.frames[i][1], b.frames[i][2]);
-      const Eigen::Vector3f s1(b.frames[i + 1][0], b.frames[i + 1][1],
-                               b.frames[i + 1][2]);
-      const auto& sb = b.segment_bounds[i];
-      if ((p - Eigen::Vector3f(sb.data())).squaredNorm() > sb[3] * sb[3]) {
-        continue;
-      }
-      const Eigen::Vector3f z0 = v1 - v0, z1 = v0 - p, ds = s1 - s0;
-      const float alpha =
-          VoronoiAlpha(z0.dot(ds), z0.dot(s0) + z1.dot(ds), z1.dot(s0));
-      if (alpha >= 0) consider(i, alpha);
-    }
-    if (best_d2 >= 1e30f) {
-      // Past an end of the range: its nearer end point.
-      consider(range[0], 0.0f);
-      consider(range[1] - 1, 1.0f);
-    }
-    if (width <= 0) continue;
-    const float offset =
-        WrinkleProfile(std::sqrt(best_d2) / (0.5f * width), height);
-    // The range's bounding sphere (which the shaders test first) holds
-    // everything the range lifts.
     EXPECT_TRUE(offset == 0 || reach <= bounds[3]) << reach << " " << bounds[3];
     best = std::max(best, offset);
+  }
+  return best;
+}
+
+// Brute force: every displacing wrinkle, whole, for any p.
+float OffsetOfAllWrinkles(const WrinkleBuffers& b, const Eigen::Vector3f& p) {
+  float best = 0;
+  for (size_t w = 0; w < b.displaced.size(); ++w) {
+    if (!b.displaced[w]) continue;
+    const int32_t first = b.first_point[w], last = b.first_point[w + 1] - 1;
+    best = std::max(best, RangeOffset(b, {first, last, first, last}, p));
   }
   return best;
 }
@@ -227,6 +241,59 @@ TEST(WrinkleBuffersTest, OffsetsAgreeAlongSharedEdges) {
     if (HasFailure()) return;
   }
   EXPECT_GT(edges_checked, 100);
+}
+
+// The per-triangle lists (the tracker's conservative ranges, clipped to the
+// refined segments that reach the triangle) give exactly the offset of every
+// wrinkle looked up whole, at points all over every triangle of every 4th Fox
+// frame.
+TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  auto session =
+      *Session::Create(anim->mesh.triangles, anim->mesh.positions, {});
+  SmoothNormals normals;
+  WrinkleBuffers buffers;
+  int lifted = 0, clipped = 0, whole = 0;
+  for (int frame = 0; frame < anim->num_frames(); ++frame) {
+    const auto positions = anim->frames.Sample(frame);
+    ASSERT_TRUE(session->ProcessFrame(positions).ok());
+    if (frame % 4 != 0) continue;
+    normals.Compute(positions, anim->mesh.triangles);
+    FillWrinkleBuffers(positions, anim->mesh.triangles, normals.canonical(),
+                       session->wrinkles(), {}, &buffers);
+    for (const auto& range : buffers.ranges) {
+      whole += range[2] >= 0 && range[3] >= 0;
+      clipped += range[2] < 0 || range[3] < 0;
+    }
+    for (size_t f = 0; f < anim->mesh.triangles.size(); ++f) {
+      Eigen::Vector3f corner[3];
+      for (int k = 0; k < 3; ++k) {
+        const int v = anim->mesh.triangles[f][k];
+        corner[k] = {positions[3 * v], positions[3 * v + 1],
+                     positions[3 * v + 2]};
+      }
+      constexpr int kSteps = 6;
+      for (int i = 0; i <= kSteps; ++i) {
+        for (int j = 0; i + j <= kSteps; ++j) {
+          const Eigen::Vector3f p =
+              (corner[0] * static_cast<float>(kSteps - i - j) +
+               corner[1] * static_cast<float>(i) +
+               corner[2] * static_cast<float>(j)) /
+              static_cast<float>(kSteps);
+          const float listed = OffsetAt(buffers, static_cast<int>(f), p);
+          const float all = OffsetOfAllWrinkles(buffers, p);
+          lifted += all > 0;
+          ASSERT_NEAR(listed, all, 1e-6f + 1e-4f * all)
+              << "frame " << frame << " triangle " << f << " at " << i << ","
+              << j;
+        }
+      }
+    }
+  }
+  EXPECT_GT(lifted, 1000);
+  EXPECT_GT(clipped, whole);  // the clipping is exercised
 }
 
 // The same on a flat sheet squeezed in its plane (the golden image's scene).
