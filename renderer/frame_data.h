@@ -64,9 +64,11 @@ struct WrinkleBuffers {
   // Binding 5: per range, a sphere (centre, radius) holding every surface
   // point the (clipped) range can lift: its points plus half the widest width.
   std::vector<std::array<float, 4>> range_bounds;
-  // Binding 6: per refined point i, the sphere (centre, radius) around segment
-  // i..i+1 holding every point it can lift: the midpoint, half its length plus
-  // half its wider end's width. Zero radius after a wrinkle's last point.
+  // Not uploaded: per refined point i, the sphere (centre, radius) around
+  // segment i..i+1 holding every point it can lift: the midpoint, half its
+  // length plus half its wider end's width (the shaders' reach test, computed
+  // there from the points). Zero radius after a wrinkle's last point. Clips
+  // the ranges.
   std::vector<std::array<float, 4>> segment_bounds;
   int max_level = 1;           // largest inner level
   int drawn_wrinkles = 0;      // wide enough on screen to shade

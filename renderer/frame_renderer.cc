@@ -79,13 +79,46 @@ int VerticesPerPatch(int level) {
 
 }  // namespace
 
+namespace {
+
+// A buffer refilled every frame. Its storage only grows (doubling), so a
+// steady stream of frames reuses it: reallocating each frame cost page faults
+// on llvmpipe. The previous frame's draws are done (Render reads its pixels
+// back) before the next overwrites it.
+class StreamBuffer {
+ public:
+  StreamBuffer() : buffer_(gl::MakeBuffer()) {}
+  GLuint get() const { return buffer_.get(); }
+  // Copies `data` (at least one element is uploaded, so a binding is valid).
+  template <typename T>
+  void Upload(std::vector<T>& data) {
+    if (data.empty()) data.resize(1);
+    const size_t bytes = data.size() * sizeof(T);
+    if (bytes > capacity_) {
+      capacity_ = std::max(bytes, 2 * capacity_);
+      glNamedBufferData(buffer_.get(), capacity_, nullptr, GL_DYNAMIC_DRAW);
+    }
+    glNamedBufferSubData(buffer_.get(), 0, bytes, data.data());
+  }
+  template <typename T>
+  void UploadStorage(GLuint binding, std::vector<T>& data) {
+    Upload(data);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer_.get());
+  }
+
+ private:
+  gl::Buffer buffer_;
+  size_t capacity_ = 0;
+};
+
+}  // namespace
+
 struct FrameRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
-  gl::Buffer vertices;
-  // std430 bindings 0-6, in WrinkleBuffers' order.
-  gl::Buffer levels, triangle_ranges, ranges, points, frames, range_bounds,
-      segment_bounds;
+  StreamBuffer vertices;
+  // std430 bindings 0-5, in WrinkleBuffers' order.
+  StreamBuffer levels, triangle_ranges, ranges, points, frames, range_bounds;
   WrinkleBuffers wrinkle_data;
   SmoothNormals normals;
   std::vector<uint64_t> edge_scratch;  // ClassifyClosure
@@ -98,21 +131,6 @@ struct FrameRenderer::Gl {
   std::vector<float> corners;
   GLint view_projection = -1, eye = -1, base_color = -1;
 };
-
-namespace {
-
-// Uploads `data` (at least one element, so the binding is valid) to an SSBO
-// binding.
-template <typename T>
-void UploadStorage(const gl::Buffer& buffer, GLuint binding,
-                   std::vector<T>& data) {
-  if (data.empty()) data.resize(1);
-  glNamedBufferData(buffer.get(), data.size() * sizeof(T), data.data(),
-                    GL_STREAM_DRAW);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer.get());
-}
-
-}  // namespace
 
 FrameRenderer::FrameRenderer(GpuContext* gpu)
     : gpu_(gpu), gl_(std::make_unique<Gl>()) {}
@@ -143,12 +161,7 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   g.base_color = glGetUniformLocation(g.program.get(), "u_base_color");
   g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
-  for (gl::Buffer* b : {&g.levels, &g.triangle_ranges, &g.ranges, &g.points,
-                        &g.frames, &g.range_bounds, &g.segment_bounds}) {
-    *b = gl::MakeBuffer();
-  }
   g.vao = gl::MakeVertexArray();
-  g.vertices = gl::MakeBuffer();
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.vertices.get(), 0, 6 * sizeof(float));
   for (GLuint attribute : {0u, 1u}) {
@@ -216,8 +229,7 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
       corner += 6;
     }
   }
-  glNamedBufferData(g.vertices.get(), g.corners.size() * sizeof(float),
-                    g.corners.data(), GL_STREAM_DRAW);
+  g.vertices.Upload(g.corners);
 
   const float aspect = static_cast<float>(options.width) / options.height;
   const Camera camera =
@@ -251,13 +263,12 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   } else {
     ClearWrinkleBuffers(triangles.size(), &w);
   }
-  UploadStorage(g.levels, 0, w.levels);
-  UploadStorage(g.triangle_ranges, 1, w.triangle_ranges);
-  UploadStorage(g.ranges, 2, w.ranges);
-  UploadStorage(g.points, 3, w.points);
-  UploadStorage(g.frames, 4, w.frames);
-  UploadStorage(g.range_bounds, 5, w.range_bounds);
-  UploadStorage(g.segment_bounds, 6, w.segment_bounds);
+  g.levels.UploadStorage(0, w.levels);
+  g.triangle_ranges.UploadStorage(1, w.triangle_ranges);
+  g.ranges.UploadStorage(2, w.ranges);
+  g.points.UploadStorage(3, w.points);
+  g.frames.UploadStorage(4, w.frames);
+  g.range_bounds.UploadStorage(5, w.range_bounds);
   const int max_level = w.max_level;
 
   g.target->Bind();

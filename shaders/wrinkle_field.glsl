@@ -10,55 +10,58 @@ layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
 layout(std430, binding = 4) readonly buffer Frames { vec4 frames[]; };
 // Per range: a sphere holding every point the range can lift (centre, radius).
 layout(std430, binding = 5) readonly buffer RangeBounds { vec4 range_bounds[]; };
-// Per segment i..i+1: a sphere holding every point it can lift.
-layout(std430, binding = 6) readonly buffer SegmentBounds { vec4 segment_bounds[]; };
 
 // Projects p onto refined points [range.x, range.y] of one wrinkle
 // (Gillette's smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection
-// among the segments within reach whose cell holds p, else the nearer of the
-// wrinkle's own ends among range.zw (-1: a clipped end, out of reach). Returns
-// the squared distance (1e30: none); q, width, height at the projection.
+// among the segments within reach of p (p closer to the segment's midpoint than
+// half its length plus half its wider end's width) whose cell holds p, else the
+// nearer of the wrinkle's own ends among range.zw (-1: a clipped end, out of
+// reach). Returns the squared distance (1e30: none); q, width, height at the
+// projection. Each point and frame is loaded once: llvmpipe runs every branch
+// of every lane, so loads (gathers), not skipped work, set the cost.
 float ProjectOntoWrinkle(ivec4 range, vec3 p, out vec3 q, out float width,
                          out float height) {
   float best_d2 = 1e30;
   q = vec3(0.0);
   width = 0.0;
   height = 0.0;
+  vec4 first_point = points[range.x], first_frame = frames[range.x];
+  vec4 v0 = first_point, s0 = first_frame;  // the segment's start
   for (int i = range.x; i < range.y; ++i) {
-    // Segments that cannot lift p (it is farther than half their widest width
-    // from all of them) are skipped before the projection.
-    vec4 bounds = segment_bounds[i];
-    vec3 from_mid = p - bounds.xyz;
-    if (dot(from_mid, from_mid) > bounds.w * bounds.w) continue;
-    vec3 v0 = points[i].xyz, v1 = points[i + 1].xyz;
-    vec3 z0 = v1 - v0;
-    vec3 s0 = frames[i].xyz, s1 = frames[i + 1].xyz;
-    vec3 z1 = v0 - p, ds = s1 - s0;
-    float alpha = VoronoiAlpha(dot(z0, ds), dot(z0, s0) + dot(z1, ds),
-                               dot(z1, s0));
-    if (alpha < 0.0) continue;
-    vec3 c = v0 + alpha * z0;
-    float d2 = dot(p - c, p - c);
-    if (d2 < best_d2) {
-      best_d2 = d2;
-      q = c;
-      width = mix(points[i].w, points[i + 1].w, alpha);
-      height = mix(frames[i].w, frames[i + 1].w, alpha);
+    vec4 v1 = points[i + 1], s1 = frames[i + 1];
+    vec3 z0 = v1.xyz - v0.xyz;
+    vec3 from_mid = p - 0.5 * (v0.xyz + v1.xyz);
+    float reach = 0.5 * (length(z0) + max(v0.w, v1.w));
+    if (dot(from_mid, from_mid) <= reach * reach) {
+      vec3 z1 = v0.xyz - p, ds = s1.xyz - s0.xyz;
+      float alpha = VoronoiAlpha(dot(z0, ds), dot(z0, s0.xyz) + dot(z1, ds),
+                                 dot(z1, s0.xyz));
+      vec3 c = v0.xyz + alpha * z0;
+      float d2 = dot(p - c, p - c);
+      if (alpha >= 0.0 && d2 < best_d2) {
+        best_d2 = d2;
+        q = c;
+        width = mix(v0.w, v1.w, alpha);
+        height = mix(s0.w, s1.w, alpha);
+      }
     }
+    v0 = v1;
+    s0 = s1;
   }
   if (best_d2 < 1e30) return best_d2;
   // In no cell: past one end of the wrinkle, whose end point is then the
   // nearest (the cell boundary there projects onto it, so this is continuous).
+  // v0, s0 now hold the last point.
   for (int k = 0; k < 2; ++k) {
-    int i = k == 0 ? range.z : range.w;
-    if (i < 0) continue;
-    vec3 c = points[i].xyz;
-    float d2 = dot(p - c, p - c);
-    if (d2 < best_d2) {
+    bool is_end = k == 0 ? range.z >= 0 : range.w >= 0;
+    vec4 end = k == 0 ? first_point : v0;
+    float end_height = k == 0 ? first_frame.w : s0.w;
+    float d2 = dot(p - end.xyz, p - end.xyz);
+    if (is_end && d2 < best_d2) {
       best_d2 = d2;
-      q = c;
-      width = points[i].w;
-      height = frames[i].w;
+      q = end.xyz;
+      width = end.w;
+      height = end_height;
     }
   }
   return best_d2;

@@ -126,12 +126,13 @@ float RangeOffset(const WrinkleBuffers& b, const std::array<int32_t, 4>& range,
     const Eigen::Vector3f s0(b.frames[i][0], b.frames[i][1], b.frames[i][2]);
     const Eigen::Vector3f s1(b.frames[i + 1][0], b.frames[i + 1][1],
                              b.frames[i + 1][2]);
-    const auto& sb = b.segment_bounds[i];
-    if ((p - Eigen::Vector3f(sb.data())).squaredNorm() > sb[3] * sb[3]) {
-      continue;
-    }
     const Eigen::Vector3f z0 = point(i + 1) - point(i), z1 = point(i) - p,
                           ds = s1 - s0;
+    const float reach =
+        0.5f * (z0.norm() + std::max(b.points[i][3], b.points[i + 1][3]));
+    if ((p - 0.5f * (point(i) + point(i + 1))).squaredNorm() > reach * reach) {
+      continue;
+    }
     const float alpha =
         VoronoiAlpha(z0.dot(ds), z0.dot(s0) + z1.dot(ds), z1.dot(s0));
     if (alpha >= 0) consider(i, alpha);
