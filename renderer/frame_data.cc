@@ -12,6 +12,34 @@ Eigen::Vector3f Vertex(absl::Span<const float> positions, int32_t v) {
   return {positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]};
 }
 
+// The point of triangle abc nearest p (Ericson, Real-Time Collision
+// Detection, 5.1.5).
+Eigen::Vector3f ClosestPointOnTriangle(const Eigen::Vector3f& p,
+                                       const Eigen::Vector3f& a,
+                                       const Eigen::Vector3f& b,
+                                       const Eigen::Vector3f& c) {
+  const Eigen::Vector3f ab = b - a, ac = c - a, ap = p - a;
+  const float d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Eigen::Vector3f bp = p - b;
+  const float d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const float vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + d1 / (d1 - d3) * ab;
+  const Eigen::Vector3f cp = p - c;
+  const float d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const float vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + d2 / (d2 - d6) * ac;
+  const float va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+  }
+  const float denominator = va + vb + vc;
+  if (denominator == 0) return a;  // degenerate: a point or a line
+  return a + ab * (vb / denominator) + ac * (vc / denominator);
+}
+
 }  // namespace
 
 void SmoothNormals::Compute(absl::Span<const float> positions,
@@ -209,7 +237,8 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
   // refined segments whose reach sphere meets the triangle's bounding sphere:
   // for points in the triangle the lookup is unchanged (the shaders skip the
   // others), but walks fewer segments. False if none is left.
-  Eigen::Vector3f centre;  // of the current triangle's bounding sphere
+  Eigen::Vector3f corner[3];  // of the current triangle
+  Eigen::Vector3f centre;     // of its bounding sphere
   float radius = 0;
   auto append_range = [&](const TriangleWrinkleRange& range) {
     const int32_t k = samples[range.wrinkle];
@@ -217,11 +246,17 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     const int32_t end = first_point[range.wrinkle + 1] - 1;  // last point
     int32_t first = start + range.first_segment * k;
     int32_t last = start + (range.last_segment + 1) * k;
+    // The bounding spheres first, then the segment's sphere against the
+    // triangle itself (a hair of slack for rounding).
     auto reaches = [&](int32_t i) {
       const std::array<float, 4>& b = out->segment_bounds[i];
-      const float reach = b[3] + radius;
-      return (Eigen::Vector3f(b.data()) - centre).squaredNorm() <=
-             reach * reach;
+      const Eigen::Vector3f mid(b.data());
+      const float outer = b[3] + radius;
+      if ((mid - centre).squaredNorm() > outer * outer) return false;
+      const float reach = b[3] + 1e-3f * radius;
+      return (ClosestPointOnTriangle(mid, corner[0], corner[1], corner[2]) -
+              mid)
+                 .squaredNorm() <= reach * reach;
     };
     while (first < last && !reaches(first)) ++first;
     while (last > first && !reaches(last - 1)) --last;
@@ -254,9 +289,8 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     list = {static_cast<int32_t>(out->ranges.size()), 0, 0, 0};
     if (begin == end) continue;
     const io::Triangle& t = triangles[f];
-    const Eigen::Vector3f a = Vertex(positions, t[0]),
-                          b = Vertex(positions, t[1]),
-                          c = Vertex(positions, t[2]);
+    for (int k = 0; k < 3; ++k) corner[k] = Vertex(positions, t[k]);
+    const Eigen::Vector3f &a = corner[0], &b = corner[1], &c = corner[2];
     centre = (a + b + c) / 3.0f;
     radius = 1.0001f * std::sqrt(std::max({(a - centre).squaredNorm(),
                                            (b - centre).squaredNorm(),

@@ -3,8 +3,8 @@
 // headlight.
 // Depth test before the (costly) lookup: this shader writes no depth.
 layout(early_fragment_tests) in;
-in vec3 te_position;
-in vec3 te_normal;
+centroid in vec3 te_position;  // inside the triangle (see mesh.tese)
+centroid in vec3 te_normal;
 flat in int te_triangle;
 out vec4 out_color;
 uniform vec3 u_eye;

@@ -5,8 +5,11 @@ layout(triangles, equal_spacing, ccw) in;
 in vec3 tc_position[];
 in vec3 tc_normal[];
 patch in int tc_triangle;
-out vec3 te_position;   // on the undisplaced surface: the fragment shader's lookup
-out vec3 te_normal;
+// On the undisplaced surface: the fragment shader's lookup. Centroid: a
+// partly covered pixel is shaded at a covered sample, inside the triangle,
+// where the triangle's wrinkle list holds.
+centroid out vec3 te_position;
+centroid out vec3 te_normal;
 flat out int te_triangle;
 uniform mat4 u_view_projection;
 uniform bool u_wrinkles;
