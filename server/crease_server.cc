@@ -140,6 +140,14 @@ int CreaseServer::active_sessions() {
   return static_cast<int>(state_->sessions.size());
 }
 
+int CreaseServer::working_sessions() {
+  absl::MutexLock lock(&state_->mu);
+  int working = 0;
+  for (SessionReactor* session : state_->sessions)
+    working += session->working();
+  return working;
+}
+
 const std::string& CreaseServer::renderer_name() const {
   static const std::string kNone;
   return state_->render_pool ? state_->render_pool->renderer_name() : kNone;

@@ -32,6 +32,9 @@ class CreaseServer {
   int metrics_port() const { return state_->metrics->port(); }
   // Sessions open now.
   int active_sessions();
+  // Of those, sessions working on a message now (a frame being processed or
+  // rendered).
+  int working_sessions();
   const ServerMetrics& metrics() const { return *state_->metrics; }
   const std::string& renderer_name() const;
 

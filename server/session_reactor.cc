@@ -287,6 +287,11 @@ void SessionReactor::Drain() {
   }
 }
 
+bool SessionReactor::working() {
+  Lock lock(mu_);
+  return phase_ == Phase::kWorking;
+}
+
 void SessionReactor::OnDone() {
   if (registered_) {
     absl::MutexLock state_lock(&state_->mu);

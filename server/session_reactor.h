@@ -36,6 +36,8 @@ class SessionReactor
   // From the server's shutdown: finish now if waiting for a message, else
   // right after the answer in progress.
   void Drain();
+  // Whether a message is being worked on (its answer not yet being written).
+  bool working();
 
  private:
   enum class Phase { kReading, kWorking, kWriting, kFinished };

@@ -199,9 +199,15 @@ TEST(ServiceLifecycleTest, GracefulShutdownFinishesFramesInFlight) {
     ASSERT_TRUE((*session)->Send(FrameOf(pants, f)).ok());
   auto first = (*session)->Receive();
   ASSERT_TRUE(first.ok() && !first->has_error());
-  // The server started on frame 1 as soon as it had written frame 0's answer;
-  // a 1080p PNG takes far longer than this to render and encode.
-  absl::SleepFor(absl::Milliseconds(20));
+  // The server starts on frame 1 once it has written frame 0's answer; a
+  // 1080p PNG takes long to render and encode. Shut down while it works.
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  bool working = false;
+  while (!(working = running.server->working_sessions() > 0) &&
+         absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  ASSERT_TRUE(working);
   std::thread stopper([&] { running.server->Shutdown(); });
   int answered = 1;
   absl::Status end;
