@@ -246,7 +246,7 @@ TEST(WrinkleBuffersTest, OffsetsAgreeAlongSharedEdges) {
 
 // The per-triangle lists (the tracker's conservative ranges, clipped to the
 // refined segments that reach the triangle) give exactly the offset of every
-// wrinkle looked up whole, at points all over every triangle of every 4th Fox
+// wrinkle looked up whole, at 15 points over every triangle of every 8th Fox
 // frame.
 TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
   const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
@@ -260,7 +260,7 @@ TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
   for (int frame = 0; frame < anim->num_frames(); ++frame) {
     const auto positions = anim->frames.Sample(frame);
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
-    if (frame % 4 != 0) continue;
+    if (frame % 8 != 0) continue;
     normals.Compute(positions, anim->mesh.triangles);
     FillWrinkleBuffers(positions, anim->mesh.triangles, normals.canonical(),
                        session->wrinkles(), {}, &buffers);
@@ -275,7 +275,7 @@ TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
         corner[k] = {positions[3 * v], positions[3 * v + 1],
                      positions[3 * v + 2]};
       }
-      constexpr int kSteps = 6;
+      constexpr int kSteps = 4;
       for (int i = 0; i <= kSteps; ++i) {
         for (int j = 0; i + j <= kSteps; ++j) {
           const Eigen::Vector3f p =
