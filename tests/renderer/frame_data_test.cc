@@ -317,6 +317,18 @@ TEST(WrinkleBuffersTest, OffsetsAgreeOnASqueezedSheet) {
 namespace crease::renderer {
 namespace {
 
+// A 640 x 480 target looking down -Z from `distance` with a 90 degree field of
+// view: w = distance - z, one unit is 240 / w pixels.
+TessellationTarget LookingDownFrom(float distance) {
+  TessellationTarget target;
+  target.view_projection.setZero();
+  target.view_projection(0, 0) = 0.75f;
+  target.view_projection(1, 1) = 1.0f;
+  target.view_projection(3, 2) = -1.0f;
+  target.view_projection(3, 3) = distance;
+  return target;
+}
+
 // Level of detail: seen from far enough that every wrinkle is under
 // min_wrinkle_pixels wide, no triangle lists any; from near, they do.
 TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
@@ -328,15 +340,8 @@ TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
   ASSERT_FALSE(session->wrinkles().wrinkles().empty());
   SmoothNormals normals;
   normals.Compute(positions, sheet.triangles);
-  // A camera looking down -Z from `distance` with a 90 degree field of view:
-  // w = distance - z, one unit is 240 / w pixels at height 480.
   auto listed_at = [&](float distance) {
-    TessellationTarget target;
-    target.view_projection.setZero();
-    target.view_projection(0, 0) = 0.75f;
-    target.view_projection(1, 1) = 1.0f;
-    target.view_projection(3, 2) = -1.0f;
-    target.view_projection(3, 3) = distance;
+    const TessellationTarget target = LookingDownFrom(distance);
     WrinkleBuffers buffers;
     FillWrinkleBuffers(positions, sheet.triangles, normals.canonical(),
                        session->wrinkles(), target, &buffers);
@@ -352,7 +357,7 @@ TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
 
 // Which wrinkles displace the surface: exactly those whose widest point is at
 // least min_edge_pixels / (3/8) wide on screen (brute force over the refined
-// points, same camera as above); the others only bend normals and leave every
+// points); the others only bend normals and leave every
 // tessellation level at 1.
 TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
   const SqueezedSheet scene = RunSqueezedSheet();
@@ -363,12 +368,7 @@ TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
   normals.Compute(scene.positions, scene.mesh.triangles);
   int both = 0, normals_only = 0, neither = 0;
   for (float distance = 1.5f; distance < 40.0f; distance *= 1.25f) {
-    TessellationTarget target;
-    target.view_projection.setZero();
-    target.view_projection(0, 0) = 0.75f;
-    target.view_projection(1, 1) = 1.0f;
-    target.view_projection(3, 2) = -1.0f;
-    target.view_projection(3, 3) = distance;
+    const TessellationTarget target = LookingDownFrom(distance);
     WrinkleBuffers buffers;
     FillWrinkleBuffers(scene.positions, scene.mesh.triangles,
                        normals.canonical(), tracker, target, &buffers);
