@@ -234,16 +234,16 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
   };
   // One wrinkle's refined points over one triangle, with their bounding
   // sphere. The tracker's range (whole path segments) is clipped to the
-  // refined segments whose reach sphere meets the triangle's bounding sphere:
-  // for points in the triangle the lookup is unchanged (the shaders skip the
-  // others), but walks fewer segments. False if none is left.
+  // refined segments whose reach sphere meets the triangle: for points in the
+  // triangle the lookup is unchanged (the shaders skip the others), but walks
+  // fewer segments. False if none is left.
   Eigen::Vector3f corner[3];  // of the current triangle
   Eigen::Vector3f centre;     // of its bounding sphere
   float radius = 0;
   auto append_range = [&](const TriangleWrinkleRange& range) {
     const int32_t k = samples[range.wrinkle];
     const int32_t start = first_point[range.wrinkle];
-    const int32_t end = first_point[range.wrinkle + 1] - 1;  // last point
+    const int32_t last_point = first_point[range.wrinkle + 1] - 1;
     int32_t first = start + range.first_segment * k;
     int32_t last = start + (range.last_segment + 1) * k;
     // The bounding spheres first, then the segment's sphere against the
@@ -263,8 +263,8 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     if (first == last) return false;
     // The lookup's fallback (p in no segment's cell) is the nearer end of
     // the wrinkle itself; a clipped end is out of reach, so none.
-    out->ranges.push_back(
-        {first, last, first == start ? first : -1, last == end ? last : -1});
+    out->ranges.push_back({first, last, first == start ? first : -1,
+                           last == last_point ? last : -1});
     Eigen::Vector3f lo(out->points[first].data()), hi = lo;
     float widest = 0;
     for (int32_t i = first; i <= last; ++i) {

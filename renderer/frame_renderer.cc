@@ -77,10 +77,6 @@ int VerticesPerPatch(int level) {
   return 3 * half * (half + 1) + 1;
 }
 
-}  // namespace
-
-namespace {
-
 // A buffer refilled every frame. Its storage only grows (doubling), so a
 // steady stream of frames reuses it: reallocating each frame cost page faults
 // on llvmpipe. The previous frame's draws are done (Render reads its pixels
