@@ -7,8 +7,12 @@
 namespace crease::server {
 namespace {
 
-absl::Status Invalid(const char* format_field, auto... args) {
-  return absl::InvalidArgumentError(absl::StrFormat(format_field, args...));
+// FormatSpec checks the format against the arguments at compile time (clang
+// refuses a plain `const char*` here).
+template <typename... Args>
+absl::Status Invalid(const absl::FormatSpec<Args...>& format,
+                     const Args&... args) {
+  return absl::InvalidArgumentError(absl::StrFormat(format, args...));
 }
 
 bool Finite(const v1::Vec3& v) {

@@ -79,7 +79,10 @@ void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
     const io::Triangle& t = triangles[f];
     current_[f] = EdgeMatrix(positions_[t[0]], positions_[t[1]],
                              positions_[t[2]], &frames_[f]);
+    // A triangle the weld collapsed has no edges to trace across, whatever
+    // its corners' positions do later: degenerate for the whole session.
     current_degenerate_[f] =
+        topology_.face_edges(f)[0] < 0 ||
         IsDegenerate(current_[f], params_.degenerate_relative_area);
   }
 }

@@ -137,6 +137,39 @@ TEST(SessionTest, DegenerateTrianglesRestAndStayFinite) {
   }
 }
 
+TEST(SessionTest, TrianglesCollapsedByTheWeldStayDegenerate) {
+  // Rest positions that put vertex 20 on vertex 21 weld them: the two
+  // triangles using both have no edges. The frames then pull the two apart,
+  // so those triangles have area, but the tracer cannot cross them; they must
+  // stay degenerate (found by tests/fuzz/session_fuzz: the tracer read edge
+  // -1).
+  const io::TriangleMesh sheet = MakeGridSheet(8, 8, 1.0f, 1.0f);
+  io::TriangleMesh welded = sheet;
+  for (int k = 0; k < 3; ++k) {
+    welded.positions[3 * 20 + k] = welded.positions[3 * 21 + k];
+  }
+  auto session = NewSession(welded);
+  ASSERT_EQ(session->topology().num_collapsed_triangles(), 2);
+  std::vector<float> positions;
+  size_t wrinkles_seen = 0;
+  for (int frame = 0; frame < 16; ++frame) {
+    AnimateSheet(sheet, frame, 8, 0.3f, &positions);
+    ASSERT_TRUE(session->ProcessFrame(positions).ok());
+    for (int f = 0; f < session->num_triangles(); ++f) {
+      if (session->topology().face_edges(f)[0] >= 0) continue;
+      EXPECT_TRUE(session->compression_field()[f].degenerate) << f;
+      EXPECT_EQ(session->labels()[f], Label::kRest) << f;
+    }
+    for (const WrinklePath& path : session->wrinkles().wrinkles()) {
+      for (int32_t f : path.faces) {
+        EXPECT_GE(session->topology().face_edges(f)[0], 0);
+      }
+    }
+    wrinkles_seen += session->wrinkles().wrinkles().size();
+  }
+  EXPECT_GT(wrinkles_seen, 0u);  // the tracer did run on this sheet
+}
+
 TEST(SessionTest, CompressionFieldAllocatesOnlyMaxflowsPoolEvery64Frames) {
   const io::TriangleMesh sheet = MakeGridSheet(20, 20, 1.0f, 1.0f);
   SessionParams params;

@@ -1,0 +1,75 @@
+// Fuzzes the server's handling of a client's Start message (bytes off the
+// wire): parsing, ValidateStart against small limits, then, for what it
+// accepts, a Session on the validated setup, a few frames and FillFrameResult
+// with every output. Validation must return only the documented codes, and an
+// accepted Start must give a session that accepts finite frames.
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "crease/v1/crease.pb.h"
+#include "server/session_setup.h"
+#include "tests/fuzz/session_invariants.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace crease;
+  v1::Start start;
+  if (!start.ParseFromArray(data, static_cast<int>(size))) return 0;
+  server::ServerLimits limits;
+  limits.max_vertices = 2000;
+  limits.max_triangles = 4000;
+  limits.max_image_size = 1024;
+  const absl::StatusOr<server::SessionSetup> setup =
+      server::ValidateStart(start, limits, /*can_render=*/true);
+  if (!setup.ok()) {
+    CREASE_FUZZ_CHECK(absl::IsInvalidArgument(setup.status()) ||
+                      absl::IsResourceExhausted(setup.status()));
+    CREASE_FUZZ_CHECK(!setup.status().message().empty());
+    return 0;
+  }
+  absl::StatusOr<std::unique_ptr<Session>> session =
+      Session::Create(setup->triangles, setup->rest_positions, setup->params);
+  if (!session.ok()) {
+    CREASE_FUZZ_CHECK(absl::IsInvalidArgument(session.status()));
+    return 0;
+  }
+  // Frames: the rest shape (or a line of vertices when none was sent), then
+  // the same squeezed along x and bent along z.
+  std::vector<float> positions = setup->rest_positions;
+  if (positions.empty()) {
+    for (uint32_t v = 0; v < setup->vertex_count; ++v) {
+      positions.insert(positions.end(),
+                       {0.01f * (v % 17), 0.01f * (v / 17), 0.0f});
+    }
+  }
+  v1::Outputs all;
+  all.set_paths(true);
+  all.set_labels(true);
+  all.set_tensors(true);
+  std::optional<uint32_t> last_index;
+  for (uint32_t frame = 0; frame < 3; ++frame) {
+    v1::Frame message;
+    message.set_index(frame);
+    message.mutable_positions()->Add(positions.begin(), positions.end());
+    CREASE_FUZZ_CHECK(
+        server::ValidateFrame(message, setup->vertex_count, last_index).ok());
+    last_index = frame;
+    CREASE_FUZZ_CHECK((*session)->ProcessFrame(positions).ok());
+    fuzz::CheckSessionOutputs(**session);
+    v1::FrameResult result;
+    server::FillFrameResult(**session, all, &result);
+    CREASE_FUZZ_CHECK(result.labels().size() ==
+                      static_cast<size_t>((*session)->num_triangles()));
+    for (size_t v = 0; v < positions.size(); v += 3) {
+      positions[v + 2] += 0.05f * positions[v] * positions[v];
+      positions[v] *= 0.8f;
+    }
+    for (float x : positions) {
+      if (!std::isfinite(x)) return 0;  // overflowed: not a frame to send
+    }
+  }
+  return 0;
+}
