@@ -1,7 +1,12 @@
 #include "client/crease_client.h"
 
 #include <grpcpp/create_channel.h>
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/security/credentials.h>
+
+#include <future>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 
@@ -47,6 +52,33 @@ absl::StatusOr<v1::ServerInfo> CreaseClient::GetServerInfo(
       stub_->GetServerInfo(&context, v1::GetServerInfoRequest(), &info);
   if (!status.ok()) return FromGrpc(status);
   return info;
+}
+
+absl::StatusOr<bool> CreaseClient::IsServing(absl::Duration timeout) {
+  // The generic stub sends the bytes of a HealthCheckRequest (empty: the whole
+  // server), so the client needs no generated code for grpc.health.v1.
+  grpc::GenericStub stub(channel_);
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  grpc::Slice empty(std::string{});
+  grpc::ByteBuffer request(&empty, 1), response;
+  std::promise<grpc::Status> done;
+  stub.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(),
+                 &request, &response,
+                 [&done](grpc::Status s) { done.set_value(std::move(s)); });
+  const grpc::Status status = done.get_future().get();
+  if (!status.ok()) return FromGrpc(status);
+  std::vector<grpc::Slice> slices;
+  if (!response.Dump(&slices).ok()) {
+    return absl::InternalError("unreadable health response");
+  }
+  std::string bytes;
+  for (const grpc::Slice& slice : slices) {
+    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  // HealthCheckResponse{status = 1 (enum)}: SERVING (1) is the bytes 08 01;
+  // UNKNOWN (0) is empty, NOT_SERVING (2) is 08 02.
+  return bytes == std::string("\x08\x01", 2);
 }
 
 absl::StatusOr<std::unique_ptr<SessionStream>> CreaseClient::OpenSession(

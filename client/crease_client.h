@@ -80,6 +80,10 @@ class CreaseClient {
 
   absl::StatusOr<v1::ServerInfo> GetServerInfo(
       absl::Duration timeout = absl::Seconds(10));
+  // grpc.health.v1 Check of the whole server (needs no token): true when
+  // SERVING, false when NOT_SERVING (shutting down) or UNKNOWN; an error when
+  // the server cannot be reached in `timeout`.
+  absl::StatusOr<bool> IsServing(absl::Duration timeout = absl::Seconds(5));
   // Sends `start` and waits for Started: the server's error (e.g.
   // INVALID_ARGUMENT naming the field) if it refuses.
   absl::StatusOr<std::unique_ptr<SessionStream>> OpenSession(

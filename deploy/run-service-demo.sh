@@ -25,4 +25,6 @@ for _ in $(seq 300); do
 done
 [ -s "$port_file" ] || { echo "run-service-demo: the server did not start in 30 s" >&2; exit 1; }
 port=$(cat "$port_file")
+# The same check a container's HEALTHCHECK runs.
+"$client" --health --server "127.0.0.1:$port"
 "$client" --server "127.0.0.1:$port" --obj "$obj" --pc2 "$pc2" --out "$out" "$@"

@@ -55,6 +55,10 @@ ABSL_FLAG(std::string, tls_ca, "", "PEM root certificates: use TLS.");
 ABSL_FLAG(std::string, json, "",
           "Write the summary as JSON here ('-': stdout).");
 ABSL_FLAG(bool, quiet, false, "No progress bar or summary table.");
+ABSL_FLAG(bool, health, false,
+          "Only ask the server whether it is SERVING (grpc.health.v1, no "
+          "token needed): exit 0 if it is, 1 if not. For container health "
+          "checks.");
 
 namespace crease::client {
 namespace {
@@ -86,6 +90,34 @@ v1::Camera ProtoCamera(const renderer::Camera& camera) {
   return out;
 }
 
+absl::StatusOr<std::unique_ptr<CreaseClient>> ConnectFromFlags() {
+  ClientOptions options;
+  options.max_frames_in_flight = std::max(1, absl::GetFlag(FLAGS_window));
+  if (const std::string path = absl::GetFlag(FLAGS_token_file); !path.empty()) {
+    absl::StatusOr<std::string> token = FirstLine(path);
+    if (!token.ok()) return token.status();
+    options.token = *token;
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_tls_ca); !path.empty()) {
+    absl::StatusOr<std::string> pem = io::ReadFileToString(path);
+    if (!pem.ok()) return pem.status();
+    options.tls_root_certificates = *pem;
+  }
+  return CreaseClient::Connect(absl::GetFlag(FLAGS_server), options);
+}
+
+// --health: prints SERVING or NOT_SERVING; an unreachable server is an error.
+absl::Status CheckHealth() {
+  absl::StatusOr<std::unique_ptr<CreaseClient>> client = ConnectFromFlags();
+  if (!client.ok()) return client.status();
+  absl::StatusOr<bool> serving = (*client)->IsServing();
+  if (!serving.ok()) return serving.status();
+  std::printf("%s: %s\n", absl::GetFlag(FLAGS_server).c_str(),
+              *serving ? "SERVING" : "NOT_SERVING");
+  if (!*serving) return absl::UnavailableError("the server is not serving");
+  return absl::OkStatus();
+}
+
 absl::Status Run() {
   const std::string obj = absl::GetFlag(FLAGS_obj);
   const std::string pc2 = absl::GetFlag(FLAGS_pc2);
@@ -112,20 +144,7 @@ absl::Status Run() {
         absl::StrFormat("%s: %s", out, error.message()));
   }
 
-  ClientOptions options;
-  options.max_frames_in_flight = std::max(1, absl::GetFlag(FLAGS_window));
-  if (const std::string path = absl::GetFlag(FLAGS_token_file); !path.empty()) {
-    absl::StatusOr<std::string> token = FirstLine(path);
-    if (!token.ok()) return token.status();
-    options.token = *token;
-  }
-  if (const std::string path = absl::GetFlag(FLAGS_tls_ca); !path.empty()) {
-    absl::StatusOr<std::string> pem = io::ReadFileToString(path);
-    if (!pem.ok()) return pem.status();
-    options.tls_root_certificates = *pem;
-  }
-  absl::StatusOr<std::unique_ptr<CreaseClient>> client =
-      CreaseClient::Connect(absl::GetFlag(FLAGS_server), options);
+  absl::StatusOr<std::unique_ptr<CreaseClient>> client = ConnectFromFlags();
   if (!client.ok()) return client.status();
 
   v1::Start start = StartForMesh(animation->mesh);
@@ -323,7 +342,9 @@ int main(int argc, char** argv) {
       "--pc2 data/cloth_pants_knee.pc2 --out out/ --image jpeg "
       "--contact_sheet");
   absl::ParseCommandLine(argc, argv);
-  const absl::Status status = crease::client::Run();
+  const absl::Status status = absl::GetFlag(FLAGS_health)
+                                  ? crease::client::CheckHealth()
+                                  : crease::client::Run();
   if (!status.ok()) {
     std::fprintf(stderr, "crease-client: %s\n", status.ToString().c_str());
     return 1;

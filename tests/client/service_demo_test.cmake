@@ -10,6 +10,10 @@ execute_process(
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "run-service-demo.sh exited ${rc}: ${err}")
 endif()
+# The script checks health first, as a container's HEALTHCHECK does.
+if(NOT out MATCHES "127.0.0.1:[0-9]+: SERVING")
+  message(FATAL_ERROR "no SERVING line from crease-client --health: ${out}")
+endif()
 foreach(f frame_0000.jpg frame_0029.jpg contact_sheet.png wrinkles.jsonl summary.json)
   if(NOT EXISTS "${OUT}/${f}")
     message(FATAL_ERROR "missing ${OUT}/${f}")

@@ -307,6 +307,22 @@ TEST(ServiceLifecycleTest, HealthServiceSaysServing) {
   EXPECT_EQ(bytes, std::string("\x08\x01", 2));
 }
 
+// What container health checks use (crease-client --health): SERVING with no
+// token even where tokens are required; after shutdown, an error.
+TEST(ServiceLifecycleTest, ClientHealthCheckNeedsNoToken) {
+  const std::string tokens = ::testing::TempDir() + "/crease_health_tokens.txt";
+  ASSERT_TRUE(io::WriteStringToFile(tokens, "secret\n").ok());
+  ServerOptions options = LoopbackOptions();
+  options.tokens_file = tokens;
+  RunningServer running = RunningServer::Start(options);
+  auto client = running.Client();
+  const absl::StatusOr<bool> serving = client->IsServing();
+  ASSERT_TRUE(serving.ok()) << serving.status();
+  EXPECT_TRUE(*serving);
+  running.server->Shutdown();
+  EXPECT_FALSE(client->IsServing(absl::Seconds(2)).ok());
+}
+
 // Server reflection lists the crease service: a ServerReflectionRequest with
 // list_services set (field 7, bytes 3a 00) over the generic async API.
 TEST(ServiceLifecycleTest, ReflectionListsTheService) {
