@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "renderer/gpu_context.h"
 #include "renderer/image_encoding.h"
@@ -72,7 +73,10 @@ void RenderPool::Run(int index) {
     if (!frame_renderer.ok()) {
       startup_.Update(frame_renderer.status());
     } else if (index == 0) {
-      renderer_name_ = (*gpu)->info().renderer;
+      // Which EGL platform was found tells an operator whether the GPU is in
+      // use (device) or software rendering (surfaceless).
+      renderer_name_ = absl::StrCat((*gpu)->info().renderer, " via EGL ",
+                                    (*gpu)->info().platform, " platform");
     }
     ++ready_;
     if (!frame_renderer.ok()) return;
