@@ -6,6 +6,36 @@
 #include <numbers>
 
 namespace crease::renderer {
+namespace {
+
+Eigen::Matrix4f LookAt(const Eigen::Vector3f& eye,
+                       const Eigen::Vector3f& target,
+                       const Eigen::Vector3f& up) {
+  const Eigen::Vector3f f = (target - eye).normalized();
+  const Eigen::Vector3f s = f.cross(up).normalized();
+  const Eigen::Vector3f u = s.cross(f);
+  Eigen::Matrix4f m = Eigen::Matrix4f::Identity();
+  m.block<1, 3>(0, 0) = s.transpose();
+  m.block<1, 3>(1, 0) = u.transpose();
+  m.block<1, 3>(2, 0) = -f.transpose();
+  m(0, 3) = -s.dot(eye);
+  m(1, 3) = -u.dot(eye);
+  m(2, 3) = f.dot(eye);
+  return m;
+}
+
+Eigen::Matrix4f Perspective(float fov_y, float aspect, float near, float far) {
+  const float t = 1.0f / std::tan(0.5f * fov_y);
+  Eigen::Matrix4f m = Eigen::Matrix4f::Zero();
+  m(0, 0) = t / aspect;
+  m(1, 1) = t;
+  m(2, 2) = (far + near) / (near - far);
+  m(2, 3) = 2.0f * far * near / (near - far);
+  m(3, 2) = -1.0f;
+  return m;
+}
+
+}  // namespace
 
 BoundingSphere BoundsOf(absl::Span<const float> positions) {
   BoundingSphere sphere;
@@ -40,6 +70,23 @@ Camera AutoFrame(absl::Span<const float> positions, float aspect,
   camera.eye = {eye.x(), eye.y(), eye.z()};
   camera.target = {b.center.x(), b.center.y(), b.center.z()};
   return camera;
+}
+
+Eigen::Matrix4f ViewProjection(const Camera& camera,
+                               absl::Span<const float> positions,
+                               float aspect) {
+  const Eigen::Vector3f eye(camera.eye[0], camera.eye[1], camera.eye[2]);
+  const Eigen::Vector3f target(camera.target[0], camera.target[1],
+                               camera.target[2]);
+  const Eigen::Vector3f up(camera.up[0], camera.up[1], camera.up[2]);
+  const BoundingSphere b = BoundsOf(positions);
+  const float distance = (b.center - eye).norm();
+  const float far = distance + 2.0f * b.radius;
+  const float near = std::max(distance - 2.0f * b.radius, far * 1e-4f);
+  return Perspective(
+             camera.vertical_fov_degrees * std::numbers::pi_v<float> / 180.0f,
+             aspect, near, far) *
+         LookAt(eye, target, up);
 }
 
 }  // namespace crease::renderer

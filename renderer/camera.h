@@ -32,6 +32,11 @@ BoundingSphere BoundsOf(absl::Span<const float> positions);
 Camera AutoFrame(absl::Span<const float> positions, float aspect,
                  float azimuth_degrees = 0.0f);
 
+// OpenGL's projection * view for `camera` (eye != target, up not along the
+// view), with near and far planes around the bounds of `positions`.
+Eigen::Matrix4f ViewProjection(const Camera& camera,
+                               absl::Span<const float> positions, float aspect);
+
 }  // namespace crease::renderer
 
 #endif  // CREASE_RENDERER_CAMERA_H_

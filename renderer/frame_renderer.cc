@@ -30,33 +30,6 @@ namespace {
 // many vertices as garbage.
 constexpr int kMaxTessellatedVerticesPerDraw = 65535;
 
-Eigen::Matrix4f LookAt(const Eigen::Vector3f& eye,
-                       const Eigen::Vector3f& target,
-                       const Eigen::Vector3f& up) {
-  const Eigen::Vector3f f = (target - eye).normalized();
-  const Eigen::Vector3f s = f.cross(up).normalized();
-  const Eigen::Vector3f u = s.cross(f);
-  Eigen::Matrix4f m = Eigen::Matrix4f::Identity();
-  m.block<1, 3>(0, 0) = s.transpose();
-  m.block<1, 3>(1, 0) = u.transpose();
-  m.block<1, 3>(2, 0) = -f.transpose();
-  m(0, 3) = -s.dot(eye);
-  m(1, 3) = -u.dot(eye);
-  m(2, 3) = f.dot(eye);
-  return m;
-}
-
-Eigen::Matrix4f Perspective(float fov_y, float aspect, float near, float far) {
-  const float t = 1.0f / std::tan(0.5f * fov_y);
-  Eigen::Matrix4f m = Eigen::Matrix4f::Zero();
-  m(0, 0) = t / aspect;
-  m(1, 1) = t;
-  m(2, 2) = (far + near) / (near - far);
-  m(2, 3) = 2.0f * far * near / (near - far);
-  m(3, 2) = -1.0f;
-  return m;
-}
-
 // A stage's source with the shared wrinkle code inserted after its #version
 // line.
 std::string WithWrinkleLibrary(const char* body) {
@@ -239,15 +212,8 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
     return absl::InvalidArgumentError(
         "camera: eye equals target, or up is along the view");
   }
-  const BoundingSphere b = BoundsOf(positions);
-  const float distance = (b.center - eye).norm();
-  const float far = distance + 2.0f * b.radius;
-  const float near = std::max(distance - 2.0f * b.radius, far * 1e-4f);
   const Eigen::Matrix4f view_projection =
-      Perspective(
-          camera.vertical_fov_degrees * std::numbers::pi_v<float> / 180.0f,
-          aspect, near, far) *
-      LookAt(eye, target, up);
+      ViewProjection(camera, positions, aspect);
 
   WrinkleBuffers& w = g.wrinkle_data;
   if (draw_wrinkles) {

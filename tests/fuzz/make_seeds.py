@@ -65,7 +65,9 @@ def session_seeds():
     for flags in (0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0xff):
         for length in (16, 300):
             body = bytes(rng.randrange(256) for _ in range(length))
-            write("session_fuzz", "flags%02x_%d" % (flags, length), bytes([flags]) + body)
+            # render_data_fuzz decodes the same sheets (and cameras after each frame).
+            for target in ("session_fuzz", "render_data_fuzz"):
+                write(target, "flags%02x_%d" % (flags, length), bytes([flags]) + body)
 
 
 def encode_start(text):
