@@ -3,11 +3,13 @@
 
 #include <csignal>
 #include <cstdio>
+#include <string>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "server/crease_server.h"
 #include "wrinkle/io/file_util.h"
@@ -33,6 +35,8 @@ ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain (with --tls_key)");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key (with --tls_cert)");
 ABSL_FLAG(std::string, metrics_address, "",
           "host:port for Prometheus /metrics (empty: off)");
+ABSL_FLAG(bool, log_sessions, true,
+          "Log a line to stderr when a session starts and when it ends");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM, how long frames in flight may take");
 
@@ -65,6 +69,16 @@ int main(int argc, char** argv) {
   options.tls_key_file = absl::GetFlag(FLAGS_tls_key);
   options.metrics_address = absl::GetFlag(FLAGS_metrics_address);
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
+  if (absl::GetFlag(FLAGS_log_sessions)) {
+    options.session_log = [](const std::string& line) {
+      // One fprintf per line: lines from different threads do not interleave.
+      std::fprintf(stderr, "%s crease-server: %s\n",
+                   absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(),
+                                    absl::UTCTimeZone())
+                       .c_str(),
+                   line.c_str());
+    };
+  }
 
   auto server = crease::server::CreaseServer::Start(options);
   if (!server.ok()) {

@@ -2,6 +2,7 @@
 #define CREASE_SERVER_SERVER_OPTIONS_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/time/time.h"
@@ -39,6 +40,10 @@ struct ServerOptions {
   std::string metrics_address;
   // How long Shutdown lets frames in flight finish before cancelling.
   absl::Duration shutdown_grace = absl::Seconds(10);
+  // Receives one line when a session starts and one when its stream ends
+  // (status, duration, frames, the first frame error); null: no session log.
+  // Called from gRPC and worker threads, one call per line.
+  std::function<void(const std::string& line)> session_log;
 };
 
 }  // namespace crease::server

@@ -1,5 +1,8 @@
 #include "server/session_reactor.h"
 
+#include <utility>
+
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 
@@ -26,7 +29,9 @@ SessionReactor::SessionReactor(ServiceState* state,
                                grpc::CallbackServerContext* context)
     : state_(state),
       context_(context),
-      id_(absl::StrFormat("s%d", state->next_session_id++)) {
+      id_(absl::StrFormat("s%d", state->next_session_id++)),
+      peer_(context->peer()),
+      opened_(absl::Now()) {
   last_activity_ = absl::Now();
   grpc::Status rejected = grpc::Status::OK;
   if (absl::Status auth = state_->tokens.Check(*context_); !auth.ok()) {
@@ -59,7 +64,26 @@ void SessionReactor::FinishLocked(const grpc::Status& status) {
   if (phase_ == Phase::kFinished) return;
   phase_ = Phase::kFinished;
   state_->metrics->StreamFinished(status.error_code());
+  if (state_->options.session_log) {
+    const std::string code = absl::StatusCodeToString(
+        static_cast<absl::StatusCode>(status.error_code()));
+    Log(absl::StrFormat(
+        "ended %s%s after %.1f s: %d frames answered, %d with errors%s", code,
+        status.ok() ? "" : absl::StrCat(" \"", status.error_message(), "\""),
+        absl::ToDoubleSeconds(absl::Now() - opened_), frames_answered_,
+        frame_errors_,
+        first_frame_error_.empty()
+            ? ""
+            : absl::StrCat(" (first: ", first_frame_error_, ")")));
+  }
   Finish(status);
+}
+
+void SessionReactor::Log(const std::string& line) const {
+  if (state_->options.session_log) {
+    state_->options.session_log(
+        absl::StrFormat("session %s from %s %s", id_, peer_, line));
+  }
 }
 
 void SessionReactor::OnReadDone(bool ok) {
@@ -146,6 +170,24 @@ void SessionReactor::HandleStart() {
   }
   setup_ = *std::move(setup);
   started_ = true;
+  if (state_->options.session_log) {
+    std::string outputs;
+    for (const auto& [wanted, name] :
+         {std::pair{setup_.outputs.paths(), "paths"},
+          std::pair{setup_.outputs.labels(), "labels"},
+          std::pair{setup_.outputs.tensors(), "tensors"}}) {
+      if (wanted) absl::StrAppend(&outputs, " ", name);
+    }
+    if (setup_.image) {
+      absl::StrAppendFormat(
+          &outputs, " %s %dx%d",
+          setup_.encoding == ImageEncoding::kPng ? "png" : "jpeg",
+          setup_.render_options.width, setup_.render_options.height);
+    }
+    Log(absl::StrFormat("started: %d vertices, %d triangles; outputs:%s",
+                        setup_.vertex_count, setup_.triangles.size(),
+                        outputs.empty() ? " none" : outputs));
+  }
   v1::Started* started = response_.mutable_started();
   started->set_session_id(id_);
   *started->mutable_parameters() = setup_.effective;
@@ -240,6 +282,19 @@ void SessionReactor::Write() {
   if (cancelled_) {
     FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
     return;
+  }
+  if (response_.has_frame_result()) {
+    ++frames_answered_;
+    if (response_.frame_result().has_error()) {
+      if (frame_errors_++ == 0) {
+        const v1::FrameError& error = response_.frame_result().error();
+        first_frame_error_ = absl::StrFormat(
+            "frame %d: %s \"%s\"", response_.frame_result().index(),
+            absl::StatusCodeToString(
+                static_cast<absl::StatusCode>(error.code())),
+            error.message());
+      }
+    }
   }
   phase_ = Phase::kWriting;
   StartWrite(&response_);

@@ -49,10 +49,13 @@ class SessionReactor
   // With mu_ held. Ends the stream once; nothing may touch the reactor after
   // the caller releases mu_ (OnDone may delete it).
   void FinishLocked(const grpc::Status& status);
+  void Log(const std::string& line) const;
 
   ServiceState* const state_;
   grpc::CallbackServerContext* const context_;
   const std::string id_;
+  const std::string peer_;
+  const absl::Time opened_;
   bool registered_ = false;
 
   // A std::mutex (pthreads): OnDone locks it once more before deleting, so
@@ -62,6 +65,9 @@ class SessionReactor
   bool cancelled_ = false;
   bool draining_ = false;
   absl::Time last_activity_;
+  int64_t frames_answered_ = 0;  // with mu_, for the session log
+  int64_t frame_errors_ = 0;
+  std::string first_frame_error_;
 
   // Touched only by the one thread working on the current message.
   v1::SessionRequest request_;

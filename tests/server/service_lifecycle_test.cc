@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -305,6 +306,54 @@ TEST(ServiceLifecycleTest, HealthServiceSaysServing) {
     bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
   }
   EXPECT_EQ(bytes, std::string("\x08\x01", 2));
+}
+
+// The session log: who started what, how and when each stream ended, with
+// the first frame error; refused sessions too.
+TEST(ServiceLifecycleTest, SessionLogSaysWhatStartedAndHowItEnded) {
+  absl::Mutex mu;
+  std::vector<std::string> lines;
+  ServerOptions options = LoopbackOptions();
+  options.limits.max_sessions = 1;
+  options.session_log = [&](const std::string& line) {
+    absl::MutexLock lock(&mu);
+    lines.push_back(line);
+  };
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation pants = LoadBundled("cloth_pants_knee");
+  auto client = running.Client();
+  auto session = client->OpenSession(StartFor(pants));
+  ASSERT_TRUE(session.ok()) << session.status();
+  EXPECT_TRUE(
+      absl::IsResourceExhausted(client->OpenSession(StartFor(pants)).status()));
+  for (int f = 0; f < 3; ++f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(pants, f)).ok());
+    ASSERT_TRUE((*session)->Receive().ok());
+  }
+  v1::Frame short_frame = FrameOf(pants, 3);
+  short_frame.mutable_positions()->RemoveLast();
+  ASSERT_TRUE((*session)->Send(short_frame).ok());
+  const absl::StatusOr<v1::FrameResult> error = (*session)->Receive();
+  ASSERT_TRUE(error.ok() && error->has_error());
+  ASSERT_TRUE((*session)->WritesDone().ok());
+  ASSERT_TRUE((*session)->Finish().ok());
+  ASSERT_TRUE(WaitForSessions(*running.server, 0));
+
+  absl::MutexLock lock(&mu);
+  EXPECT_THAT(
+      lines,
+      ::testing::UnorderedElementsAre(
+          ::testing::MatchesRegex("session s1 from ipv4:127.0.0.1:[0-9]+ "
+                                  "started: 414 vertices, 792 triangles; "
+                                  "outputs: paths"),
+          ::testing::MatchesRegex(
+              "session s2 from ipv4:127.0.0.1:[0-9]+ ended "
+              "RESOURCE_EXHAUSTED \"1 sessions are open, this server's "
+              "limit\" after [0-9.]+ s: 0 frames answered, 0 with errors"),
+          ::testing::MatchesRegex(
+              "session s1 from ipv4:127.0.0.1:[0-9]+ ended OK after [0-9.]+ "
+              "s: 4 frames answered, 1 with errors \\(first: frame 3: "
+              "INVALID_ARGUMENT \".+\"\\)")));
 }
 
 // What container health checks use (crease-client --health): SERVING with no
