@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 namespace crease::renderer {
 namespace {
@@ -52,7 +53,7 @@ BoundingSphere BoundsOf(absl::Span<const float> positions) {
 }
 
 Camera AutoFrame(absl::Span<const float> positions, float aspect,
-                 float azimuth_degrees) {
+                 float azimuth_degrees, float margin) {
   Camera camera;
   if (positions.size() < 3) return camera;
   const BoundingSphere b = BoundsOf(positions);
@@ -61,7 +62,7 @@ Camera AutoFrame(absl::Span<const float> positions, float aspect,
   // The narrower of the two fields of view decides the distance.
   const float half =
       0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(0.5f * fov_y) * aspect));
-  const float distance = 1.05f * b.radius / std::sin(half);
+  const float distance = margin * b.radius / std::sin(half);
   const Eigen::Vector3f direction =
       Eigen::AngleAxisf(azimuth_degrees * std::numbers::pi_v<float> / 180.0f,
                         Eigen::Vector3f::UnitY()) *
@@ -70,6 +71,36 @@ Camera AutoFrame(absl::Span<const float> positions, float aspect,
   camera.eye = {eye.x(), eye.y(), eye.z()};
   camera.target = {b.center.x(), b.center.y(), b.center.z()};
   return camera;
+}
+
+bool KeepInView(absl::Span<const float> positions, float aspect,
+                Camera* camera) {
+  const BoundingSphere b = BoundsOf(positions);
+  const Eigen::Vector3f eye(camera->eye[0], camera->eye[1], camera->eye[2]);
+  const Eigen::Vector3f target(camera->target[0], camera->target[1],
+                               camera->target[2]);
+  const Eigen::Vector3f up(camera->up[0], camera->up[1], camera->up[2]);
+  const Eigen::Vector3f forward = (target - eye).normalized();
+  const Eigen::Vector3f right = forward.cross(up).normalized();
+  const Eigen::Vector3f true_up = right.cross(forward);
+  const Eigen::Vector3f to_center = b.center - eye;
+  const float depth = to_center.dot(forward);
+  // The sphere is in view when it is in front of the eye and inside the four
+  // side planes of the view (half angles from the fov and aspect).
+  const float tan_y = std::tan(0.5f * camera->vertical_fov_degrees *
+                               std::numbers::pi_v<float> / 180.0f);
+  bool inside = depth > b.radius;
+  for (const auto& [axis, tan_half] :
+       {std::pair{right, tan_y * aspect}, std::pair{true_up, tan_y}}) {
+    // Distance from the centre to the side planes through the eye at
+    // +-atan(tan_half) about `axis`'s perpendicular.
+    const float cos_half = 1.0f / std::sqrt(1.0f + tan_half * tan_half);
+    const float lateral = std::abs(to_center.dot(axis));
+    if ((depth * tan_half - lateral) * cos_half < b.radius) inside = false;
+  }
+  if (inside) return false;
+  *camera = AutoFrame(positions, aspect, 0.0f, kReframeMargin);
+  return true;
 }
 
 Eigen::Matrix4f ViewProjection(const Camera& camera,

@@ -29,8 +29,21 @@ BoundingSphere BoundsOf(absl::Span<const float> positions);
 // of the bundled characters), far enough that the bounding sphere fits the
 // view, then turned by `azimuth_degrees` around the vertical axis through the
 // centre (180: from behind).
+// `margin` scales the bounding radius fitted to the view.
 Camera AutoFrame(absl::Span<const float> positions, float aspect,
-                 float azimuth_degrees = 0.0f);
+                 float azimuth_degrees = 0.0f, float margin = 1.05f);
+
+// The margin KeepInView re-frames with: wider than AutoFrame's default, so a
+// mesh that moves or spreads is not re-framed again at once.
+inline constexpr float kReframeMargin = 1.3f;
+
+// For a stream of frames with no camera given: keeps `camera` (framed on an
+// earlier frame) while this frame's bounding sphere stays inside its view, so
+// the picture does not zoom in and out with the pose (the bundled animations'
+// bounds breathe by 4-28 %); otherwise frames this frame anew with AutoFrame
+// and kReframeMargin. Returns whether it re-framed.
+bool KeepInView(absl::Span<const float> positions, float aspect,
+                Camera* camera);
 
 // OpenGL's projection * view for `camera` (eye != target, up not along the
 // view), with near and far planes around the bounds of `positions`.

@@ -243,6 +243,19 @@ void SessionReactor::HandleFrame() {
   job.triangles = setup_.triangles;
   job.wrinkles = &session_->wrinkles();
   job.options = setup_.render_options;
+  if (!job.options.camera) {
+    // No camera from the client: framed on the first frame and kept steady
+    // (re-framed only when the mesh leaves the view), so the picture does not
+    // zoom with the pose.
+    const float aspect = static_cast<float>(job.options.width) /
+                         static_cast<float>(job.options.height);
+    if (!steady_camera_) {
+      steady_camera_ = renderer::AutoFrame(positions_, aspect);
+    } else {
+      renderer::KeepInView(positions_, aspect, &*steady_camera_);
+    }
+    job.options.camera = steady_camera_;
+  }
   job.encoding = setup_.encoding;
   job.jpeg_quality = setup_.jpeg_quality;
   state_->render_pool->Submit(std::move(job), [this](RenderOutcome outcome) {

@@ -78,6 +78,8 @@ class SessionReactor
   std::unique_ptr<Session> session_;
   std::optional<uint32_t> last_index_;
   std::vector<float> positions_;  // the frame being worked on
+  // When the client gives no camera: the first frame's framing, kept steady.
+  std::optional<renderer::Camera> steady_camera_;
 };
 
 }  // namespace crease::server

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "renderer/camera.h"
 #include "renderer/image_encoding.h"
 #include "tests/server/service_fixture.h"
 #include "wrinkle/session.h"
@@ -115,6 +117,51 @@ TEST_F(ServiceTest, ImagesDecodeAtTheAskedSize) {
     for (int x = 0; x < 96; ++x) covered += image->At(x, y)[0] != 255;
   }
   EXPECT_GT(covered, 200);
+}
+
+// With no camera given, the server frames the first frame and keeps that view:
+// a frame whose bounds grow a little (one vertex pulled out by 5 % of the
+// bounding radius) changes only the pixels near that vertex. Framing each
+// frame anew would zoom out and move the whole silhouette.
+TEST_F(ServiceTest, ImagesKeepTheFirstFramingWhenNoCameraIsGiven) {
+  v1::Start start = StartFor(*pants_);
+  v1::ImageRequest* request = start.mutable_outputs()->mutable_image();
+  request->set_format(v1::IMAGE_FORMAT_PNG);
+  request->set_width(160);
+  request->set_height(120);
+  request->set_plain(true);  // no wrinkles: only the framing can move pixels
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+  const absl::Span<const float> first = pants_->frames.Sample(0);
+  // The vertex with the largest x, pulled further out along x.
+  int far = 0;
+  for (int v = 0; v < pants_->mesh.num_vertices(); ++v) {
+    if (first[3 * v] > first[3 * far]) far = v;
+  }
+  const renderer::BoundingSphere bounds = renderer::BoundsOf(first);
+  std::vector<float> grown(first.begin(), first.end());
+  grown[3 * far] += 0.05f * bounds.radius;
+  std::vector<renderer::RgbaImage> images;
+  for (int f = 0; f < 2; ++f) {
+    ASSERT_TRUE((*session)
+                    ->Send(client::FrameOf(f == 0 ? first : grown,
+                                           static_cast<uint32_t>(f)))
+                    .ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok() && !result->has_error() && result->has_image());
+    auto image = renderer::DecodePng(result->image().data());
+    ASSERT_TRUE(image.ok()) << image.status();
+    images.push_back(*std::move(image));
+  }
+  int covered = 0, changed = 0;
+  for (int y = 0; y < 120; ++y) {
+    for (int x = 0; x < 160; ++x) {
+      covered += images[0].At(x, y)[0] != 255;
+      changed += images[0].At(x, y) != images[1].At(x, y);
+    }
+  }
+  EXPECT_GT(covered, 1000);
+  EXPECT_LT(changed, covered / 20) << changed << " of " << covered;
 }
 
 TEST_F(ServiceTest, MalformedStartsEndTheStreamNamingTheField) {

@@ -1,0 +1,95 @@
+#include "renderer/camera.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "wrinkle/io/animation.h"
+
+namespace crease::renderer {
+namespace {
+
+io::Animation LoadBundled(const std::string& name) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
+  auto animation = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  EXPECT_TRUE(animation.ok()) << animation.status();
+  return animation.ok() ? *std::move(animation) : io::Animation{};
+}
+
+// Largest |x| and |y| in normalized device coordinates over every vertex
+// (1: on the image border), or infinity if a vertex is behind the eye.
+float WidestNdc(const Camera& camera, absl::Span<const float> positions,
+                float aspect) {
+  const Eigen::Matrix4f m = ViewProjection(camera, positions, aspect);
+  float widest = 0;
+  for (size_t i = 0; i + 2 < positions.size(); i += 3) {
+    const Eigen::Vector4f clip =
+        m *
+        Eigen::Vector4f(positions[i], positions[i + 1], positions[i + 2], 1.0f);
+    if (clip.w() <= 0) return INFINITY;
+    widest = std::max(
+        {widest, std::abs(clip.x() / clip.w()), std::abs(clip.y() / clip.w())});
+  }
+  return widest;
+}
+
+TEST(CameraTest, AutoFrameShowsTheWholeMesh) {
+  for (const char* name : {"fox_walk", "cloth_drape_sphere"}) {
+    const io::Animation a = LoadBundled(name);
+    for (float aspect : {4.0f / 3.0f, 0.5f, 3.0f}) {
+      const Camera camera = AutoFrame(a.frames.Sample(0), aspect);
+      const float widest = WidestNdc(camera, a.frames.Sample(0), aspect);
+      EXPECT_LT(widest, 1.0f) << name << " " << aspect;
+      EXPECT_GT(widest, 0.25f) << name << " " << aspect;  // not lost in it
+    }
+  }
+}
+
+// Over whole animations: the camera framed on frame 0 stays put while the
+// mesh is in view (so the picture does not breathe), is re-framed rarely, and
+// every frame shows every vertex.
+TEST(CameraTest, KeepInViewIsSteadyAndShowsEveryVertex) {
+  struct Case {
+    const char* name;
+    int max_reframes;
+  };
+  for (const Case& c :
+       {Case{"cloth_drape_sphere", 3}, Case{"fox_walk", 3},
+        Case{"cloth_skirt_walk", 3}, Case{"cesiumman_walk", 3}}) {
+    const io::Animation a = LoadBundled(c.name);
+    constexpr float kAspect = 4.0f / 3.0f;
+    Camera camera = AutoFrame(a.frames.Sample(0), kAspect);
+    int reframes = 0;
+    for (int f = 0; f < a.num_frames(); ++f) {
+      const Camera before = camera;
+      const bool moved = KeepInView(a.frames.Sample(f), kAspect, &camera);
+      reframes += moved;
+      if (moved) std::printf("%s: re-framed at frame %d\n", c.name, f);
+      EXPECT_EQ(moved, camera.eye != before.eye) << c.name << " frame " << f;
+      EXPECT_LE(WidestNdc(camera, a.frames.Sample(f), kAspect), 1.0f)
+          << c.name << " frame " << f;
+    }
+    EXPECT_LE(reframes, c.max_reframes) << c.name;
+  }
+}
+
+TEST(CameraTest, KeepInViewReframesAMeshThatLeftTheView) {
+  const io::Animation a = LoadBundled("fox_walk");
+  constexpr float kAspect = 4.0f / 3.0f;
+  std::vector<float> moved(a.frames.Sample(0).begin(),
+                           a.frames.Sample(0).end());
+  Camera camera = AutoFrame(moved, kAspect);
+  const BoundingSphere bounds = BoundsOf(moved);
+  for (size_t i = 0; i < moved.size(); i += 3) {
+    moved[i] += 3.0f * bounds.radius;  // far to the side
+  }
+  EXPECT_GT(WidestNdc(camera, moved, kAspect), 1.0f);
+  EXPECT_TRUE(KeepInView(moved, kAspect, &camera));
+  EXPECT_LT(WidestNdc(camera, moved, kAspect), 1.0f);
+  EXPECT_FALSE(KeepInView(moved, kAspect, &camera));  // and now it stays
+}
+
+}  // namespace
+}  // namespace crease::renderer
