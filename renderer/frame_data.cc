@@ -177,11 +177,26 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     const size_t n = refined.size();
     for (size_t i = 0; i < n; ++i) {
       const RefinedPoint& r = refined[i];
-      // Bisector normal: the mean of the unit directions of the segments
-      // meeting here; at the ends, the end segment's direction.
-      Eigen::Vector3d s = Eigen::Vector3d::Zero();
-      if (i > 0) s += (r.position - refined[i - 1].position).normalized();
-      if (i + 1 < n) s += (refined[i + 1].position - r.position).normalized();
+      // Bisector normal: the mean of the unit directions to the nearest
+      // distinct points before and after (a path through a mesh vertex has
+      // zero-length segments, whose points share this normal); at the ends,
+      // the end segment's direction; at an exact reversal, the way on.
+      Eigen::Vector3d before = Eigen::Vector3d::Zero();
+      Eigen::Vector3d after = Eigen::Vector3d::Zero();
+      for (size_t j = i; j-- > 0;) {
+        if (refined[j].position != r.position) {
+          before = (r.position - refined[j].position).normalized();
+          break;
+        }
+      }
+      for (size_t j = i + 1; j < n; ++j) {
+        if (refined[j].position != r.position) {
+          after = (refined[j].position - r.position).normalized();
+          break;
+        }
+      }
+      Eigen::Vector3d s = before + after;
+      if (s.squaredNorm() < 1e-12) s = after.squaredNorm() > 0 ? after : before;
       if (s.squaredNorm() > 0) s.normalize();
       out->points.push_back({static_cast<float>(r.position.x()),
                              static_cast<float>(r.position.y()),

@@ -14,6 +14,10 @@ namespace crease {
 struct WrinklePath {
   uint32_t id = 0;  // stable for the wrinkle's life, unique within a session
   int age = 0;      // frames since birth (0 on the frame it is born)
+  // Scales the heights, so wrinkles neither pop in nor out: rises by
+  // 1 / fade_frames a frame from birth to 1, falls as fast while the death
+  // condition holds (rising again if it stops holding); at 0 the wrinkle dies.
+  double fade = 1.0;
   std::vector<EdgePoint> points;  // at least 2
   std::vector<int32_t>
       faces;  // faces[i] holds the segment points[i] -> points[i+1]

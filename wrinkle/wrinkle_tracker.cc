@@ -66,6 +66,8 @@ void WrinkleTracker::RetraceFromScratch(const SurfaceFrame& surface) {
   params_.max_new_per_frame = params_.max_wrinkles;
   Seed(surface);
   params_.max_new_per_frame = cap;
+  // Every wrinkle is new each frame here: fading in would only flatten them.
+  for (WrinklePath& path : paths_) path.fade = 1.0;
   Shape(surface);
 }
 
@@ -87,7 +89,11 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   ResolveMeets(surface);
   for (int i = 0; i < static_cast<int>(paths_.size()); ++i)
     UpdateLength(surface, i);
-  // Death: too short for its own width, or nothing left above tau.
+  // Death: too short for its own width, or nothing left above tau. Not at
+  // once: the wrinkle fades out over fade_frames frames and lives on if the
+  // condition stops holding meanwhile (compression hovering around tau would
+  // otherwise make wrinkles pop in and out).
+  const double fade_step = FadeStep();
   size_t kept = 0;
   for (size_t i = 0; i < paths_.size(); ++i) {
     WrinklePath& path = paths_[i];
@@ -99,7 +105,12 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
         c_max = std::max(c_max, surface.field[f].compression);
         any |= IsWrinkleFace(surface.field[f], params_.tracing);
       }
-      alive = any && PathLength(surface, path) >= MidWidth(c_max, min_width_);
+      if (any && PathLength(surface, path) >= MidWidth(c_max, min_width_)) {
+        path.fade = std::min(1.0, path.fade + fade_step);
+      } else {
+        path.fade -= fade_step;
+        alive = path.fade > 1e-9;
+      }
     }
     if (!alive) {
       deaths_.push_back({path.id, path.age});
@@ -308,6 +319,7 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
     if (PathLength(surface, candidate_) < width) continue;  // would die at once
     candidate_.id = next_id_++;
     candidate_.age = 0;
+    candidate_.fade = FadeStep();
     paths_.push_back(candidate_);
     segments_.AddPath(surface, index, paths_.back());
     Eigen::Vector3d lo = surface.Position(candidate_.points[0]), hi = lo;
@@ -327,6 +339,10 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
   for (size_t w = 0; w < paths_.size(); ++w) {
     ShapePath(surface, paths_[w], min_width_, kTable,
               params_.samples_per_segment, &shapes_[w]);
+    if (paths_[w].fade < 1.0) {
+      for (RefinedPoint& r : shapes_[w].refined) r.height *= paths_[w].fade;
+      shapes_[w].mid_height *= paths_[w].fade;
+    }
   }
   BuildTriangleRanges(surface, paths_, shapes_, params_.samples_per_segment,
                       ranges_scratch_, &range_offsets_, &ranges_);

@@ -24,7 +24,10 @@ struct WrinkleParams {
   int max_new_per_frame = 8;
   int max_wrinkles = 256;
   int samples_per_segment = 4;  // Bezier samples per path segment
-  uint64_t seed = 1;            // of the seeding PRNG
+  // Frames over which a wrinkle's height fades in after birth and out before
+  // death (WrinklePath::fade); 0: wrinkles appear and vanish at once.
+  int fade_frames = 4;
+  uint64_t seed = 1;  // of the seeding PRNG
 };
 
 // Why a wrinkle ended, for metrics.
@@ -68,6 +71,9 @@ class WrinkleTracker {
   const WrinkleStageTimings& timings() const { return timings_; }
 
  private:
+  double FadeStep() const {
+    return params_.fade_frames > 0 ? 1.0 / params_.fade_frames : 1.0;
+  }
   void Evolve(const SurfaceFrame& surface);
   void ResolveMeets(const SurfaceFrame& surface);
   void UpdateLength(const SurfaceFrame& surface, int index);

@@ -1,6 +1,7 @@
 #include "wrinkle/wrinkle_tracker.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -278,6 +279,58 @@ TEST(WrinkleTrackerTest, LongRunsStayBounded) {
       ASSERT_LE(p.num_segments(), params.wrinkles.tracing.max_segments)
           << "frame " << i;
     }
+  }
+}
+
+// Fading (WrinkleParams::fade_frames): a wrinkle is born at 1 / fade_frames of
+// its height and dies only after fading to 0, so what births and deaths add or
+// remove in one frame shrinks, and wrinkles whose compression dips below tau
+// for a frame or two live on. Measured on real animations against fade_frames
+// = 0 (the papers: wrinkles appear and vanish at once).
+TEST(WrinkleTrackerTest, FadingTurnsPopsIntoRampsAndLengthensLives) {
+  for (const char* name : {"cloth_pants_knee", "fox_walk"}) {
+    const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
+    const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+    ASSERT_TRUE(anim.ok());
+    // Summed mid heights of the wrinkles born or dying, per frame, and the
+    // median lifetime.
+    auto measure = [&](int fade_frames, double* popped, int* median_life) {
+      SessionParams params;
+      params.wrinkles.fade_frames = fade_frames;
+      auto session = NewSession(anim->mesh, params);
+      std::map<uint32_t, double> previous;
+      std::vector<int> lives;
+      *popped = 0;
+      for (int frame = 0; frame < anim->num_frames(); ++frame) {
+        ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
+        const WrinkleTracker& t = session->wrinkles();
+        std::map<uint32_t, double> now;
+        for (size_t w = 0; w < t.wrinkles().size(); ++w) {
+          const WrinklePath& path = t.wrinkles()[w];
+          now[path.id] = t.shapes()[w].mid_height;
+          if (path.age == 0 && fade_frames > 0) {
+            EXPECT_DOUBLE_EQ(path.fade, 1.0 / fade_frames);
+          }
+          if (!previous.count(path.id)) *popped += now[path.id];
+        }
+        for (const auto& [id, height] : previous) {
+          if (!now.count(id)) *popped += height;
+        }
+        previous = std::move(now);
+        for (const WrinkleDeath& d : t.deaths()) lives.push_back(d.age + 1);
+      }
+      ASSERT_FALSE(lives.empty());
+      std::sort(lives.begin(), lives.end());
+      *median_life = lives[lives.size() / 2];
+    };
+    double popped_at_once = 0, popped_fading = 0;
+    int life_at_once = 0, life_fading = 0;
+    measure(0, &popped_at_once, &life_at_once);
+    measure(4, &popped_fading, &life_fading);
+    RecordProperty(std::string(name) + "_popped_ratio",
+                   std::to_string(popped_at_once / popped_fading));
+    EXPECT_GT(popped_at_once, 3 * popped_fading) << name;
+    EXPECT_GT(life_fading, life_at_once) << name;
   }
 }
 
