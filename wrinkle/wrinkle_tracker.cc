@@ -97,7 +97,13 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   size_t kept = 0;
   for (size_t i = 0; i < paths_.size(); ++i) {
     WrinklePath& path = paths_[i];
+    // Broken paths die at once: too few points, or none of its length left
+    // (collapsed geometry), or an edge parameter the solve could not find
+    // (NaN on degenerate triangles). Fading them would draw garbage.
     bool alive = path.points.size() >= 2;
+    for (const EdgePoint& p : path.points) alive &= p.t >= 0.0 && p.t <= 1.0;
+    const double length = alive ? PathLength(surface, path) : 0.0;
+    alive &= length > 0.0 && std::isfinite(length);
     if (alive) {
       double c_max = 1.0;
       bool any = false;
@@ -105,7 +111,7 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
         c_max = std::max(c_max, surface.field[f].compression);
         any |= IsWrinkleFace(surface.field[f], params_.tracing);
       }
-      if (any && PathLength(surface, path) >= MidWidth(c_max, min_width_)) {
+      if (any && length >= MidWidth(c_max, min_width_)) {
         path.fade = std::min(1.0, path.fade + fade_step);
       } else {
         path.fade -= fade_step;

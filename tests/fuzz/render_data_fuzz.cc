@@ -93,6 +93,10 @@ void CheckBuffers(const Sheet& sheet, absl::Span<const int32_t> canonical,
   for (size_t i = 0; i < w.points.size(); ++i) {
     CREASE_FUZZ_CHECK(Finite4(w.points[i]) && Finite4(w.frames[i]));
     CREASE_FUZZ_CHECK(w.points[i][3] > 0);
+    // The bisector normal the shaders' projection divides space with.
+    const float norm =
+        std::hypot(w.frames[i][0], w.frames[i][1], w.frames[i][2]);
+    CREASE_FUZZ_CHECK(std::abs(norm - 1.0f) < 1e-3f);
   }
   const int32_t num_points = static_cast<int32_t>(w.points.size());
   for (const std::array<int32_t, 4>& range : w.ranges) {
