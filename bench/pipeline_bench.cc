@@ -33,8 +33,10 @@ struct Frames {
   std::vector<std::vector<float>> positions;
 };
 
-void RunFrames(benchmark::State& state, const Frames& frames) {
-  auto session = Session::Create(frames.mesh.triangles, frames.mesh.positions);
+void RunFrames(benchmark::State& state, const Frames& frames,
+               const SessionParams& params = {}) {
+  auto session =
+      Session::Create(frames.mesh.triangles, frames.mesh.positions, params);
   if (!session.ok()) {
     state.SkipWithError(std::string(session.status().message()).c_str());
     return;
@@ -121,6 +123,13 @@ void BM_DataSet(benchmark::State& state, const char* name) {
   RunFrames(state, LoadDataSet(name));
 }
 
+// The same with wrinkles popping in and out (fade_frames 0): what fading costs.
+void BM_DataSetNoFade(benchmark::State& state, const char* name) {
+  SessionParams params;
+  params.wrinkles.fade_frames = 0;
+  RunFrames(state, LoadDataSet(name), params);
+}
+
 void BM_Sheet(benchmark::State& state) {
   RunFrames(state, SyntheticSheet(static_cast<int>(state.range(0)),
                                   static_cast<int>(state.range(1))));
@@ -135,6 +144,12 @@ BENCHMARK_CAPTURE(BM_DataSet, cloth_skirt_walk, "cloth_skirt_walk")
 BENCHMARK_CAPTURE(BM_DataSet, cloth_pants_knee, "cloth_pants_knee")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_DataSet, cesiumman_walk, "cesiumman_walk")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DataSetNoFade, fox_walk, "fox_walk")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DataSetNoFade, cloth_pants_knee, "cloth_pants_knee")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_DataSetNoFade, cesiumman_walk, "cesiumman_walk")
     ->Unit(benchmark::kMicrosecond);
 // Sheets of 1,012 / 10,080 / 49,928 triangles.
 BENCHMARK(BM_Sheet)

@@ -26,7 +26,7 @@ struct WrinkleParams {
   int samples_per_segment = 4;  // Bezier samples per path segment
   // Frames over which a wrinkle's height fades in after birth and out before
   // death (WrinklePath::fade); 0: wrinkles appear and vanish at once.
-  int fade_frames = 4;
+  int fade_frames = 3;
   uint64_t seed = 1;  // of the seeding PRNG
 };
 

@@ -326,7 +326,7 @@ TEST(WrinkleTrackerTest, FadingTurnsPopsIntoRampsAndLengthensLives) {
     double popped_at_once = 0, popped_fading = 0;
     int life_at_once = 0, life_fading = 0;
     measure(0, &popped_at_once, &life_at_once);
-    measure(4, &popped_fading, &life_fading);
+    measure(WrinkleParams().fade_frames, &popped_fading, &life_fading);
     RecordProperty(std::string(name) + "_popped_ratio",
                    std::to_string(popped_at_once / popped_fading));
     EXPECT_GT(popped_at_once, 3 * popped_fading) << name;
