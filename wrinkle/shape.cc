@@ -66,13 +66,18 @@ double MidWidth(double max_compression, double min_width) {
 
 void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
                double min_width, const ArcHeightTable& table,
-               int samples_per_segment, WrinkleShape* shape) {
+               int samples_per_segment, WrinkleShape* shape,
+               double max_compression) {
   const int n = static_cast<int>(path.points.size());
   const int k = std::max(1, samples_per_segment);
   shape->max_compression = 1.0;
-  for (int32_t f : path.faces) {
-    shape->max_compression =
-        std::max(shape->max_compression, surface.field[f].compression);
+  if (max_compression >= 1.0) {
+    shape->max_compression = max_compression;
+  } else {
+    for (int32_t f : path.faces) {
+      shape->max_compression =
+          std::max(shape->max_compression, surface.field[f].compression);
+    }
   }
   const double max_width = std::numbers::pi * min_width;
   shape->mid_width = MidWidth(shape->max_compression, min_width);

@@ -18,6 +18,11 @@ struct WrinklePath {
   // 1 / fade_frames a frame from birth to 1, falls as fast while the death
   // condition holds (rising again if it stops holding); at 0 the wrinkle dies.
   double fade = 1.0;
+  // The largest compression over its triangles as its shape uses it: follows
+  // the current value by at most max_length_change (relative) per frame, so
+  // width and height do not jump when the path reaches a more compressed
+  // triangle. 0: not set yet (newborn).
+  double shape_compression = 0.0;
   std::vector<EdgePoint> points;  // at least 2
   std::vector<int32_t>
       faces;  // faces[i] holds the segment points[i] -> points[i+1]

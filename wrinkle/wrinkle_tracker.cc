@@ -326,6 +326,7 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
     candidate_.id = next_id_++;
     candidate_.age = 0;
     candidate_.fade = FadeStep();
+    candidate_.shape_compression = 0.0;
     paths_.push_back(candidate_);
     segments_.AddPath(surface, index, paths_.back());
     Eigen::Vector3d lo = surface.Position(candidate_.points[0]), hi = lo;
@@ -343,11 +344,22 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
   static const ArcHeightTable kTable;
   shapes_.resize(paths_.size());
   for (size_t w = 0; w < paths_.size(); ++w) {
-    ShapePath(surface, paths_[w], min_width_, kTable,
-              params_.samples_per_segment, &shapes_[w]);
-    if (paths_[w].fade < 1.0) {
-      for (RefinedPoint& r : shapes_[w].refined) r.height *= paths_[w].fade;
-      shapes_[w].mid_height *= paths_[w].fade;
+    WrinklePath& path = paths_[w];
+    double c_max = 1.0;
+    for (int32_t f : path.faces) {
+      c_max = std::max(c_max, surface.field[f].compression);
+    }
+    if (path.shape_compression >= 1.0) {
+      const double r = 1.0 + params_.max_length_change;
+      c_max = std::max(1.0, std::clamp(c_max, path.shape_compression / r,
+                                       path.shape_compression * r));
+    }
+    path.shape_compression = c_max;
+    ShapePath(surface, path, min_width_, kTable, params_.samples_per_segment,
+              &shapes_[w], c_max);
+    if (path.fade < 1.0) {
+      for (RefinedPoint& r : shapes_[w].refined) r.height *= path.fade;
+      shapes_[w].mid_height *= path.fade;
     }
   }
   BuildTriangleRanges(surface, paths_, shapes_, params_.samples_per_segment,

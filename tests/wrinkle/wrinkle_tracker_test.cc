@@ -334,6 +334,41 @@ TEST(WrinkleTrackerTest, FadingTurnsPopsIntoRampsAndLengthensLives) {
   }
 }
 
+// A wrinkle's width and height follow the largest compression over its
+// triangles, which jumps when the path reaches a more (or leaves the most)
+// compressed triangle. The shape's value follows it by at most 15 % a frame.
+TEST(WrinkleTrackerTest, ShapeCompressionChangesAtMost15PercentAFrame) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  auto session = NewSession(anim->mesh);
+  std::map<uint32_t, double> previous;
+  int limited = 0;
+  for (int frame = 0; frame < anim->num_frames(); ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
+    const WrinkleTracker& t = session->wrinkles();
+    std::map<uint32_t, double> now;
+    for (size_t w = 0; w < t.wrinkles().size(); ++w) {
+      const WrinklePath& path = t.wrinkles()[w];
+      const double c = path.shape_compression;
+      EXPECT_EQ(t.shapes()[w].max_compression, c);
+      now[path.id] = c;
+      const auto it = previous.find(path.id);
+      if (it == previous.end()) continue;
+      EXPECT_LE(c / it->second, 1.15 + 1e-9) << path.id << " frame " << frame;
+      EXPECT_GE(c / it->second, 1 / 1.15 - 1e-9)
+          << path.id << " frame " << frame;
+      double raw = 1.0;
+      for (int32_t f : path.faces) {
+        raw = std::max(raw, session->compression_field()[f].compression);
+      }
+      limited += raw != c;
+    }
+    previous = std::move(now);
+  }
+  EXPECT_GT(limited, 0);  // the limit did something on this animation
+}
+
 TEST(WrinkleTrackerTest, TrouserKneeWrinklesWhileBent) {
   const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
   const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
