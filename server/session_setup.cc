@@ -155,11 +155,20 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
     params.wrinkles.max_wrinkles = static_cast<int>(p.max_wrinkles());
   }
   if (p.seed() != 0) params.wrinkles.seed = p.seed();
+  if (p.has_fade_frames()) {
+    if (p.fade_frames() > 60) {
+      return Invalid("start.parameters.fade_frames: %d is over 60",
+                     p.fade_frames());
+    }
+    params.wrinkles.fade_frames = static_cast<int>(p.fade_frames());
+  }
   setup.effective.set_min_width(params.wrinkles.min_width);
   setup.effective.set_min_width_fraction(params.wrinkles.min_width_fraction);
   setup.effective.set_seed_compression(params.wrinkles.tracing.tau);
   setup.effective.set_max_wrinkles(params.wrinkles.max_wrinkles);
   setup.effective.set_seed(params.wrinkles.seed);
+  setup.effective.set_fade_frames(
+      static_cast<uint32_t>(params.wrinkles.fade_frames));
 
   setup.outputs = start.outputs();
   if (start.outputs().has_image()) {

@@ -49,6 +49,9 @@ ABSL_FLAG(bool, contact_sheet, false,
           "write contact_sheet.png (rows of plain | wrinkled).");
 ABSL_FLAG(int, sheet_rows, 6, "Frames on the contact sheet.");
 ABSL_FLAG(double, min_width, 0, "L_min in model units (0: server default).");
+ABSL_FLAG(int, fade_frames, -1,
+          "Frames wrinkles fade in and out over (0: they pop; -1: server "
+          "default).");
 ABSL_FLAG(int, window, 8, "Frames in flight at most.");
 ABSL_FLAG(std::string, token_file, "", "File whose first line is the token.");
 ABSL_FLAG(std::string, tls_ca, "", "PEM root certificates: use TLS.");
@@ -149,6 +152,10 @@ absl::Status Run() {
 
   v1::Start start = StartForMesh(animation->mesh);
   start.mutable_parameters()->set_min_width(absl::GetFlag(FLAGS_min_width));
+  if (absl::GetFlag(FLAGS_fade_frames) >= 0) {
+    start.mutable_parameters()->set_fade_frames(
+        static_cast<uint32_t>(absl::GetFlag(FLAGS_fade_frames)));
+  }
   start.mutable_outputs()->set_paths(absl::GetFlag(FLAGS_paths));
   if (want_images) {
     v1::ImageRequest* request = start.mutable_outputs()->mutable_image();

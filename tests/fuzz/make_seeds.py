@@ -96,7 +96,7 @@ def start_seeds():
     write("start_fuzz", "grid", encode_start(start_text(5, 4)))
     write("start_fuzz", "grid_no_rest", encode_start(start_text(4, 4, rest=False)))
     write("start_fuzz", "grid_params", encode_start(start_text(6, 6, extra="""
-parameters { min_width: 0.01 seed_compression: 1.2 max_wrinkles: 5 seed: 7 }
+parameters { min_width: 0.01 seed_compression: 1.2 max_wrinkles: 5 seed: 7 fade_frames: 0 }
 outputs { paths: true labels: true tensors: true
   image { format: IMAGE_FORMAT_PNG width: 64 height: 48 jpeg_quality: 80
           camera { eye { x: 0 y: 0 z: 2 } target { } up { y: 1 } vertical_fov_degrees: 40 } } }

@@ -62,6 +62,7 @@ TEST_F(ServiceTest, FramesComeBackInOrderWithTheSessionsResults) {
   ASSERT_TRUE(session.ok()) << session.status();
   EXPECT_FALSE((*session)->started().session_id().empty());
   EXPECT_DOUBLE_EQ((*session)->started().parameters().seed_compression(), 1.3);
+  EXPECT_EQ((*session)->started().parameters().fade_frames(), 3u);
   auto local = *Session::Create(pants_->mesh.triangles, pants_->mesh.positions);
   const int n = static_cast<int>(pants_->mesh.triangles.size());
   for (int f = 0; f < 40; ++f) {
@@ -92,6 +93,47 @@ TEST_F(ServiceTest, FramesComeBackInOrderWithTheSessionsResults) {
   }
   ASSERT_TRUE((*session)->WritesDone().ok());
   EXPECT_TRUE(absl::IsOutOfRange((*session)->Receive().status()));
+  EXPECT_TRUE((*session)->Finish().ok());
+}
+
+// fade_frames 0 (the papers' popping wrinkles) reaches the Session: heights
+// equal an in-process session with fading off, and differ from the default.
+TEST_F(ServiceTest, FadeFramesZeroTurnsFadingOff) {
+  v1::Start start = StartFor(*pants_);
+  start.mutable_parameters()->set_fade_frames(0);
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+  EXPECT_TRUE((*session)->started().parameters().has_fade_frames());
+  EXPECT_EQ((*session)->started().parameters().fade_frames(), 0u);
+  SessionParams no_fade;
+  no_fade.wrinkles.fade_frames = 0;
+  auto local =
+      *Session::Create(pants_->mesh.triangles, pants_->mesh.positions, no_fade);
+  auto fading =
+      *Session::Create(pants_->mesh.triangles, pants_->mesh.positions);
+  int differ = 0;
+  for (int f = 0; f < 40; ++f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok() && !result->has_error());
+    ASSERT_TRUE(local->ProcessFrame(pants_->frames.Sample(f)).ok());
+    ASSERT_TRUE(fading->ProcessFrame(pants_->frames.Sample(f)).ok());
+    ASSERT_EQ(result->wrinkles_size(),
+              static_cast<int>(local->wrinkles().shapes().size()));
+    for (int w = 0; w < result->wrinkles_size(); ++w) {
+      const auto& refined = local->wrinkles().shapes()[w].refined;
+      ASSERT_EQ(result->wrinkles(w).heights_size(),
+                static_cast<int>(refined.size()));
+      for (size_t i = 0; i < refined.size(); ++i) {
+        EXPECT_EQ(result->wrinkles(w).heights(static_cast<int>(i)),
+                  static_cast<float>(refined[i].height));
+      }
+    }
+    differ += local->wrinkles().wrinkles().size() !=
+              fading->wrinkles().wrinkles().size();
+  }
+  EXPECT_GT(differ, 0);
+  ASSERT_TRUE((*session)->WritesDone().ok());
   EXPECT_TRUE((*session)->Finish().ok());
 }
 
@@ -183,6 +225,8 @@ TEST_F(ServiceTest, MalformedStartsEndTheStreamNamingTheField) {
        [](v1::Start* s) {
          s->mutable_parameters()->set_seed_compression(0.5);
        }},
+      {"start.parameters.fade_frames: 61 is over 60",
+       [](v1::Start* s) { s->mutable_parameters()->set_fade_frames(61); }},
       {"start.outputs.image.camera",
        [](v1::Start* s) {
          s->mutable_outputs()->mutable_image()->mutable_camera()->mutable_eye();
