@@ -283,31 +283,6 @@ TEST(ServiceLifecycleTest, TlsWithASelfSignedCertificate) {
   EXPECT_FALSE(plain.ok());
 }
 
-// grpc.health.v1: the empty request asks about the whole server; SERVING is
-// status 1 (bytes 08 01).
-TEST(ServiceLifecycleTest, HealthServiceSaysServing) {
-  RunningServer running = RunningServer::Start(LoopbackOptions());
-  auto channel =
-      grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
-  grpc::GenericStub stub(channel);
-  grpc::ClientContext context;
-  grpc::Slice empty(std::string{});  // an empty HealthCheckRequest
-  grpc::ByteBuffer request(&empty, 1), response;
-  std::promise<grpc::Status> done;
-  stub.UnaryCall(&context, "/grpc.health.v1.Health/Check", grpc::StubOptions(),
-                 &request, &response,
-                 [&](grpc::Status s) { done.set_value(std::move(s)); });
-  const grpc::Status status = done.get_future().get();
-  ASSERT_TRUE(status.ok()) << status.error_message();
-  std::vector<grpc::Slice> slices;
-  ASSERT_TRUE(response.Dump(&slices).ok());
-  std::string bytes;
-  for (const grpc::Slice& s : slices) {
-    bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
-  }
-  EXPECT_EQ(bytes, std::string("\x08\x01", 2));
-}
-
 // The session log: who started what, how and when each stream ended, with
 // the first frame error; refused sessions too.
 TEST(ServiceLifecycleTest, SessionLogSaysWhatStartedAndHowItEnded) {
@@ -356,8 +331,9 @@ TEST(ServiceLifecycleTest, SessionLogSaysWhatStartedAndHowItEnded) {
               "INVALID_ARGUMENT \".+\"\\)")));
 }
 
-// What container health checks use (crease-client --health): SERVING with no
-// token even where tokens are required; after shutdown, an error.
+// grpc.health.v1 as container health checks use it (crease-client --health,
+// CreaseClient::IsServing reading the response bytes): SERVING with no token
+// even where tokens are required; after shutdown, an error.
 TEST(ServiceLifecycleTest, ClientHealthCheckNeedsNoToken) {
   const std::string tokens = ::testing::TempDir() + "/crease_health_tokens.txt";
   ASSERT_TRUE(io::WriteStringToFile(tokens, "secret\n").ok());
