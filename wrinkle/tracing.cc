@@ -6,6 +6,10 @@
 namespace crease {
 
 bool IsWrinkleFace(const StretchTensor& t, const TracingParams& params) {
+  return !t.degenerate && t.compression > params.KeepThreshold();
+}
+
+bool IsSeedFace(const StretchTensor& t, const TracingParams& params) {
   return !t.degenerate && t.compression > params.tau;
 }
 

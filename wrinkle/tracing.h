@@ -11,10 +11,17 @@
 namespace crease {
 
 struct TracingParams {
-  double tau = 1.3;              // compression threshold on c = 1 / lambda_min
+  double tau = 1.3;  // compression c = 1 / lambda_min needed to seed a wrinkle
+  // Hysteresis: once seeded, a wrinkle is traced, extended and kept alive on
+  // triangles with c > KeepThreshold() = 1 + keep_fraction (tau - 1). The
+  // field is constant per coarse triangle and noisy, so one threshold cut
+  // paths after a triangle or two and killed them when one frame dipped.
+  double keep_fraction = 0.5;
   double isotropy_ratio = 1.02;  // s1 / s2 below this: direction ill-defined
   int max_segments = 64;         // per traced path
   double smoothing_step = 0.5;   // how far toward the local geodesic (Fig. 5.1)
+
+  double KeepThreshold() const { return 1.0 + keep_fraction * (tau - 1.0); }
 };
 
 // Scratch state reused across traces so tracing does not allocate once warm.
@@ -25,9 +32,12 @@ struct TraceScratch {
   std::vector<int32_t> back_faces, forward_faces;
 };
 
-// True if the triangle may carry a wrinkle: compressed beyond tau, not
-// degenerate.
+// True if the triangle may carry a wrinkle: compressed beyond the keep
+// threshold, not degenerate.
 bool IsWrinkleFace(const StretchTensor& t, const TracingParams& params);
+// True if a wrinkle may be seeded in the triangle: compressed beyond tau, not
+// degenerate.
+bool IsSeedFace(const StretchTensor& t, const TracingParams& params);
 
 // Walks from `start` (a 3D point in `face`, on its slot `entry_slot` or inside
 // when -1) along `direction`, crossing into neighbours, and appends the edge

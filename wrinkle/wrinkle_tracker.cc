@@ -22,6 +22,30 @@ void ReversePath(WrinklePath* path) {
 
 }  // namespace
 
+double DefaultMinWidth(const SurfaceFrame& surface, double fraction) {
+  if (surface.positions.empty()) return 0.0;
+  Eigen::Vector3d lo = surface.positions[0], hi = surface.positions[0];
+  for (const Eigen::Vector3d& p : surface.positions) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  const MeshTopology& topology = *surface.topology;
+  std::vector<double> lengths;
+  lengths.reserve(topology.num_edges());
+  for (int32_t e = 0; e < topology.num_edges(); ++e) {
+    const MeshTopology::Edge& edge = topology.edge(e);
+    lengths.push_back(
+        (surface.positions[edge.v0] - surface.positions[edge.v1]).norm());
+  }
+  double median_edge = 0.0;
+  if (!lengths.empty()) {
+    auto mid = lengths.begin() + lengths.size() / 2;
+    std::nth_element(lengths.begin(), mid, lengths.end());
+    median_edge = *mid;
+  }
+  return std::max(fraction * (hi - lo).norm(), median_edge / 10.0);
+}
+
 WrinkleTracker::WrinkleTracker(const WrinkleParams& params)
     : params_(params), rng_(params.seed) {}
 
@@ -33,15 +57,7 @@ void WrinkleTracker::Initialize(const SurfaceFrame& surface) {
     min_width_ = params_.min_width;
     return;
   }
-  Eigen::Vector3d lo = surface.positions[0], hi = surface.positions[0];
-  for (const Eigen::Vector3d& p : surface.positions) {
-    lo = lo.cwiseMin(p);
-    hi = hi.cwiseMax(p);
-  }
-  const Eigen::Vector3d extent = hi - lo;
-  double height = extent.y();
-  if (height < 0.1 * extent.maxCoeff()) height = extent.maxCoeff();
-  min_width_ = params_.min_width_fraction * height;
+  min_width_ = DefaultMinWidth(surface, params_.min_width_fraction);
   if (!(min_width_ > 0)) min_width_ = 1e-3;
 }
 
@@ -290,7 +306,7 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
   candidates_.clear();
   for (int32_t f = 0; f < topology.num_triangles(); ++f) {
     const StretchTensor& t = surface.field[f];
-    if (IsWrinkleFace(t, params_.tracing) &&
+    if (IsSeedFace(t, params_.tracing) &&
         t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio) {
       candidates_.push_back(f);
     }

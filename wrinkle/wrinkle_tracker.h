@@ -15,9 +15,9 @@ namespace crease {
 struct WrinkleParams {
   TracingParams tracing;
   PersistenceParams persistence;
-  // L_min, the minimal wrinkle width, in model units. 0: `min_width_fraction`
-  // of the mesh's height (its Y extent at the first frame; the largest extent
-  // when the mesh is flat in Y).
+  // L_min, the minimal wrinkle width, in model units. 0: DefaultMinWidth,
+  // `min_width_fraction` of the first frame's bounding-box diagonal, but at
+  // least a tenth of the median coarse edge.
   double min_width = 0.0;
   double min_width_fraction = 0.005;
   double max_length_change = 0.15;  // per frame, in the length update
@@ -29,6 +29,13 @@ struct WrinkleParams {
   int fade_frames = 3;
   uint64_t seed = 1;  // of the seeding PRNG
 };
+
+// The automatic L_min (docs/algorithm.md, "Wrinkle width"): `fraction` of the
+// bounding-box diagonal of `surface` (independent of the model's orientation
+// and units), but at least a tenth of the median edge length, so that the
+// widest wrinkle (pi L_min) spans at least about a third of a typical coarse
+// triangle, the finest detail the per-triangle field can place.
+double DefaultMinWidth(const SurfaceFrame& surface, double fraction);
 
 // Why a wrinkle ended, for metrics.
 struct WrinkleDeath {

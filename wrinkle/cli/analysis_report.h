@@ -8,6 +8,7 @@
 #include "wrinkle/labeling.h"
 #include "wrinkle/metrics.h"
 #include "wrinkle/session.h"
+#include "wrinkle/wrinkle_stats.h"
 
 namespace crease::cli {
 
@@ -40,6 +41,8 @@ struct AnalysisReport {
   std::vector<int>
       lifetimes;  // of every wrinkle, in frames (alive at the end too)
   std::vector<FrameReport> frames;
+  // How the wrinkles look over the run (WrinkleStatistics).
+  WrinkleStatsSummary wrinkle_stats;
 };
 
 struct ReportSummary {

@@ -48,11 +48,17 @@ ABSL_FLAG(
     "Compression c mapped to the darkest colour in the compression meshes.");
 ABSL_FLAG(bool, quiet, false, "No progress bar and no table on stdout.");
 ABSL_FLAG(double, tau, 1.3,
-          "Compression threshold: wrinkles live where c > tau.");
-ABSL_FLAG(
-    double, min_width, 0.0,
-    "L_min, the minimal wrinkle width in model units (0: 0.5 % of the mesh "
-    "height at the first frame).");
+          "Compression threshold: wrinkles are seeded where c > tau.");
+ABSL_FLAG(double, keep_fraction, 0.5,
+          "Hysteresis: wrinkles are traced and kept where c > 1 + "
+          "keep_fraction (tau - 1); 1: one threshold.");
+ABSL_FLAG(double, min_width, 0.0,
+          "L_min, the minimal wrinkle width in model units (0: "
+          "--min_width_fraction of the bounding-box diagonal at the first "
+          "frame, at least a tenth of the median edge).");
+ABSL_FLAG(double, min_width_fraction, 0.005,
+          "L_min as a fraction of the bounding-box diagonal when --min_width "
+          "is 0.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 ABSL_FLAG(
     bool, compare_retrace, true,
@@ -113,11 +119,18 @@ absl::Status Run() {
   SessionParams params;
   params.topology.weld_relative_tolerance = absl::GetFlag(FLAGS_weld_tolerance);
   params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
+  params.wrinkles.tracing.keep_fraction = absl::GetFlag(FLAGS_keep_fraction);
   params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
+  params.wrinkles.min_width_fraction = absl::GetFlag(FLAGS_min_width_fraction);
   params.wrinkles.seed = absl::GetFlag(FLAGS_seed);
-  if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0) {
+  if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0 ||
+      !(params.wrinkles.tracing.keep_fraction >= 0 &&
+        params.wrinkles.tracing.keep_fraction <= 1) ||
+      !(params.wrinkles.min_width_fraction > 0 &&
+        params.wrinkles.min_width_fraction < 1)) {
     return absl::InvalidArgumentError(
-        "--tau must exceed 1 and --min_width be >= 0");
+        "--tau must exceed 1, --min_width be >= 0, --keep_fraction be in "
+        "[0, 1] and --min_width_fraction in (0, 1)");
   }
   absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(
       animation->mesh.triangles, animation->mesh.positions, params);
@@ -166,6 +179,7 @@ absl::Status Run() {
   std::vector<float> compression(n);
   std::vector<WrinklePath> previous_wrinkles, previous_retrace;
   std::map<uint32_t, int> lifetime;  // id -> frames seen
+  WrinkleStatistics wrinkle_stats;
   std::string jsonl;
   for (int frame = 0; frame < num_frames; ++frame) {
     const absl::Span<const float> positions = animation->frames.Sample(frame);
@@ -197,6 +211,7 @@ absl::Status Run() {
       previous_retrace = retrace->wrinkles().wrinkles();
     }
     for (const WrinklePath& p : tracker.wrinkles()) lifetime[p.id] = p.age + 1;
+    wrinkle_stats.AddFrame(sess.surface(), tracker);
     report.min_width = tracker.min_width();
     for (int t = 0; t < n; ++t) {
       const double c = sess.compression_field()[t].compression;
@@ -237,6 +252,7 @@ absl::Status Run() {
   }
 
   for (const auto& [id, frames] : lifetime) report.lifetimes.push_back(frames);
+  report.wrinkle_stats = wrinkle_stats.Summary();
   if (!out_dir.empty()) {
     if (absl::Status s =
             io::WriteStringToFile(out_dir + "/wrinkles.jsonl", jsonl);

@@ -1,0 +1,117 @@
+#include "wrinkle/wrinkle_stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace crease {
+namespace {
+
+template <typename T>
+double Median(std::vector<T> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  if (values.size() % 2 == 1) return values[mid];
+  return 0.5 * (static_cast<double>(values[mid - 1]) + values[mid]);
+}
+
+// Smallest distance between two polylines on the surface: each one's points to
+// the other's segments, both ways (exact for crossing-free polylines up to the
+// segment-segment interior case, which needs no more precision here).
+double PolylineDistance(const SurfaceFrame& surface,
+                        const std::vector<EdgePoint>& a,
+                        const std::vector<EdgePoint>& b) {
+  double best = INFINITY;
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::vector<EdgePoint>& from = pass == 0 ? a : b;
+    const std::vector<EdgePoint>& to = pass == 0 ? b : a;
+    for (const EdgePoint& p : from) {
+      const Eigen::Vector3d q = surface.Position(p);
+      for (size_t i = 0; i + 1 < to.size(); ++i) {
+        best = std::min(best, SegmentDistanceSq(q, surface.Position(to[i]),
+                                                surface.Position(to[i + 1])));
+      }
+    }
+  }
+  return std::sqrt(best);
+}
+
+}  // namespace
+
+void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
+                                 const WrinkleTracker& tracker) {
+  if (frame_ == 0) {
+    triangles_ = surface.topology->num_triangles();
+    Eigen::Vector3d lo = surface.positions[0], hi = lo;
+    for (const Eigen::Vector3d& p : surface.positions) {
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+    }
+    diagonal_ = (hi - lo).norm();
+  }
+  // Deaths first: this frame's births are compared with them.
+  for (const WrinkleDeath& death : tracker.deaths()) {
+    auto it = seen_.find(death.id);
+    if (it == seen_.end()) continue;
+    lifetimes_.push_back(it->second.frames);
+    recent_deaths_.push_back(
+        {frame_, it->second.mid_width, std::move(it->second.points)});
+    seen_.erase(it);
+  }
+  std::erase_if(recent_deaths_, [&](const Dead& d) {
+    return d.frame <= frame_ - kChurnWindow;
+  });
+  const std::vector<WrinklePath>& paths = tracker.wrinkles();
+  const std::vector<WrinkleShape>& shapes = tracker.shapes();
+  alive_sum_ += static_cast<double>(paths.size());
+  for (size_t w = 0; w < paths.size(); ++w) {
+    const WrinklePath& path = paths[w];
+    const double mid_width = w < shapes.size() ? shapes[w].mid_width : 0.0;
+    segments_.push_back(path.num_segments());
+    lengths_.push_back(w < shapes.size() ? shapes[w].length : 0.0);
+    mid_widths_.push_back(mid_width);
+    auto [it, born] = seen_.try_emplace(path.id);
+    if (born) {
+      ++births_;
+      churned_ += NearRecentDeath(surface, path, mid_width);
+    }
+    ++it->second.frames;
+    it->second.mid_width = mid_width;
+    it->second.points = path.points;
+  }
+  ++frame_;
+}
+
+bool WrinkleStatistics::NearRecentDeath(const SurfaceFrame& surface,
+                                        const WrinklePath& path,
+                                        double mid_width) const {
+  for (const Dead& dead : recent_deaths_) {
+    const double reach = kChurnWidths * std::max(mid_width, dead.mid_width);
+    if (PolylineDistance(surface, path.points, dead.points) <= reach)
+      return true;
+  }
+  return false;
+}
+
+WrinkleStatsSummary WrinkleStatistics::Summary() const {
+  WrinkleStatsSummary s;
+  s.frames = frame_;
+  s.triangles = triangles_;
+  s.diagonal = diagonal_;
+  if (frame_ > 0 && triangles_ > 0)
+    s.wrinkles_per_100_triangles = 100.0 * alive_sum_ / frame_ / triangles_;
+  s.median_segments = Median(segments_);
+  s.median_length = Median(lengths_);
+  s.median_mid_width = Median(mid_widths_);
+  if (diagonal_ > 0) {
+    s.median_length_relative = s.median_length / diagonal_;
+    s.median_mid_width_relative = s.median_mid_width / diagonal_;
+  }
+  s.median_lifetime = Median(lifetimes_);
+  s.ended = static_cast<int>(lifetimes_.size());
+  s.births = births_;
+  s.churned_births = churned_;
+  return s;
+}
+
+}  // namespace crease

@@ -1,0 +1,82 @@
+#ifndef CREASE_WRINKLE_WRINKLE_STATS_H_
+#define CREASE_WRINKLE_WRINKLE_STATS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "wrinkle/surface.h"
+#include "wrinkle/wrinkle_tracker.h"
+
+namespace crease {
+
+// What a viewer sees of a session's wrinkles over a whole animation
+// (docs/algorithm.md, "Wrinkle statistics"): how many, how long, how wide, how
+// long they live and how often one dies and is reborn in the same place.
+struct WrinkleStatsSummary {
+  int frames = 0;
+  int triangles = 0;
+  double diagonal = 0;  // of the first frame's bounding box, model units
+  // Wrinkles alive per frame, averaged over every frame, per 100 triangles.
+  double wrinkles_per_100_triangles = 0;
+  // Medians over every wrinkle-frame (one wrinkle on one frame).
+  double median_segments = 0;   // coarse path segments (triangles crossed)
+  double median_length = 0;     // refined polyline, model units
+  double median_mid_width = 0;  // model units
+  double median_length_relative = 0;     // / diagonal
+  double median_mid_width_relative = 0;  // / diagonal
+  // Median lifetime in frames of the wrinkles that died before the last frame
+  // (those alive at the end have not finished their lives); 0 if none died.
+  double median_lifetime = 0;
+  int ended = 0;  // how many died
+  int births = 0;
+  // Births within two widths of a wrinkle that died in the last 5 frames.
+  int churned_births = 0;
+  double churn() const {
+    return births > 0 ? static_cast<double>(churned_births) / births : 0.0;
+  }
+};
+
+// Accumulates WrinkleStatsSummary frame by frame from a Session's tracker.
+class WrinkleStatistics {
+ public:
+  // Frames a death counts against births for churn: the frame it died on and
+  // the 4 before.
+  static constexpr int kChurnWindow = 5;
+  // A birth this many widths (the larger of the two wrinkles' mid widths) or
+  // less from a recently dead wrinkle is churn.
+  static constexpr double kChurnWidths = 2.0;
+
+  // Call after every processed frame, the first included.
+  void AddFrame(const SurfaceFrame& surface, const WrinkleTracker& tracker);
+  WrinkleStatsSummary Summary() const;
+
+ private:
+  struct Seen {
+    int frames = 0;  // frames it was alive
+    double mid_width = 0;
+    std::vector<EdgePoint> points;  // as on the last frame it was alive
+  };
+  struct Dead {
+    int frame = 0;
+    double mid_width = 0;
+    std::vector<EdgePoint> points;
+  };
+  bool NearRecentDeath(const SurfaceFrame& surface, const WrinklePath& path,
+                       double mid_width) const;
+
+  int frame_ = 0;
+  int triangles_ = 0;
+  double diagonal_ = 0;
+  double alive_sum_ = 0;
+  std::vector<double> segments_, lengths_, mid_widths_;
+  std::vector<int> lifetimes_;
+  int births_ = 0;
+  int churned_ = 0;
+  absl::flat_hash_map<uint32_t, Seen> seen_;
+  std::vector<Dead> recent_deaths_;
+};
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_WRINKLE_STATS_H_
