@@ -21,16 +21,23 @@ void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
                     std::vector<int32_t>* faces) {
   const MeshTopology& topology = *surface.topology;
   Eigen::Vector3d from = start;
+  Eigen::Vector3d incoming = direction;  // the direction we came in by
   for (int taken = 0; taken < max_segments; ++taken) {
     scratch.visit_stamp[face] = scratch.stamp;
     const LocalFrame& frame = surface.frames[face];
-    const Eigen::Vector2d d(direction.dot(frame.x_axis),
-                            direction.dot(frame.y_axis));
+    const Eigen::Vector2d p = surface.ToFace(face, from);
+    Eigen::Vector2d d(direction.dot(frame.x_axis), direction.dot(frame.y_axis));
     int slot;
     double u;
-    if (!RayExit(surface, face, surface.ToFace(face, from), d, entry_slot,
-                 &slot, &u)) {
-      return;
+    if (!RayExit(surface, face, p, d, entry_slot, &slot, &u)) {
+      // The field turns back through the entry edge (or runs along it):
+      // go straight on, as in a near-isotropic triangle, rather than end the
+      // fold at a kink of the piecewise-constant field.
+      d = Eigen::Vector2d(incoming.dot(frame.x_axis),
+                          incoming.dot(frame.y_axis));
+      if (taken == 0 || !RayExit(surface, face, p, d, entry_slot, &slot, &u))
+        return;
+      direction = (d.x() * frame.x_axis + d.y() * frame.y_axis).normalized();
     }
     const int32_t edge = topology.face_edges(face)[slot];
     const EdgePoint exit{edge, SlotToEdgeT(topology, face, slot, u)};
@@ -59,6 +66,7 @@ void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
     } else if (next_dir.dot(direction) < 0) {
       next_dir = -next_dir;
     }
+    incoming = direction;
     direction = next_dir;
     entry_slot = EdgeSlot(topology, next, edge);
     face = next;

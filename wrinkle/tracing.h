@@ -16,7 +16,7 @@ struct TracingParams {
   // triangles with c > KeepThreshold() = 1 + keep_fraction (tau - 1). The
   // field is constant per coarse triangle and noisy, so one threshold cut
   // paths after a triangle or two and killed them when one frame dipped.
-  double keep_fraction = 0.5;
+  double keep_fraction = 0.3;
   double isotropy_ratio = 1.02;  // s1 / s2 below this: direction ill-defined
   int max_segments = 64;         // per traced path
   double smoothing_step = 0.5;   // how far toward the local geodesic (Fig. 5.1)

@@ -23,6 +23,8 @@ struct WrinklePath {
   // width and height do not jump when the path reaches a more compressed
   // triangle. 0: not set yet (newborn).
   double shape_compression = 0.0;
+  // Frames in a row with no triangle above the keep threshold.
+  int dormant = 0;
   std::vector<EdgePoint> points;  // at least 2
   std::vector<int32_t>
       faces;  // faces[i] holds the segment points[i] -> points[i+1]

@@ -20,6 +20,28 @@ void ReversePath(WrinklePath* path) {
   std::reverse(path->faces.begin(), path->faces.end());
 }
 
+// No neighbour across an edge is more compressed.
+bool IsCompressionPeak(const SurfaceFrame& surface, int32_t face) {
+  const double c = surface.field[face].compression;
+  for (int32_t n : surface.topology->face_neighbors(face)) {
+    if (n >= 0 && surface.field[n].compression > c) return false;
+  }
+  return true;
+}
+
+// How far the triangle reaches along its compression direction: the field is
+// one tensor per triangle, so it cannot place two folds closer than this.
+double ExtentAcross(const SurfaceFrame& surface, int32_t face) {
+  const Eigen::Vector3d& d = surface.field[face].compression_dir;
+  double lo = INFINITY, hi = -INFINITY;
+  for (int k = 0; k < 3; ++k) {
+    const double x = surface.Corner(face, k).dot(d);
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  return hi - lo;
+}
+
 }  // namespace
 
 double DefaultMinWidth(const SurfaceFrame& surface, double fraction) {
@@ -105,9 +127,10 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   ResolveMeets(surface);
   for (int i = 0; i < static_cast<int>(paths_.size()); ++i)
     UpdateLength(surface, i);
-  // Death: too short for its own width, or nothing left above tau. Not at
-  // once: the wrinkle fades out over fade_frames frames and lives on if the
-  // condition stops holding meanwhile (compression hovering around tau would
+  // Death: too short for its own width, or nothing above the keep threshold
+  // for more than dormant_frames frames in a row. Not at once: the wrinkle
+  // fades out over fade_frames frames and lives on if the condition stops
+  // holding meanwhile (compression hovering around the threshold would
   // otherwise make wrinkles pop in and out).
   const double fade_step = FadeStep();
   size_t kept = 0;
@@ -127,7 +150,9 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
         c_max = std::max(c_max, surface.field[f].compression);
         any |= IsWrinkleFace(surface.field[f], params_.tracing);
       }
-      if (any && length >= MidWidth(c_max, min_width_)) {
+      path.dormant = any ? 0 : path.dormant + 1;
+      if (path.dormant <= params_.dormant_frames &&
+          length >= MidWidth(c_max, min_width_)) {
         path.fade = std::min(1.0, path.fade + fade_step);
       } else {
         path.fade -= fade_step;
@@ -186,8 +211,13 @@ void WrinkleTracker::UpdateLength(const SurfaceFrame& surface, int index) {
   const double initial = PathLength(surface, path);
   const double lowest = (1.0 - params_.max_length_change) * initial;
   double length = initial;
-  // Trim whole end segments lying where the compression fell below tau.
-  for (int side = 0; side < 2; ++side) {
+  // Trim whole end segments lying where the compression fell below the keep
+  // threshold, unless none is above it: a dormant wrinkle keeps its place
+  // (flattened by its shape) for when the compression comes back.
+  bool any = false;
+  for (int32_t f : path.faces)
+    any |= IsWrinkleFace(surface.field[f], params_.tracing);
+  for (int side = 0; side < 2 && any; ++side) {
     while (path.points.size() > 2) {
       const int last = path.num_segments() - 1;
       if (IsWrinkleFace(surface.field[path.faces[last]], params_.tracing))
@@ -307,7 +337,8 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
   for (int32_t f = 0; f < topology.num_triangles(); ++f) {
     const StretchTensor& t = surface.field[f];
     if (IsSeedFace(t, params_.tracing) &&
-        t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio) {
+        t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio &&
+        (!params_.seed_at_peaks || IsCompressionPeak(surface, f))) {
       candidates_.push_back(f);
     }
   }
@@ -331,18 +362,22 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
     const Eigen::Vector3d seed = x0 + r1 * (surface.Corner(f, 1) - x0) +
                                  r2 * (surface.Corner(f, 2) - x0);
     const double width = MidWidth(surface.field[f].compression, min_width_);
-    if (!FarFromPaths(surface, seed, width)) continue;
+    const double spacing =
+        std::max(width, params_.seed_spacing_across * ExtentAcross(surface, f));
+    if (!FarFromPaths(surface, seed, spacing)) continue;
     const int32_t index = static_cast<int32_t>(paths_.size());
     if (!TraceFromSeed(surface, f, seed, params_.tracing, segments_, index,
                        width, trace_scratch_, &candidate_)) {
       continue;
     }
+    if (candidate_.num_segments() < params_.min_seed_segments) continue;
     SmoothPath(surface, params_.tracing.smoothing_step, &candidate_);
     if (PathLength(surface, candidate_) < width) continue;  // would die at once
     candidate_.id = next_id_++;
     candidate_.age = 0;
     candidate_.fade = FadeStep();
     candidate_.shape_compression = 0.0;
+    candidate_.dormant = 0;
     paths_.push_back(candidate_);
     segments_.AddPath(surface, index, paths_.back());
     Eigen::Vector3d lo = surface.Position(candidate_.points[0]), hi = lo;

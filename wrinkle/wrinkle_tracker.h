@@ -22,11 +22,28 @@ struct WrinkleParams {
   double min_width_fraction = 0.005;
   double max_length_change = 0.15;  // per frame, in the length update
   int max_new_per_frame = 8;
+  // A newborn must cross at least this many coarse triangles: shorter traces
+  // are stubs of one noisy triangle, not folds.
+  int min_seed_segments = 4;
+  // Seeds only in triangles no neighbour of which is more compressed: one
+  // fold per compressed region, traced through it, instead of one per noisy
+  // triangle.
+  bool seed_at_peaks = true;
+  // A seed keeps at least this fraction of its triangle's extent along the
+  // compression direction (and at least its width) from other wrinkles: one
+  // tensor per coarse triangle cannot tell two parallel folds in it apart.
+  double seed_spacing_across = 1.5;
   int max_wrinkles = 256;
   int samples_per_segment = 4;  // Bezier samples per path segment
   // Frames over which a wrinkle's height fades in after birth and out before
   // death (WrinklePath::fade); 0: wrinkles appear and vanish at once.
   int fade_frames = 3;
+  // A wrinkle none of whose triangles is above the keep threshold stays
+  // (dormant, flattened by its shape) this many frames before it fades out,
+  // so compression that comes and goes with a gait or noise revives the same
+  // wrinkle instead of a new one. About the half-life of the reference
+  // relaxation (13.5 frames at 0.95 a frame): the field's own memory.
+  int dormant_frames = 12;
   uint64_t seed = 1;  // of the seeding PRNG
 };
 

@@ -49,7 +49,7 @@ ABSL_FLAG(
 ABSL_FLAG(bool, quiet, false, "No progress bar and no table on stdout.");
 ABSL_FLAG(double, tau, 1.3,
           "Compression threshold: wrinkles are seeded where c > tau.");
-ABSL_FLAG(double, keep_fraction, 0.5,
+ABSL_FLAG(double, keep_fraction, 0.3,
           "Hysteresis: wrinkles are traced and kept where c > 1 + "
           "keep_fraction (tau - 1); 1: one threshold.");
 ABSL_FLAG(double, min_width, 0.0,
@@ -59,6 +59,16 @@ ABSL_FLAG(double, min_width, 0.0,
 ABSL_FLAG(double, min_width_fraction, 0.005,
           "L_min as a fraction of the bounding-box diagonal when --min_width "
           "is 0.");
+ABSL_FLAG(int, min_seed_segments, 4,
+          "A new wrinkle must cross at least this many triangles.");
+ABSL_FLAG(int, dormant_frames, 12,
+          "Frames a wrinkle with no compression left stays before it fades "
+          "out.");
+ABSL_FLAG(bool, seed_at_peaks, true,
+          "Seed only in triangles no neighbour of which is more compressed.");
+ABSL_FLAG(double, seed_spacing_across, 1.5,
+          "Seeds keep this fraction of their triangle's extent along the "
+          "compression direction from other wrinkles.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 ABSL_FLAG(
     bool, compare_retrace, true,
@@ -123,6 +133,11 @@ absl::Status Run() {
   params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
   params.wrinkles.min_width_fraction = absl::GetFlag(FLAGS_min_width_fraction);
   params.wrinkles.seed = absl::GetFlag(FLAGS_seed);
+  params.wrinkles.min_seed_segments = absl::GetFlag(FLAGS_min_seed_segments);
+  params.wrinkles.dormant_frames = absl::GetFlag(FLAGS_dormant_frames);
+  params.wrinkles.seed_at_peaks = absl::GetFlag(FLAGS_seed_at_peaks);
+  params.wrinkles.seed_spacing_across =
+      absl::GetFlag(FLAGS_seed_spacing_across);
   if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0 ||
       !(params.wrinkles.tracing.keep_fraction >= 0 &&
         params.wrinkles.tracing.keep_fraction <= 1) ||
