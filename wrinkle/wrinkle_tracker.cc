@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
+#include "wrinkle/joining.h"
 #include "wrinkle/stopwatch.h"
 
 namespace crease {
@@ -127,6 +129,12 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   ResolveMeets(surface);
   for (int i = 0; i < static_cast<int>(paths_.size()); ++i)
     UpdateLength(surface, i);
+  if (params_.join_gap_widths > 0) {
+    JoinParams join;
+    join.max_gap = params_.join_gap_widths * std::numbers::pi * min_width_;
+    join.max_segments = params_.tracing.max_segments;
+    JoinMeetingEnds(surface, join, segments_, join_scratch_, &paths_);
+  }
   // Death: too short for its own width, or nothing above the keep threshold
   // for more than dormant_frames frames in a row. Not at once: the wrinkle
   // fades out over fade_frames frames and lives on if the condition stops
@@ -372,7 +380,12 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
     }
     if (candidate_.num_segments() < params_.min_seed_segments) continue;
     SmoothPath(surface, params_.tracing.smoothing_step, &candidate_);
-    if (PathLength(surface, candidate_) < width) continue;  // would die at once
+    // A fold is long and thin: shorter ones read as blobs (and would die at
+    // once if shorter than their width).
+    if (PathLength(surface, candidate_) <
+        std::max(width,
+                 params_.min_seed_aspect * std::numbers::pi * min_width_))
+      continue;
     candidate_.id = next_id_++;
     candidate_.age = 0;
     candidate_.fade = FadeStep();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wrinkle/joining.h"
 #include "wrinkle/persistence.h"
 #include "wrinkle/shape.h"
 #include "wrinkle/surface.h"
@@ -25,6 +26,8 @@ struct WrinkleParams {
   // A newborn must cross at least this many coarse triangles: shorter traces
   // are stubs of one noisy triangle, not folds.
   int min_seed_segments = 4;
+  // ... and be at least this many widest widths (L_max) long.
+  double min_seed_aspect = 3.0;
   // Seeds only in triangles no neighbour of which is more compressed: one
   // fold per compressed region, traced through it, instead of one per noisy
   // triangle.
@@ -33,6 +36,9 @@ struct WrinkleParams {
   // compression direction (and at least its width) from other wrinkles: one
   // tensor per coarse triangle cannot tell two parallel folds in it apart.
   double seed_spacing_across = 1.5;
+  // Wrinkles whose ends meet head on within this many widest widths (L_max)
+  // are joined into one (JoinMeetingEnds); 0: never.
+  double join_gap_widths = 2.0;
   int max_wrinkles = 256;
   int samples_per_segment = 4;  // Bezier samples per path segment
   // Frames over which a wrinkle's height fades in after birth and out before
@@ -125,6 +131,7 @@ class WrinkleTracker {
   // Scratch, kept to avoid per-frame allocation.
   SegmentIndex segments_;
   TraceScratch trace_scratch_;
+  JoinScratch join_scratch_;
   PersistenceScratch persistence_scratch_;
   TriangleRangesScratch ranges_scratch_;
   std::vector<int32_t> order_, candidates_;

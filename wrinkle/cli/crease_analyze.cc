@@ -69,6 +69,11 @@ ABSL_FLAG(bool, seed_at_peaks, true,
 ABSL_FLAG(double, seed_spacing_across, 1.5,
           "Seeds keep this fraction of their triangle's extent along the "
           "compression direction from other wrinkles.");
+ABSL_FLAG(double, join_gap_widths, 2.0,
+          "Join wrinkles whose ends meet head on within this many L_max (0: "
+          "never).");
+ABSL_FLAG(double, min_seed_aspect, 3.0,
+          "A new wrinkle must be at least this many L_max long.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 ABSL_FLAG(
     bool, compare_retrace, true,
@@ -136,6 +141,8 @@ absl::Status Run() {
   params.wrinkles.min_seed_segments = absl::GetFlag(FLAGS_min_seed_segments);
   params.wrinkles.dormant_frames = absl::GetFlag(FLAGS_dormant_frames);
   params.wrinkles.seed_at_peaks = absl::GetFlag(FLAGS_seed_at_peaks);
+  params.wrinkles.min_seed_aspect = absl::GetFlag(FLAGS_min_seed_aspect);
+  params.wrinkles.join_gap_widths = absl::GetFlag(FLAGS_join_gap_widths);
   params.wrinkles.seed_spacing_across =
       absl::GetFlag(FLAGS_seed_spacing_across);
   if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0 ||
