@@ -105,12 +105,14 @@ bool TryJoin(const SurfaceFrame& surface, const JoinParams& params,
   a->faces.insert(a->faces.end(), scratch.bridge_faces.begin(),
                   scratch.bridge_faces.end());
   a->faces.insert(a->faces.end(), b->faces.begin(), b->faces.end());
+  // The joined wrinkle is the older one, state and all (fade and shape then
+  // move from there at their usual rates).
   if (b->age > a->age) {
     std::swap(a->id, b->id);
     std::swap(a->age, b->age);
+    std::swap(a->fade, b->fade);
+    std::swap(a->shape_compression, b->shape_compression);
   }
-  a->fade = std::max(a->fade, b->fade);
-  a->shape_compression = std::max(a->shape_compression, b->shape_compression);
   a->dormant = std::min(a->dormant, b->dormant);
   b->points.clear();
   b->faces.clear();

@@ -39,7 +39,9 @@ double PolylineDistance(const SurfaceFrame& surface,
 }  // namespace
 
 void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
-                                 const WrinkleTracker& tracker) {
+                                 const std::vector<WrinklePath>& paths,
+                                 const std::vector<WrinkleShape>& shapes,
+                                 const std::vector<WrinkleDeath>& deaths) {
   if (frame_ == 0) {
     triangles_ = surface.topology->num_triangles();
     Eigen::Vector3d lo = surface.positions[0], hi = lo;
@@ -50,9 +52,13 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
     diagonal_ = (hi - lo).norm();
   }
   // Deaths first: this frame's births are compared with them.
-  for (const WrinkleDeath& death : tracker.deaths()) {
+  for (const WrinkleDeath& death : deaths) {
     auto it = seen_.find(death.id);
     if (it == seen_.end()) continue;
+    if (death.joined) {  // lives on in the wrinkle it joined
+      seen_.erase(it);
+      continue;
+    }
     lifetimes_.push_back(it->second.frames);
     recent_deaths_.push_back(
         {frame_, it->second.mid_width, std::move(it->second.points)});
@@ -61,8 +67,6 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
   std::erase_if(recent_deaths_, [&](const Dead& d) {
     return d.frame <= frame_ - kChurnWindow;
   });
-  const std::vector<WrinklePath>& paths = tracker.wrinkles();
-  const std::vector<WrinkleShape>& shapes = tracker.shapes();
   alive_sum_ += static_cast<double>(paths.size());
   for (size_t w = 0; w < paths.size(); ++w) {
     const WrinklePath& path = paths[w];

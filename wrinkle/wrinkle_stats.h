@@ -26,7 +26,8 @@ struct WrinkleStatsSummary {
   double median_length_relative = 0;     // / diagonal
   double median_mid_width_relative = 0;  // / diagonal
   // Median lifetime in frames of the wrinkles that died before the last frame
-  // (those alive at the end have not finished their lives); 0 if none died.
+  // (those alive at the end have not finished their lives; one joined into
+  // another has not died); 0 if none died.
   double median_lifetime = 0;
   int ended = 0;  // how many died
   int births = 0;
@@ -48,7 +49,15 @@ class WrinkleStatistics {
   static constexpr double kChurnWidths = 2.0;
 
   // Call after every processed frame, the first included.
-  void AddFrame(const SurfaceFrame& surface, const WrinkleTracker& tracker);
+  void AddFrame(const SurfaceFrame& surface, const WrinkleTracker& tracker) {
+    AddFrame(surface, tracker.wrinkles(), tracker.shapes(), tracker.deaths());
+  }
+  // The same from plain data: this frame's wrinkles, their shapes
+  // (index-aligned) and the wrinkles that died on this frame.
+  void AddFrame(const SurfaceFrame& surface,
+                const std::vector<WrinklePath>& paths,
+                const std::vector<WrinkleShape>& shapes,
+                const std::vector<WrinkleDeath>& deaths);
   WrinkleStatsSummary Summary() const;
 
  private:

@@ -133,7 +133,14 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
     JoinParams join;
     join.max_gap = params_.join_gap_widths * std::numbers::pi * min_width_;
     join.max_segments = params_.tracing.max_segments;
-    JoinMeetingEnds(surface, join, segments_, join_scratch_, &paths_);
+    if (JoinMeetingEnds(surface, join, segments_, join_scratch_, &paths_) > 0) {
+      // The absorbed wrinkles (left with no points) leave the list now.
+      std::erase_if(paths_, [&](const WrinklePath& path) {
+        if (!path.points.empty()) return false;
+        deaths_.push_back({path.id, path.age, /*joined=*/true});
+        return true;
+      });
+    }
   }
   // Death: too short for its own width, or nothing above the keep threshold
   // for more than dormant_frames frames in a row. Not at once: the wrinkle

@@ -64,6 +64,9 @@ double DefaultMinWidth(const SurfaceFrame& surface, double fraction);
 struct WrinkleDeath {
   uint32_t id;
   int age;  // frames it lived
+  // Joined into another wrinkle (JoinMeetingEnds): its fold lives on there,
+  // so a viewer sees no death.
+  bool joined = false;
 };
 
 struct WrinkleStageTimings {

@@ -313,11 +313,17 @@ TEST(WrinkleTrackerTest, FadingTurnsPopsIntoRampsAndLengthensLives) {
           }
           if (!previous.count(path.id)) *popped += now[path.id];
         }
+        std::set<uint32_t> joined;  // their folds live on in another
+        for (const WrinkleDeath& d : t.deaths()) {
+          if (d.joined) joined.insert(d.id);
+        }
         for (const auto& [id, height] : previous) {
-          if (!now.count(id)) *popped += height;
+          if (!now.count(id) && !joined.count(id)) *popped += height;
         }
         previous = std::move(now);
-        for (const WrinkleDeath& d : t.deaths()) lives.push_back(d.age + 1);
+        for (const WrinkleDeath& d : t.deaths()) {
+          if (!d.joined) lives.push_back(d.age + 1);
+        }
       }
       ASSERT_FALSE(lives.empty());
       std::sort(lives.begin(), lives.end());
