@@ -80,9 +80,12 @@ bool Bridge(const SurfaceFrame& surface, const WrinklePath& a,
 bool TryJoin(const SurfaceFrame& surface, const JoinParams& params,
              const SegmentIndex& segments, int32_t a_index,
              JoinScratch& scratch, WrinklePath* a, WrinklePath* b) {
+  // A path crosses each triangle once: the two may not share one.
   ++scratch.counter;
-  for (const WrinklePath* p : {a, b}) {
-    for (int32_t f : p->faces) scratch.stamp[f] = scratch.counter;
+  for (int32_t f : a->faces) scratch.stamp[f] = scratch.counter;
+  for (int32_t f : b->faces) {
+    if (scratch.stamp[f] == scratch.counter) return false;
+    scratch.stamp[f] = scratch.counter;
   }
   const bool same_edge = a->points.back().edge == b->points.front().edge;
   if (same_edge) {

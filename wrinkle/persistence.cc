@@ -70,6 +70,21 @@ void SolvePersistence(const SurfaceFrame& surface,
     scratch.rhs[i] += params.alpha * b0 * c;
     scratch.rhs[i + 1] -= params.alpha * b1 * c;
   }
+  // Term 4 (ours): beta ((dp_{i+1} - dp_i) . u_i)^2, u_i the segment's unit
+  // direction: keeps each segment's length to first order while letting it
+  // turn. Term 1 alone is smallest for segments shrunk onto the vertex their
+  // two edges share, and paths collapsed over the frames.
+  for (int i = 0; params.length_weight > 0 && i + 1 < n; ++i) {
+    const Eigen::Vector3d seg = scratch.previous[i + 1] - scratch.previous[i];
+    const double len = seg.norm();
+    if (!(len > 0)) continue;
+    const Eigen::Vector3d u = seg / len;
+    const double b0 = scratch.direction[i].dot(u) * inv_scale;
+    const double b1 = scratch.direction[i + 1].dot(u) * inv_scale;
+    add(i, i, params.length_weight * b0 * b0);
+    add(i + 1, i + 1, params.length_weight * b1 * b1);
+    add(i + 1, i, -params.length_weight * b0 * b1);
+  }
   // Term 3: |lap(delta g)_i|^2 with ghost points p_{-1} = p_1, p_n = p_{n-2}.
   for (int i = 0; i < n; ++i) {
     int idx[3];

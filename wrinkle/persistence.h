@@ -11,6 +11,9 @@ namespace crease {
 
 struct PersistenceParams {
   double alpha = 0.4;  // weight of the alignment term of Eq. 5.2
+  // Weight of our segment-length term (docs/algorithm.md, "Persistence"); 0:
+  // Eq. 5.2 as printed.
+  double length_weight = 1.0;
   double near_vertex =
       0.1;  // t < 0.1 or t > 0.9: the point is "at" a mesh vertex
   double near_vertex_tie =

@@ -74,6 +74,9 @@ ABSL_FLAG(double, join_gap_widths, 2.0,
           "never).");
 ABSL_FLAG(double, min_seed_aspect, 3.0,
           "A new wrinkle must be at least this many L_max long.");
+ABSL_FLAG(double, length_weight, 1.0,
+          "Weight of the persistence solve's segment-length term (0: Eq. 5.2 "
+          "as printed).");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 ABSL_FLAG(
     bool, compare_retrace, true,
@@ -142,6 +145,8 @@ absl::Status Run() {
   params.wrinkles.dormant_frames = absl::GetFlag(FLAGS_dormant_frames);
   params.wrinkles.seed_at_peaks = absl::GetFlag(FLAGS_seed_at_peaks);
   params.wrinkles.min_seed_aspect = absl::GetFlag(FLAGS_min_seed_aspect);
+  params.wrinkles.persistence.length_weight =
+      absl::GetFlag(FLAGS_length_weight);
   params.wrinkles.join_gap_widths = absl::GetFlag(FLAGS_join_gap_widths);
   params.wrinkles.seed_spacing_across =
       absl::GetFlag(FLAGS_seed_spacing_across);
