@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -63,6 +64,18 @@ absl::StatusOr<std::unique_ptr<Session>> SessionAtBusiestFrame(
   return absl::InternalError("no frame");
 }
 
+// |a - b| per channel, times 8, on black: where the two differ.
+RgbaImage AmplifiedDifference(const RgbaImage& a, const RgbaImage& b) {
+  RgbaImage out = a;
+  for (size_t i = 0; i < out.pixels.size(); ++i) {
+    out.pixels[i] = i % 4 == 3
+                        ? 255
+                        : static_cast<uint8_t>(std::min(
+                              255, 8 * std::abs(a.pixels[i] - b.pixels[i])));
+  }
+  return out;
+}
+
 absl::Status WritePng(const RgbaImage& image, const std::string& name) {
   const std::string out = absl::GetFlag(FLAGS_out);
   if (out.empty()) return absl::OkStatus();
@@ -99,6 +112,11 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
       for (int factor : {1, kFactor}) {
         options.width = w * factor;
         options.height = h * factor;
+        // The same frame, sampled finer: the level of detail (which wrinkles
+        // displace, fade) is decided in W x H pixels for both.
+        options.min_edge_pixels = RenderOptions{}.min_edge_pixels * factor;
+        options.min_wrinkle_pixels =
+            RenderOptions{}.min_wrinkle_pixels * factor;
         // Stats of the W x H frame (the reference draws more wrinkles).
         auto image = renderer.Render(positions, anim->mesh.triangles,
                                      &(*session)->wrinkles(), options,
@@ -113,7 +131,10 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
       const std::string tag = absl::StrFormat("%s_%dx%d_%s", name, w, h,
                                               wrinkled ? "wrinkled" : "plain");
       if (auto s = WritePng(images[0], tag); !s.ok()) return s;
-      if (auto s = WritePng(BoxDownsample(images[1], kFactor), tag + "_ref");
+      const RgbaImage reference = BoxDownsample(images[1], kFactor);
+      if (auto s = WritePng(reference, tag + "_ref"); !s.ok()) return s;
+      if (auto s = WritePng(AmplifiedDifference(images[0], reference),
+                            tag + "_diff");
           !s.ok()) {
         return s;
       }
