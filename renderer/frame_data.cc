@@ -127,6 +127,15 @@ void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
   out->displaced_wrinkles = 0;
 }
 
+float LevelOfDetailFade(float width_pixels, const TessellationTarget& target) {
+  const float end = target.min_wrinkle_pixels;
+  const float start = kFadeStart * end;
+  if (!(width_pixels < end)) return 1.0f;  // also infinity, and end <= 0
+  if (width_pixels <= start) return 0.0f;
+  const float x = (width_pixels - start) / (end - start);
+  return x * x * (3.0f - 2.0f * x);
+}
+
 void FillWrinkleBuffers(absl::Span<const float> positions,
                         absl::Span<const io::Triangle> triangles,
                         absl::Span<const int32_t> canonical,
@@ -153,16 +162,20 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
   // matrix's second row (the view part is a rotation).
   const float focal_pixels =
       target.view_projection.row(1).head<3>().norm() * 0.5f * target.height;
+  // A refined point's width on screen; behind the eye or near it: infinite
+  // (kept, and displaced).
+  auto width_pixels = [&](const RefinedPoint& r) {
+    const float depth = target.view_projection.row(3).dot(
+        r.position.cast<float>().homogeneous());
+    return depth <= 1e-6f ? std::numeric_limits<float>::infinity()
+                          : static_cast<float>(r.width) * focal_pixels / depth;
+  };
+  const float fade_start = kFadeStart * target.min_wrinkle_pixels;
   for (size_t w = 0; w < wrinkles.size(); ++w) {
     const std::vector<RefinedPoint>& refined = tracker.shapes()[w].refined;
     for (const RefinedPoint& r : refined) {
-      const float depth = target.view_projection.row(3).dot(
-          r.position.cast<float>().homogeneous());
-      // Behind the eye or near it: keep, and displace.
-      const float pixels =
-          depth <= 1e-6f ? std::numeric_limits<float>::infinity()
-                         : static_cast<float>(r.width) * focal_pixels / depth;
-      if (pixels >= target.min_wrinkle_pixels) visible[w] = 1;
+      const float pixels = width_pixels(r);
+      if (pixels > fade_start) visible[w] = 1;
       if (visible[w] && pixels >= min_displaced_pixels) {
         displaced[w] = 1;
         break;
@@ -202,9 +215,12 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
                              static_cast<float>(r.position.y()),
                              static_cast<float>(r.position.z()),
                              static_cast<float>(r.width)});
+      // Level of detail: the height (so the offset and the normal bend) fades
+      // in with the width on screen; the shaders filter what is left.
+      const float fade = LevelOfDetailFade(width_pixels(r), target);
       out->frames.push_back(
           {static_cast<float>(s.x()), static_cast<float>(s.y()),
-           static_cast<float>(s.z()), static_cast<float>(r.height)});
+           static_cast<float>(s.z()), fade * static_cast<float>(r.height)});
       std::array<float, 4> bounds = {0, 0, 0, 0};
       if (i + 1 < n) {
         const RefinedPoint& next = refined[i + 1];

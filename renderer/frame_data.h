@@ -87,14 +87,23 @@ struct TessellationTarget {
   Eigen::Matrix4f view_projection = Eigen::Matrix4f::Identity();
   int width = 640, height = 480;
   float min_edge_pixels = 4.0f;
-  // Wrinkles never wider than this on screen are left out (level of detail).
-  float min_wrinkle_pixels = 2.0f;
+  // Level of detail: see LevelOfDetailFade.
+  float min_wrinkle_pixels = 1.0f;
   int max_level = 64;  // GL_MAX_TESS_GEN_LEVEL
 };
 
+// Level of detail. A wrinkle's height (so its offset and its normal bend) is
+// scaled by a smoothstep of its width on screen, from 0 at kFadeStart *
+// min_wrinkle_pixels to 1 at min_wrinkle_pixels, per refined point; a wrinkle
+// no wider than the start anywhere is left out (its lookups saved) without a
+// pop. The shaders filter the rest by the pixel footprint.
+inline constexpr float kFadeStart = 0.25f;
+float LevelOfDetailFade(float width_pixels, const TessellationTarget& target);
+
 // Fills `out` (storage reused) for `tracker`'s current wrinkles on this mesh.
 // Level of detail, decided per wrinkle (so neighbouring triangles agree) from
-// its widest point on screen: narrower than min_wrinkle_pixels, left out;
+// its widest point on screen: at most kFadeStart * min_wrinkle_pixels, left
+// out (heights fade per point, see LevelOfDetailFade);
 // narrower than min_edge_pixels / (3/8), drawn by per-pixel normals only (edges
 // of 3/8 of its width, the spec's sampling, would be under min_edge_pixels:
 // sparser samples of its profile only add spikes); wider, also displaced.

@@ -42,10 +42,13 @@ struct RenderOptions {
   // wide somewhere on screen (10.7 px by default), which the tessellation can
   // sample at 3/8 of their width; narrower ones are drawn by normals alone.
   float min_edge_pixels = 4.0f;
-  // Level of detail: wrinkles narrower than this on screen everywhere along
-  // them are not drawn (they would only alias), which saves their per-pixel
-  // lookups in small or distant views.
-  float min_wrinkle_pixels = 2.0f;
+  // Level of detail: a wrinkle fades in (its height, so its relief and its
+  // normal bend, times a smoothstep) as its width on screen grows from a
+  // quarter of this to this; one no wider than a quarter anywhere is not drawn,
+  // which saves its per-pixel lookups in small or distant views, without a
+  // pop. Above it the fragment shader filters the normals by the pixel's
+  // footprint, so narrow wrinkles do not alias (docs/algorithm.md).
+  float min_wrinkle_pixels = 1.0f;
   // Patches per draw call; 0 picks the largest that keeps each draw under
   // 65,535 tessellated vertices (llvmpipe renders garbage past that in one
   // draw).

@@ -1,6 +1,8 @@
 #version 450 core
-// Per-pixel wrinkle normals (offset-weighted blend), then two-sided Phong with a
-// headlight.
+// Per-pixel wrinkle normals filtered by the pixel's footprint, then matte cloth
+// lit from the camera's frame: a key light above and in front, a softer fill
+// from the other side, hemispherical ambient with flank occlusion, a faint
+// specular and sheen.
 // Depth test before the (costly) lookup: this shader writes no depth.
 layout(early_fragment_tests) in;
 centroid in vec3 te_position;  // inside the triangle (see mesh.tese)
@@ -10,17 +12,42 @@ out vec4 out_color;
 uniform vec3 u_eye;
 uniform vec3 u_base_color;
 uniform bool u_wrinkles;
+// World-space unit directions towards the lights and the sky, fixed in the
+// camera's frame so every azimuth is lit alike (set by FrameRenderer).
+uniform vec3 u_key;
+uniform vec3 u_fill;
+uniform vec3 u_sky;
+
 void main() {
-  vec3 n = normalize(te_normal);
+  vec3 smooth_n = normalize(te_normal);
+  // The footprint, taken in uniform control flow (derivatives need it).
+  vec3 dpdx = dFdx(te_position), dpdy = dFdy(te_position);
+  vec3 n = smooth_n;  // mean normal, length <= 1 where wrinkles are filtered
+  float occlusion = 1.0;
   if (u_wrinkles) {
     ivec4 list = triangle_ranges[te_triangle];
-    WrinkleOffset(list.x, list.y, te_position, n, n);
+    n = WrinkleShading(list.x, list.y, te_position, smooth_n, dpdx, dpdy,
+                       occlusion);
   }
   vec3 v = normalize(u_eye - te_position);
-  if (dot(n, v) < 0.0) n = -n;  // cloth is seen from both sides
-  vec3 l = v;                   // headlight
-  float diffuse = max(dot(n, l), 0.0);
-  float specular = pow(max(dot(reflect(-l, n), v), 0.0), 32.0);
-  vec3 color = u_base_color * (0.15 + 0.8 * diffuse) + vec3(0.15) * specular;
+  if (dot(smooth_n, v) < 0.0) n = -n;  // cloth is seen from both sides
+  float len = length(n);
+  vec3 unit_n = len > 0.0 ? n / len : v;
+  // Lambert on the mean normal: its length carries the filtered-out relief.
+  float key = max(dot(n, u_key), 0.0);
+  float fill = max(dot(n, u_fill), 0.0);
+  float sky = 0.5 + 0.5 * dot(unit_n, u_sky);
+  float ambient = mix(0.12, 0.3, sky) * occlusion;
+  // Blinn-Phong, weak and broad; Toksvig's factor widens it where the
+  // footprint averaged normals (a shorter mean normal).
+  const float kShininess = 24.0;
+  float toksvig = len / (len + kShininess * (1.0 - len));
+  vec3 half_vector = normalize(u_key + v);
+  float specular = pow(max(dot(unit_n, half_vector), 0.0), kShininess * toksvig);
+  specular *= 0.06 * toksvig * step(0.0, dot(n, u_key));
+  // Sheen: cloth's fibres brighten grazing views a little.
+  float sheen = 0.1 * pow(1.0 - max(dot(unit_n, v), 0.0), 4.0);
+  vec3 color = u_base_color * (ambient + 0.75 * key + 0.25 * fill * occlusion) +
+               vec3(specular) + sheen * mix(u_base_color, vec3(1.0), 0.5);
   out_color = vec4(color, 1.0);
 }

@@ -50,10 +50,9 @@ void main() {
   te_triangle = tc_triangle;
   vec3 displaced = te_position;
   if (u_wrinkles) {
-    vec3 bent;
     // Only the wrinkles the tessellation can sample (listed first).
     ivec4 list = triangle_ranges[te_triangle];
-    displaced += WrinkleOffset(list.x, list.z, te_position, te_normal, bent) * te_normal;
+    displaced += WrinkleOffset(list.x, list.z, te_position) * te_normal;
   }
   gl_Position = u_view_projection * vec4(displaced, 1.0);
 }

@@ -67,34 +67,90 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, out vec3 q, out float width,
   return best_d2;
 }
 
-// Largest offset over ranges [first, first + count) at surface point p, and the
-// offset-weighted blend of their bent normals (n is the smooth surface normal).
-float WrinkleOffset(int first, int count, vec3 p, vec3 n, out vec3 bent_normal) {
+// Largest offset over ranges [first, first + count) at surface point p: the
+// displacement (max blending). Heights arrive faded by the level of detail.
+float WrinkleOffset(int first, int count, vec3 p) {
   float best = 0.0;
-  vec3 normal_sum = vec3(0.0);
-  float weight_sum = 0.0;
   for (int r = first; r < first + count; ++r) {
     vec4 bounds = range_bounds[r];
     vec3 to_centre = p - bounds.xyz;
     if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
     vec3 q;
     float width, height;
-    float best_d2 = ProjectOntoWrinkle(ranges[r], p, q, width, height);
+    float d2 = ProjectOntoWrinkle(ranges[r], p, q, width, height);
+    if (width <= 0.0) continue;
+    best = max(best, WrinkleProfile(2.0 * sqrt(d2) / width, height));
+  }
+  return best;
+}
+
+// Integrals from 0 to t (odd in t, in half-widths) of the unit profile P (the
+// profile at h = 1), of P^2 and of P'^2: box filtering any of them over an
+// interval is a difference of two of these, exactly.
+float ProfileArea(float t) {
+  float a = min(abs(t), 1.0), b = 1.0 - a;
+  float v = a <= 1.0 / 3.0 ? a - a * a * a : 4.0 / 9.0 - 0.5 * b * b * b;
+  return sign(t) * v;
+}
+float ProfileSquareArea(float t) {
+  float a = min(abs(t), 1.0), b = 1.0 - a;
+  float v = a <= 1.0 / 3.0 ? a - 2.0 * a * a * a + 1.8 * a * a * a * a * a
+                           : 44.0 / 135.0 - 0.45 * b * b * b * b * b;
+  return sign(t) * v;
+}
+float SlopeSquareArea(float t) {
+  float a = min(abs(t), 1.0), b = 1.0 - a;
+  float v = a <= 1.0 / 3.0 ? 12.0 * a * a * a : 4.0 / 3.0 - 3.0 * b * b * b;
+  return sign(t) * v;
+}
+
+// How much a wrinkle's flanks darken the ambient light at most, for a wrinkle
+// as high as its half-width (see docs/algorithm.md, "Folds that read").
+const float kFlankOcclusion = 0.3;
+
+// The wrinkles over ranges [first, first + count) as a pixel sees them, with
+// every profile quantity box-filtered over the pixel's footprint across the
+// wrinkle (dpdx, dpdy: the surface position's screen derivatives): the mean
+// slope s (a difference of the profile), the mean squared slope s2 (it
+// shortens the normal, Toksvig-style, so a bump too narrow to resolve still
+// darkens its pixel as much as its facets would on average) and the mean
+// offset (the blend weight). Returns the blended mean normal (length <= 1; n
+// where no wrinkle reaches) and the flank occlusion in `occlusion` (1: none).
+vec3 WrinkleShading(int first, int count, vec3 p, vec3 n, vec3 dpdx, vec3 dpdy,
+                    out float occlusion) {
+  vec3 normal_sum = vec3(0.0);
+  float weight_sum = 0.0;
+  occlusion = 1.0;
+  for (int r = first; r < first + count; ++r) {
+    vec4 bounds = range_bounds[r];
+    vec3 to_centre = p - bounds.xyz;
+    if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
+    vec3 q;
+    float width, height;
+    float d2 = ProjectOntoWrinkle(ranges[r], p, q, width, height);
     float half_width = 0.5 * width;
-    if (half_width <= 0.0) continue;
-    float d = sqrt(best_d2);
-    float offset = WrinkleProfile(d / half_width, height);
-    if (offset <= 0.0) continue;
-    best = max(best, offset);
-    // Bend the normal by the profile's slope across the wrinkle.
+    if (half_width <= 0.0 || height <= 0.0) continue;
     vec3 across = p - q;
     across -= dot(across, n) * n;
     float len = length(across);
     vec3 dir = len > 1e-12 ? across / len : vec3(0.0);
-    float slope = WrinkleProfileSlope(d / half_width, height) / half_width;
-    normal_sum += offset * normalize(n - slope * dir);
-    weight_sum += offset;
+    // The pixel's footprint across the wrinkle: the width of a box with the
+    // variance of the pixel's projection onto `dir`, in half-widths.
+    vec2 f = vec2(dot(dpdx, dir), dot(dpdy, dir));
+    float e = max(0.5 * length(f) / half_width, 1e-3);  // half of it
+    float t = sqrt(d2) / half_width;
+    float lo = t - e, hi = t + e, inv = 0.5 / e;
+    float mean_p = (ProfileArea(hi) - ProfileArea(lo)) * inv;
+    if (mean_p <= 0.0) continue;
+    float k = height / half_width;
+    float s = k * (WrinkleProfile(hi, 1.0) - WrinkleProfile(lo, 1.0)) * inv;
+    float s2 = k * k * (SlopeSquareArea(hi) - SlopeSquareArea(lo)) * inv;
+    float mean_p2 = (ProfileSquareArea(hi) - ProfileSquareArea(lo)) * inv;
+    float weight = height * mean_p;
+    normal_sum += weight * (n - s * dir) * inversesqrt(1.0 + max(s2, s * s));
+    weight_sum += weight;
+    // Flanks: 4 P (1 - P) is 0 on the crest and at the foot, 1 halfway down.
+    occlusion *= 1.0 - kFlankOcclusion * min(k, 1.0) * 4.0 * (mean_p - mean_p2);
   }
-  bent_normal = weight_sum > 0.0 ? normalize(normal_sum) : n;
-  return best;
+  return weight_sum > 0.0 ? normal_sum / weight_sum : n;
 }
