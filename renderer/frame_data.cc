@@ -120,6 +120,7 @@ void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
   out->ranges.clear();
   out->range_bounds.clear();
   out->segment_bounds.clear();
+  out->reach.clear();
   out->points.clear();
   out->frames.clear();
   out->max_level = 1;
@@ -169,6 +170,13 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
         r.position.cast<float>().homogeneous());
     return depth <= 1e-6f ? std::numeric_limits<float>::infinity()
                           : static_cast<float>(r.width) * focal_pixels / depth;
+  };
+  // kFootprintReachPixels at a point's depth, with slack: a pixel within
+  // reach lies a little deeper than the point.
+  auto footprint_reach = [&](const RefinedPoint& r) {
+    const float depth = target.view_projection.row(3).dot(
+        r.position.cast<float>().homogeneous());
+    return std::max(depth, 0.0f) * 1.25f * kFootprintReachPixels / focal_pixels;
   };
   const float fade_start = kFadeStart * target.min_wrinkle_pixels;
   for (size_t w = 0; w < wrinkles.size(); ++w) {
@@ -221,12 +229,14 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
       out->frames.push_back(
           {static_cast<float>(s.x()), static_cast<float>(s.y()),
            static_cast<float>(s.z()), fade * static_cast<float>(r.height)});
+      out->reach.push_back(footprint_reach(r));
       std::array<float, 4> bounds = {0, 0, 0, 0};
       if (i + 1 < n) {
         const RefinedPoint& next = refined[i + 1];
         const Eigen::Vector3d mid = 0.5 * (r.position + next.position);
         const double reach = 0.5 * ((next.position - r.position).norm() +
-                                    std::max(r.width, next.width));
+                                    std::max(r.width, next.width)) +
+                             std::max(out->reach.back(), footprint_reach(next));
         // A hair larger, so rounding never skips a point on the boundary.
         bounds = {static_cast<float>(mid.x()), static_cast<float>(mid.y()),
                   static_cast<float>(mid.z()),
@@ -297,15 +307,16 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     out->ranges.push_back({first, last, first == start ? first : -1,
                            last == last_point ? last : -1});
     Eigen::Vector3f lo(out->points[first].data()), hi = lo;
-    float widest = 0;
+    float widest = 0, footprint = 0;
     for (int32_t i = first; i <= last; ++i) {
       const Eigen::Vector3f p(out->points[i].data());
       lo = lo.cwiseMin(p);
       hi = hi.cwiseMax(p);
       widest = std::max(widest, out->points[i][3]);
+      footprint = std::max(footprint, out->reach[i]);
     }
     const Eigen::Vector3f mid = 0.5f * (lo + hi);
-    const float reach = 0.5f * (hi - lo).norm() + 0.5f * widest;
+    const float reach = 0.5f * (hi - lo).norm() + 0.5f * widest + footprint;
     // A hair larger, so a point on the boundary is never skipped by rounding.
     out->range_bounds.push_back(
         {mid.x(), mid.y(), mid.z(), reach * 1.0001f + 1e-7f});

@@ -62,13 +62,14 @@ struct WrinkleBuffers {
   // directions; Eq. 7.1's s) + height.
   std::vector<std::array<float, 4>> frames;
   // Binding 5: per range, a sphere (centre, radius) holding every surface
-  // point the (clipped) range can lift: its points plus half the widest width.
+  // point the (clipped) range can lift or a pixel can see it from: its points
+  // plus half the widest width plus kFootprintReachPixels.
   std::vector<std::array<float, 4>> range_bounds;
   // Not uploaded: per refined point i, the sphere (centre, radius) around
   // segment i..i+1 holding every point it can lift: the midpoint, half its
   // length plus half its wider end's width (the shaders' reach test, computed
-  // there from the points). Zero radius after a wrinkle's last point. Clips
-  // the ranges.
+  // there from the points) plus kFootprintReachPixels at its depth. Zero
+  // radius after a wrinkle's last point. Clips the ranges.
   std::vector<std::array<float, 4>> segment_bounds;
   int max_level = 1;           // largest inner level
   int drawn_wrinkles = 0;      // wide enough on screen to shade
@@ -81,6 +82,7 @@ struct WrinkleBuffers {
   std::vector<int32_t> first_point, samples_per_segment;
   std::vector<uint8_t> visible;    // per wrinkle: wide enough on screen
   std::vector<uint8_t> displaced;  // per wrinkle: tessellation samples it
+  std::vector<float> reach;        // per refined point: the footprint reach
 };
 
 struct TessellationTarget {
@@ -98,6 +100,12 @@ struct TessellationTarget {
 // no wider than the start anywhere is left out (its lookups saved) without a
 // pop. The shaders filter the rest by the pixel footprint.
 inline constexpr float kFadeStart = 0.25f;
+
+// The fragment stage looks a wrinkle up from pixel centres up to half a
+// footprint, at most this many pixels, beyond its edge: a filtered wrinkle
+// spreads into every pixel its footprint overlaps. The bounds (and so the
+// clipped lists) include this much more, at each point's depth.
+inline constexpr float kFootprintReachPixels = 1.0f;
 float LevelOfDetailFade(float width_pixels, const TessellationTarget& target);
 
 // Fills `out` (storage reused) for `tracker`'s current wrinkles on this mesh.

@@ -116,7 +116,7 @@ struct FrameRenderer::Gl {
   // wrong past a few hundred patches of a draw).
   std::vector<float> corners;
   GLint view_projection = -1, eye = -1, base_color = -1;
-  GLint key = -1, fill = -1, sky = -1;
+  GLint key = -1, fill = -1, sky = -1, forward = -1, reach_per_depth = -1;
 };
 
 FrameRenderer::FrameRenderer(GpuContext* gpu)
@@ -150,6 +150,9 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   g.key = glGetUniformLocation(g.program.get(), "u_key");
   g.fill = glGetUniformLocation(g.program.get(), "u_fill");
   g.sky = glGetUniformLocation(g.program.get(), "u_sky");
+  g.forward = glGetUniformLocation(g.program.get(), "u_forward");
+  g.reach_per_depth =
+      glGetUniformLocation(g.program.get(), "u_reach_per_depth");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
   g.vao = gl::MakeVertexArray();
   const GLuint vao = g.vao.get();
@@ -277,6 +280,12 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   glUniform3fv(g.key, 1, lights.key.data());
   glUniform3fv(g.fill, 1, lights.fill.data());
   glUniform3fv(g.sky, 1, lights.sky.data());
+  const Eigen::Vector3f forward = (target - eye).normalized();
+  glUniform3fv(g.forward, 1, forward.data());
+  // Pixels per unit at unit depth, as FillWrinkleBuffers measures them.
+  const float focal_pixels =
+      view_projection.row(1).head<3>().norm() * 0.5f * options.height;
+  glUniform1f(g.reach_per_depth, kFootprintReachPixels / focal_pixels);
   glUniform1i(g.wrinkles_flag, draw_wrinkles ? 1 : 0);
   glBindVertexArray(g.vao.get());
   glPatchParameteri(GL_PATCH_VERTICES, 3);

@@ -10,6 +10,7 @@ patch in int tc_triangle;
 // where the triangle's wrinkle list holds.
 centroid out vec3 te_position;
 centroid out vec3 te_normal;
+out vec3 te_center;  // the same, at the pixel's centre (mesh.frag)
 flat out int te_triangle;
 uniform mat4 u_view_projection;
 uniform bool u_wrinkles;
@@ -45,6 +46,7 @@ void main() {
   precise vec3 position, n;
   Evaluate(gl_TessCoord, position, n);
   te_position = position;
+  te_center = position;
   float len = length(n);
   te_normal = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);
   te_triangle = tc_triangle;

@@ -14,13 +14,15 @@ layout(std430, binding = 5) readonly buffer RangeBounds { vec4 range_bounds[]; }
 // Projects p onto refined points [range.x, range.y] of one wrinkle
 // (Gillette's smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection
 // among the segments within reach of p (p closer to the segment's midpoint than
-// half its length plus half its wider end's width) whose cell holds p, else the
+// half its length plus half its wider end's width plus `margin`: the
+// fragment stage's footprint reach, within the CPU's bounds) whose cell holds
+// p, else the
 // nearer of the wrinkle's own ends among range.zw (-1: a clipped end, out of
 // reach). Returns the squared distance (1e30: none); q, width, height at the
 // projection. Each point and frame is loaded once: llvmpipe runs every branch
 // of every lane, so loads (gathers), not skipped work, set the cost.
-float ProjectOntoWrinkle(ivec4 range, vec3 p, out vec3 q, out float width,
-                         out float height) {
+float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
+                         out float width, out float height) {
   float best_d2 = 1e30;
   q = vec3(0.0);
   width = 0.0;
@@ -31,7 +33,7 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, out vec3 q, out float width,
     vec4 v1 = points[i + 1], s1 = frames[i + 1];
     vec3 z0 = v1.xyz - v0.xyz;
     vec3 from_mid = p - 0.5 * (v0.xyz + v1.xyz);
-    float reach = 0.5 * (length(z0) + max(v0.w, v1.w));
+    float reach = 0.5 * (length(z0) + max(v0.w, v1.w)) + margin;
     if (dot(from_mid, from_mid) <= reach * reach) {
       vec3 z1 = v0.xyz - p, ds = s1.xyz - s0.xyz;
       float alpha = VoronoiAlpha(dot(z0, ds), dot(z0, s0.xyz) + dot(z1, ds),
@@ -77,7 +79,7 @@ float WrinkleOffset(int first, int count, vec3 p) {
     if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
     vec3 q;
     float width, height;
-    float d2 = ProjectOntoWrinkle(ranges[r], p, q, width, height);
+    float d2 = ProjectOntoWrinkle(ranges[r], p, 0.0, q, width, height);
     if (width <= 0.0) continue;
     best = max(best, WrinkleProfile(2.0 * sqrt(d2) / width, height));
   }
@@ -108,26 +110,45 @@ float SlopeSquareArea(float t) {
 // as high as its half-width (see docs/algorithm.md, "Folds that read").
 const float kFlankOcclusion = 0.3;
 
-// The wrinkles over ranges [first, first + count) as a pixel sees them, with
-// every profile quantity box-filtered over the pixel's footprint across the
-// wrinkle (dpdx, dpdy: the surface position's screen derivatives): the mean
-// slope s (a difference of the profile), the mean squared slope s2 (it
-// shortens the normal, Toksvig-style, so a bump too narrow to resolve still
-// darkens its pixel as much as its facets would on average) and the mean
-// offset (the blend weight). Returns the blended mean normal (length <= 1; n
-// where no wrinkle reaches) and the flank occlusion in `occlusion` (1: none).
-vec3 WrinkleShading(int first, int count, vec3 p, vec3 n, vec3 dpdx, vec3 dpdy,
-                    out float occlusion) {
-  vec3 normal_sum = vec3(0.0);
-  float weight_sum = 0.0;
-  occlusion = 1.0;
+// Slices the pixel's footprint is cut into across each wrinkle: the shading
+// (not linear in the normal: clamped, normalized) is evaluated per slice and
+// averaged, a supersampling across the wrinkle whose samples are themselves
+// exactly box-filtered. Four, kept in a vec4 per component: llvmpipe
+// miscompiled per-slice arrays indexed in the loop.
+const int kSlices = 4;
+
+// The unit profile's quantities at t: P, and the integrals of P, P^2, P'^2.
+vec4 ProfileIntegrals(float t) {
+  return vec4(WrinkleProfile(t, 1.0), ProfileArea(t), ProfileSquareArea(t),
+              SlopeSquareArea(t));
+}
+
+// The wrinkles over ranges [first, first + count) as a pixel sees them. Per
+// slice of the pixel's footprint across each wrinkle (dpdx, dpdy: the surface
+// position's screen derivatives), every profile quantity is box-filtered
+// exactly: the mean slope s (a difference of the profile), the mean squared
+// slope s2 (it shortens the mean normal, Toksvig-style, so a bump too narrow
+// to resolve still darkens its pixel as much as its facets would on average)
+// and the mean offset (the blend weight). normal_x, _y, _z receive per slice
+// (one per component) the blended mean normal (length <= 1; n where no
+// wrinkle reaches); returns the flank occlusion over the whole footprint (1:
+// none). p is where the lookup is made (the fragment's centroid, inside its
+// triangle), `center` the pixel's centre on the surface. Wrinkles are looked
+// up up to `margin` beyond their edges, so a footprint that overlaps one from
+// outside it sees it too.
+float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
+                     vec3 dpdx, vec3 dpdy, float margin, out vec4 normal_x,
+                     out vec4 normal_y, out vec4 normal_z) {
+  vec4 sum_x = vec4(0.0), sum_y = vec4(0.0), sum_z = vec4(0.0);
+  vec4 weight_sum = vec4(0.0);
+  float occlusion = 1.0;
   for (int r = first; r < first + count; ++r) {
     vec4 bounds = range_bounds[r];
     vec3 to_centre = p - bounds.xyz;
     if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
     vec3 q;
     float width, height;
-    float d2 = ProjectOntoWrinkle(ranges[r], p, q, width, height);
+    float d2 = ProjectOntoWrinkle(ranges[r], p, margin, q, width, height);
     float half_width = 0.5 * width;
     if (half_width <= 0.0 || height <= 0.0) continue;
     vec3 across = p - q;
@@ -138,19 +159,36 @@ vec3 WrinkleShading(int first, int count, vec3 p, vec3 n, vec3 dpdx, vec3 dpdy,
     // variance of the pixel's projection onto `dir`, in half-widths.
     vec2 f = vec2(dot(dpdx, dir), dot(dpdy, dir));
     float e = max(0.5 * length(f) / half_width, 1e-3);  // half of it
-    float t = sqrt(d2) / half_width;
-    float lo = t - e, hi = t + e, inv = 0.5 / e;
-    float mean_p = (ProfileArea(hi) - ProfileArea(lo)) * inv;
-    if (mean_p <= 0.0) continue;
+    // Centred on the pixel's centre, not on p: a pixel split between
+    // triangles is shaded once per triangle at its own centroid, and the
+    // parts must average the same footprint.
+    float t = (sqrt(d2) + dot(center - p, dir)) / half_width;
+    if (abs(t) - e >= 1.0) continue;
     float k = height / half_width;
-    float s = k * (WrinkleProfile(hi, 1.0) - WrinkleProfile(lo, 1.0)) * inv;
-    float s2 = k * k * (SlopeSquareArea(hi) - SlopeSquareArea(lo)) * inv;
-    float mean_p2 = (ProfileSquareArea(hi) - ProfileSquareArea(lo)) * inv;
-    float weight = height * mean_p;
-    normal_sum += weight * (n - s * dir) * inversesqrt(1.0 + max(s2, s * s));
+    float inv = float(kSlices) / (2.0 * e);
+    // Slice boundaries t - e + i (2e / 4), i = 0..4.
+    vec4 b0 = ProfileIntegrals(t - e), b1 = ProfileIntegrals(t - 0.5 * e),
+         b2 = ProfileIntegrals(t), b3 = ProfileIntegrals(t + 0.5 * e),
+         b4 = ProfileIntegrals(t + e);
+    vec4 lo_p = vec4(b0.x, b1.x, b2.x, b3.x), hi_p = vec4(b1.x, b2.x, b3.x, b4.x);
+    vec4 slice_p = (vec4(b1.y, b2.y, b3.y, b4.y) - vec4(b0.y, b1.y, b2.y, b3.y)) * inv;
+    vec4 s = k * (hi_p - lo_p) * inv;
+    vec4 s2 = k * k * (vec4(b1.w, b2.w, b3.w, b4.w) - vec4(b0.w, b1.w, b2.w, b3.w)) * inv;
+    vec4 weight = height * slice_p;
+    vec4 scale = weight * inversesqrt(1.0 + max(s2, s * s));
+    sum_x += scale * (n.x - s * dir.x);
+    sum_y += scale * (n.y - s * dir.y);
+    sum_z += scale * (n.z - s * dir.z);
     weight_sum += weight;
+    float mean_p = (b4.y - b0.y) / (2.0 * e);
+    float mean_p2 = (b4.z - b0.z) / (2.0 * e);
     // Flanks: 4 P (1 - P) is 0 on the crest and at the foot, 1 halfway down.
     occlusion *= 1.0 - kFlankOcclusion * min(k, 1.0) * 4.0 * (mean_p - mean_p2);
   }
-  return weight_sum > 0.0 ? normal_sum / weight_sum : n;
+  bvec4 some = greaterThan(weight_sum, vec4(0.0));
+  vec4 inv_weight = 1.0 / max(weight_sum, vec4(1e-30));
+  normal_x = mix(vec4(n.x), sum_x * inv_weight, some);
+  normal_y = mix(vec4(n.y), sum_y * inv_weight, some);
+  normal_z = mix(vec4(n.z), sum_z * inv_weight, some);
+  return occlusion;
 }

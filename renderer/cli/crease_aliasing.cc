@@ -32,6 +32,9 @@ ABSL_FLAG(std::string, sizes, "480x360,960x720",
 ABSL_FLAG(int, window, 60,
           "Render the frame with the most wrinkles among the first N.");
 ABSL_FLAG(double, azimuth, 0.0, "Camera azimuth in degrees (180: behind).");
+ABSL_FLAG(bool, displace, true,
+          "Let wide wrinkles displace the surface (false: normals only, to "
+          "measure the shading alone).");
 ABSL_FLAG(std::string, out, "", "If set, writes the images here as PNG.");
 
 namespace crease::renderer {
@@ -114,7 +117,9 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
         options.height = h * factor;
         // The same frame, sampled finer: the level of detail (which wrinkles
         // displace, fade) is decided in W x H pixels for both.
-        options.min_edge_pixels = RenderOptions{}.min_edge_pixels * factor;
+        options.min_edge_pixels = absl::GetFlag(FLAGS_displace)
+                                      ? RenderOptions{}.min_edge_pixels * factor
+                                      : 1e9f;
         options.min_wrinkle_pixels =
             RenderOptions{}.min_wrinkle_pixels * factor;
         // Stats of the W x H frame (the reference draws more wrinkles).
