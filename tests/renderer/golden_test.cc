@@ -172,6 +172,9 @@ TEST_F(GoldenTest, BundledTrouserKneeFrame) {
   RenderOptions options;
   options.width = 320;
   options.height = 240;
+  // At this small size only with shorter edges than the default do its
+  // wrinkles displace, which the golden image is to cover.
+  options.min_edge_pixels = 4.0f;
   // From behind, like the demo.
   const Camera camera = AutoFrame(anim.frames.Sample(36), 320 / 240.f, 180.0f);
   options.camera = camera;
