@@ -113,8 +113,8 @@ const float kFlankOcclusion = 0.3;
 // Slices the pixel's footprint is cut into across each wrinkle: the shading
 // (not linear in the normal: clamped, normalized) is evaluated per slice and
 // averaged, a supersampling across the wrinkle whose samples are themselves
-// exactly box-filtered. Four, kept in a vec4 per component: llvmpipe
-// miscompiled per-slice arrays indexed in the loop.
+// exactly box-filtered. Four: one per lane of a vec4 (the blended normal is
+// kept as three vec4s, one per component).
 const int kSlices = 4;
 
 // The unit profile's quantities at t: P, and the integrals of P, P^2, P'^2.
@@ -170,10 +170,12 @@ float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
     vec4 b0 = ProfileIntegrals(t - e), b1 = ProfileIntegrals(t - 0.5 * e),
          b2 = ProfileIntegrals(t), b3 = ProfileIntegrals(t + 0.5 * e),
          b4 = ProfileIntegrals(t + e);
-    vec4 lo_p = vec4(b0.x, b1.x, b2.x, b3.x), hi_p = vec4(b1.x, b2.x, b3.x, b4.x);
-    vec4 slice_p = (vec4(b1.y, b2.y, b3.y, b4.y) - vec4(b0.y, b1.y, b2.y, b3.y)) * inv;
-    vec4 s = k * (hi_p - lo_p) * inv;
-    vec4 s2 = k * k * (vec4(b1.w, b2.w, b3.w, b4.w) - vec4(b0.w, b1.w, b2.w, b3.w)) * inv;
+    // Rows: P, and the integrals of P, P^2, P'^2; one slice per lane.
+    mat4 lo = transpose(mat4(b0, b1, b2, b3));
+    mat4 hi = transpose(mat4(b1, b2, b3, b4));
+    vec4 slice_p = (hi[1] - lo[1]) * inv;
+    vec4 s = k * (hi[0] - lo[0]) * inv;
+    vec4 s2 = k * k * (hi[3] - lo[3]) * inv;
     vec4 weight = height * slice_p;
     vec4 scale = weight * inversesqrt(1.0 + max(s2, s * s));
     sum_x += scale * (n.x - s * dir.x);
