@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <utility>
 
 namespace crease::renderer {
 namespace {
@@ -52,54 +51,118 @@ BoundingSphere BoundsOf(absl::Span<const float> positions) {
   return sphere;
 }
 
+namespace {
+
+// The camera's frame: `back` points from the target towards the eye.
+struct Frame {
+  Eigen::Vector3f forward, right, up;
+  float tan_x, tan_y;  // half fields of view
+};
+Frame FrameOf(const Eigen::Vector3f& back, const Camera& camera, float aspect) {
+  Frame f;
+  const Eigen::Vector3f up(camera.up[0], camera.up[1], camera.up[2]);
+  f.forward = -back.normalized();
+  f.right = f.forward.cross(up).normalized();
+  f.up = f.right.cross(f.forward);
+  f.tan_y = std::tan(0.5f * camera.vertical_fov_degrees *
+                     std::numbers::pi_v<float> / 180.0f);
+  f.tan_x = f.tan_y * aspect;
+  return f;
+}
+
+Eigen::Vector3f At(absl::Span<const float> positions, size_t i) {
+  return {positions[i], positions[i + 1], positions[i + 2]};
+}
+
+// The smallest distance from `center` (along -forward) at which every vertex
+// projects inside the view shrunk by `margin`: a vertex at lateral offset x
+// and depth offset z fits when margin |x| <= tan (distance + z), linear in the
+// distance, so the bound is exact for a perspective view.
+float FitDistance(absl::Span<const float> positions, const Frame& f,
+                  const Eigen::Vector3f& center, float margin) {
+  float distance = 0;
+  for (size_t i = 0; i + 2 < positions.size(); i += 3) {
+    const Eigen::Vector3f d = At(positions, i) - center;
+    const float z = d.dot(f.forward);
+    distance =
+        std::max({distance, margin * std::abs(d.dot(f.right)) / f.tan_x - z,
+                  margin * std::abs(d.dot(f.up)) / f.tan_y - z, 1e-3f - z});
+  }
+  return distance;
+}
+
+// Moves `center` across the view so the projected extremes (seen from
+// center - distance forward) are symmetric about the middle of the image.
+Eigen::Vector3f CenterProjection(absl::Span<const float> positions,
+                                 const Frame& f, const Eigen::Vector3f& center,
+                                 float distance) {
+  Eigen::Vector3f shifted = center;
+  for (const Eigen::Vector3f& axis : {f.right, f.up}) {
+    // The extremes of x / depth, and their depths: shifting by s moves each
+    // by -s / depth, so the two meet in the middle at s below.
+    float lo = INFINITY, hi = -INFINITY, lo_depth = 1, hi_depth = 1;
+    for (size_t i = 0; i + 2 < positions.size(); i += 3) {
+      const Eigen::Vector3f d = At(positions, i) - center;
+      const float depth = distance + d.dot(f.forward);
+      const float x = d.dot(axis) / depth;
+      if (x < lo) lo = x, lo_depth = depth;
+      if (x > hi) hi = x, hi_depth = depth;
+    }
+    const float s = (hi + lo) / (1.0f / hi_depth + 1.0f / lo_depth);
+    shifted += s * axis;
+  }
+  return shifted;
+}
+
+// Frames every vertex, looking along -back: the view centred on the
+// projected bounds and just far enough that they fit with `margin`.
+Camera FitAlong(absl::Span<const float> positions, float aspect,
+                const Eigen::Vector3f& back, float margin, Camera camera) {
+  const Frame f = FrameOf(back, camera, aspect);
+  Eigen::Vector3f center = BoundsOf(positions).center;
+  float distance = FitDistance(positions, f, center, margin);
+  // Twice: centring changes the distance a little, and that the centre.
+  for (int pass = 0; pass < 2; ++pass) {
+    center = CenterProjection(positions, f, center, distance);
+    distance = FitDistance(positions, f, center, margin);
+  }
+  const Eigen::Vector3f eye = center - distance * f.forward;
+  camera.eye = {eye.x(), eye.y(), eye.z()};
+  camera.target = {center.x(), center.y(), center.z()};
+  return camera;
+}
+
+}  // namespace
+
 Camera AutoFrame(absl::Span<const float> positions, float aspect,
                  float azimuth_degrees, float margin) {
   Camera camera;
   if (positions.size() < 3) return camera;
-  const BoundingSphere b = BoundsOf(positions);
-  const float fov_y =
-      camera.vertical_fov_degrees * std::numbers::pi_v<float> / 180.0f;
-  // The narrower of the two fields of view decides the distance.
-  const float half =
-      0.5f * std::min(fov_y, 2.0f * std::atan(std::tan(0.5f * fov_y) * aspect));
-  const float distance = margin * b.radius / std::sin(half);
   const Eigen::Vector3f direction =
       Eigen::AngleAxisf(azimuth_degrees * std::numbers::pi_v<float> / 180.0f,
                         Eigen::Vector3f::UnitY()) *
       Eigen::Vector3f(0.35f, 0.25f, 1.0f).normalized();
-  const Eigen::Vector3f eye = b.center + distance * direction;
-  camera.eye = {eye.x(), eye.y(), eye.z()};
-  camera.target = {b.center.x(), b.center.y(), b.center.z()};
-  return camera;
+  return FitAlong(positions, aspect, direction, margin, camera);
 }
 
 bool KeepInView(absl::Span<const float> positions, float aspect,
                 Camera* camera) {
-  const BoundingSphere b = BoundsOf(positions);
   const Eigen::Vector3f eye(camera->eye[0], camera->eye[1], camera->eye[2]);
   const Eigen::Vector3f target(camera->target[0], camera->target[1],
                                camera->target[2]);
-  const Eigen::Vector3f up(camera->up[0], camera->up[1], camera->up[2]);
-  const Eigen::Vector3f forward = (target - eye).normalized();
-  const Eigen::Vector3f right = forward.cross(up).normalized();
-  const Eigen::Vector3f true_up = right.cross(forward);
-  const Eigen::Vector3f to_center = b.center - eye;
-  const float depth = to_center.dot(forward);
-  // The sphere is in view when it is in front of the eye and inside the four
-  // side planes of the view (half angles from the fov and aspect).
-  const float tan_y = std::tan(0.5f * camera->vertical_fov_degrees *
-                               std::numbers::pi_v<float> / 180.0f);
-  bool inside = depth > b.radius;
-  for (const auto& [axis, tan_half] :
-       {std::pair{right, tan_y * aspect}, std::pair{true_up, tan_y}}) {
-    // Distance from the centre to the side planes through the eye at
-    // +-atan(tan_half) about `axis`'s perpendicular.
-    const float cos_half = 1.0f / std::sqrt(1.0f + tan_half * tan_half);
-    const float lateral = std::abs(to_center.dot(axis));
-    if ((depth * tan_half - lateral) * cos_half < b.radius) inside = false;
+  const Frame f = FrameOf(eye - target, *camera, aspect);
+  // In view: every vertex in front of the eye and inside the four side
+  // planes.
+  bool inside = true;
+  for (size_t i = 0; i + 2 < positions.size() && inside; i += 3) {
+    const Eigen::Vector3f d = At(positions, i) - eye;
+    const float depth = d.dot(f.forward);
+    inside = depth > 0 && std::abs(d.dot(f.right)) <= f.tan_x * depth &&
+             std::abs(d.dot(f.up)) <= f.tan_y * depth;
   }
   if (inside) return false;
-  *camera = AutoFrame(positions, aspect, 0.0f, kReframeMargin);
+  // Along the same direction (an azimuth the caller chose stays).
+  *camera = FitAlong(positions, aspect, eye - target, kReframeMargin, *camera);
   return true;
 }
 

@@ -25,11 +25,13 @@ struct BoundingSphere {
 };
 BoundingSphere BoundsOf(absl::Span<const float> positions);
 
-// A camera front-right and a little above the bounds' centre (+Z is the front
-// of the bundled characters), far enough that the bounding sphere fits the
-// view, then turned by `azimuth_degrees` around the vertical axis through the
-// centre (180: from behind).
-// `margin` scales the bounding radius fitted to the view.
+// A camera looking from front-right and a little above (+Z is the front of the
+// bundled characters), turned by `azimuth_degrees` around the vertical axis
+// (180: from behind), that fills the image with the vertices: the view is
+// centred on their projected bounds, and it is just far enough that they fit
+// in both axes with `margin` (1.05: the subject spans 1 / 1.05 of the width
+// or the height, whichever binds). A standing character at 4:3 fills the
+// height, not a sphere around it.
 Camera AutoFrame(absl::Span<const float> positions, float aspect,
                  float azimuth_degrees = 0.0f, float margin = 1.05f);
 
@@ -38,10 +40,10 @@ Camera AutoFrame(absl::Span<const float> positions, float aspect,
 inline constexpr float kReframeMargin = 1.3f;
 
 // For a stream of frames with no camera given: keeps `camera` (framed on an
-// earlier frame) while this frame's bounding sphere stays inside its view, so
+// earlier frame) while every vertex of this frame stays inside its view, so
 // the picture does not zoom in and out with the pose (the bundled animations'
-// bounds breathe by 4-28 %); otherwise frames this frame anew with AutoFrame
-// and kReframeMargin. Returns whether it re-framed.
+// bounds breathe by 4-28 %); otherwise frames this frame anew like AutoFrame,
+// looking the same way, with kReframeMargin. Returns whether it re-framed.
 bool KeepInView(absl::Span<const float> positions, float aspect,
                 Camera* camera);
 

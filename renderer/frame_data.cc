@@ -120,11 +120,21 @@ void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out) {
   out->ranges.clear();
   out->range_bounds.clear();
   out->segment_bounds.clear();
+  out->reach.clear();
   out->points.clear();
   out->frames.clear();
   out->max_level = 1;
   out->drawn_wrinkles = 0;
   out->displaced_wrinkles = 0;
+}
+
+float LevelOfDetailFade(float width_pixels, const TessellationTarget& target) {
+  const float end = target.min_wrinkle_pixels;
+  const float start = kFadeStart * end;
+  if (!(width_pixels < end)) return 1.0f;  // also infinity, and end <= 0
+  if (width_pixels <= start) return 0.0f;
+  const float x = (width_pixels - start) / (end - start);
+  return x * x * (3.0f - 2.0f * x);
 }
 
 void FillWrinkleBuffers(absl::Span<const float> positions,
@@ -153,16 +163,27 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
   // matrix's second row (the view part is a rotation).
   const float focal_pixels =
       target.view_projection.row(1).head<3>().norm() * 0.5f * target.height;
+  // A refined point's width on screen; behind the eye or near it: infinite
+  // (kept, and displaced).
+  auto width_pixels = [&](const RefinedPoint& r) {
+    const float depth = target.view_projection.row(3).dot(
+        r.position.cast<float>().homogeneous());
+    return depth <= 1e-6f ? std::numeric_limits<float>::infinity()
+                          : static_cast<float>(r.width) * focal_pixels / depth;
+  };
+  // kFootprintReachPixels at a point's depth, with slack: a pixel within
+  // reach lies a little deeper than the point.
+  auto footprint_reach = [&](const RefinedPoint& r) {
+    const float depth = target.view_projection.row(3).dot(
+        r.position.cast<float>().homogeneous());
+    return std::max(depth, 0.0f) * 1.25f * kFootprintReachPixels / focal_pixels;
+  };
+  const float fade_start = kFadeStart * target.min_wrinkle_pixels;
   for (size_t w = 0; w < wrinkles.size(); ++w) {
     const std::vector<RefinedPoint>& refined = tracker.shapes()[w].refined;
     for (const RefinedPoint& r : refined) {
-      const float depth = target.view_projection.row(3).dot(
-          r.position.cast<float>().homogeneous());
-      // Behind the eye or near it: keep, and displace.
-      const float pixels =
-          depth <= 1e-6f ? std::numeric_limits<float>::infinity()
-                         : static_cast<float>(r.width) * focal_pixels / depth;
-      if (pixels >= target.min_wrinkle_pixels) visible[w] = 1;
+      const float pixels = width_pixels(r);
+      if (pixels > fade_start) visible[w] = 1;
       if (visible[w] && pixels >= min_displaced_pixels) {
         displaced[w] = 1;
         break;
@@ -202,15 +223,20 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
                              static_cast<float>(r.position.y()),
                              static_cast<float>(r.position.z()),
                              static_cast<float>(r.width)});
+      // Level of detail: the height (so the offset and the normal bend) fades
+      // in with the width on screen; the shaders filter what is left.
+      const float fade = LevelOfDetailFade(width_pixels(r), target);
       out->frames.push_back(
           {static_cast<float>(s.x()), static_cast<float>(s.y()),
-           static_cast<float>(s.z()), static_cast<float>(r.height)});
+           static_cast<float>(s.z()), fade * static_cast<float>(r.height)});
+      out->reach.push_back(footprint_reach(r));
       std::array<float, 4> bounds = {0, 0, 0, 0};
       if (i + 1 < n) {
         const RefinedPoint& next = refined[i + 1];
         const Eigen::Vector3d mid = 0.5 * (r.position + next.position);
         const double reach = 0.5 * ((next.position - r.position).norm() +
-                                    std::max(r.width, next.width));
+                                    std::max(r.width, next.width)) +
+                             std::max(out->reach.back(), footprint_reach(next));
         // A hair larger, so rounding never skips a point on the boundary.
         bounds = {static_cast<float>(mid.x()), static_cast<float>(mid.y()),
                   static_cast<float>(mid.z()),
@@ -281,15 +307,16 @@ void FillWrinkleBuffers(absl::Span<const float> positions,
     out->ranges.push_back({first, last, first == start ? first : -1,
                            last == last_point ? last : -1});
     Eigen::Vector3f lo(out->points[first].data()), hi = lo;
-    float widest = 0;
+    float widest = 0, footprint = 0;
     for (int32_t i = first; i <= last; ++i) {
       const Eigen::Vector3f p(out->points[i].data());
       lo = lo.cwiseMin(p);
       hi = hi.cwiseMax(p);
       widest = std::max(widest, out->points[i][3]);
+      footprint = std::max(footprint, out->reach[i]);
     }
     const Eigen::Vector3f mid = 0.5f * (lo + hi);
-    const float reach = 0.5f * (hi - lo).norm() + 0.5f * widest;
+    const float reach = 0.5f * (hi - lo).norm() + 0.5f * widest + footprint;
     // A hair larger, so a point on the boundary is never skipped by rounding.
     out->range_bounds.push_back(
         {mid.x(), mid.y(), mid.z(), reach * 1.0001f + 1e-7f});

@@ -62,13 +62,14 @@ struct WrinkleBuffers {
   // directions; Eq. 7.1's s) + height.
   std::vector<std::array<float, 4>> frames;
   // Binding 5: per range, a sphere (centre, radius) holding every surface
-  // point the (clipped) range can lift: its points plus half the widest width.
+  // point the (clipped) range can lift or a pixel can see it from: its points
+  // plus half the widest width plus kFootprintReachPixels.
   std::vector<std::array<float, 4>> range_bounds;
   // Not uploaded: per refined point i, the sphere (centre, radius) around
   // segment i..i+1 holding every point it can lift: the midpoint, half its
   // length plus half its wider end's width (the shaders' reach test, computed
-  // there from the points). Zero radius after a wrinkle's last point. Clips
-  // the ranges.
+  // there from the points) plus kFootprintReachPixels at its depth. Zero
+  // radius after a wrinkle's last point. Clips the ranges.
   std::vector<std::array<float, 4>> segment_bounds;
   int max_level = 1;           // largest inner level
   int drawn_wrinkles = 0;      // wide enough on screen to shade
@@ -81,20 +82,36 @@ struct WrinkleBuffers {
   std::vector<int32_t> first_point, samples_per_segment;
   std::vector<uint8_t> visible;    // per wrinkle: wide enough on screen
   std::vector<uint8_t> displaced;  // per wrinkle: tessellation samples it
+  std::vector<float> reach;        // per refined point: the footprint reach
 };
 
 struct TessellationTarget {
   Eigen::Matrix4f view_projection = Eigen::Matrix4f::Identity();
   int width = 640, height = 480;
   float min_edge_pixels = 4.0f;
-  // Wrinkles never wider than this on screen are left out (level of detail).
-  float min_wrinkle_pixels = 2.0f;
+  // Level of detail: see LevelOfDetailFade.
+  float min_wrinkle_pixels = 1.0f;
   int max_level = 64;  // GL_MAX_TESS_GEN_LEVEL
 };
 
+// Level of detail. A wrinkle's height (so its offset and its normal bend) is
+// scaled by a smoothstep of its width on screen, from 0 at kFadeStart *
+// min_wrinkle_pixels to 1 at min_wrinkle_pixels, per refined point; a wrinkle
+// no wider than the start anywhere is left out (its lookups saved) without a
+// pop. The shaders filter the rest by the pixel footprint.
+inline constexpr float kFadeStart = 0.25f;
+
+// The fragment stage looks a wrinkle up from pixel centres up to half a
+// footprint, at most this many pixels, beyond its edge: a filtered wrinkle
+// spreads into every pixel its footprint overlaps. The bounds (and so the
+// clipped lists) include this much more, at each point's depth.
+inline constexpr float kFootprintReachPixels = 1.0f;
+float LevelOfDetailFade(float width_pixels, const TessellationTarget& target);
+
 // Fills `out` (storage reused) for `tracker`'s current wrinkles on this mesh.
 // Level of detail, decided per wrinkle (so neighbouring triangles agree) from
-// its widest point on screen: narrower than min_wrinkle_pixels, left out;
+// its widest point on screen: at most kFadeStart * min_wrinkle_pixels, left
+// out (heights fade per point, see LevelOfDetailFade);
 // narrower than min_edge_pixels / (3/8), drawn by per-pixel normals only (edges
 // of 3/8 of its width, the spec's sampling, would be under min_edge_pixels:
 // sparser samples of its profile only add spikes); wider, also displaced.

@@ -50,6 +50,23 @@ int VerticesPerPatch(int level) {
   return 3 * half * (half + 1) + 1;
 }
 
+// Unit directions towards the key light, the fill light and the sky, in world
+// space. The lights are fixed in the camera's frame (key above, left and in
+// front; fill from the right, near eye level), so any azimuth, 180 included,
+// is lit the same way; the sky is the camera's up.
+struct Lights {
+  Eigen::Vector3f key, fill, sky;
+};
+Lights LightsFor(const Eigen::Vector3f& eye, const Eigen::Vector3f& target,
+                 const Eigen::Vector3f& up) {
+  const Eigen::Vector3f back = (eye - target).normalized();
+  const Eigen::Vector3f right = up.cross(back).normalized();
+  const Eigen::Vector3f true_up = back.cross(right);
+  return {(-0.4f * right + 0.55f * true_up + 0.75f * back).normalized(),
+          (0.75f * right + 0.05f * true_up + 0.65f * back).normalized(),
+          up.normalized()};
+}
+
 // A buffer refilled every frame. Its storage only grows (doubling), so a
 // steady stream of frames reuses it: reallocating each frame cost page faults
 // on llvmpipe. The previous frame's draws are done (Render reads its pixels
@@ -99,6 +116,7 @@ struct FrameRenderer::Gl {
   // wrong past a few hundred patches of a draw).
   std::vector<float> corners;
   GLint view_projection = -1, eye = -1, base_color = -1;
+  GLint key = -1, fill = -1, sky = -1, forward = -1, reach_per_depth = -1;
 };
 
 FrameRenderer::FrameRenderer(GpuContext* gpu)
@@ -129,6 +147,12 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   g.eye = glGetUniformLocation(g.program.get(), "u_eye");
   g.base_color = glGetUniformLocation(g.program.get(), "u_base_color");
   g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
+  g.key = glGetUniformLocation(g.program.get(), "u_key");
+  g.fill = glGetUniformLocation(g.program.get(), "u_fill");
+  g.sky = glGetUniformLocation(g.program.get(), "u_sky");
+  g.forward = glGetUniformLocation(g.program.get(), "u_forward");
+  g.reach_per_depth =
+      glGetUniformLocation(g.program.get(), "u_reach_per_depth");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
   g.vao = gl::MakeVertexArray();
   const GLuint vao = g.vao.get();
@@ -252,6 +276,16 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   glUniformMatrix4fv(g.view_projection, 1, GL_FALSE, view_projection.data());
   glUniform3f(g.eye, eye.x(), eye.y(), eye.z());
   glUniform3fv(g.base_color, 1, options.base_color.data());
+  const Lights lights = LightsFor(eye, target, up);
+  glUniform3fv(g.key, 1, lights.key.data());
+  glUniform3fv(g.fill, 1, lights.fill.data());
+  glUniform3fv(g.sky, 1, lights.sky.data());
+  const Eigen::Vector3f forward = (target - eye).normalized();
+  glUniform3fv(g.forward, 1, forward.data());
+  // Pixels per unit at unit depth, as FillWrinkleBuffers measures them.
+  const float focal_pixels =
+      view_projection.row(1).head<3>().norm() * 0.5f * options.height;
+  glUniform1f(g.reach_per_depth, kFootprintReachPixels / focal_pixels);
   glUniform1i(g.wrinkles_flag, draw_wrinkles ? 1 : 0);
   glBindVertexArray(g.vao.get());
   glPatchParameteri(GL_PATCH_VERTICES, 3);

@@ -35,17 +35,22 @@ struct RenderOptions {
   // fronts. The camera is assumed outside closed meshes.
   FaceCulling culling = FaceCulling::kAuto;
   // Tessellated edges are kept at least this many pixels long on screen: finer
-  // detail comes from the per-pixel normals. On llvmpipe at 640 x 480 (pants,
-  // 21 wrinkles) a wrinkled frame took 48 ms at 2 px, 22 ms at 3 px and 13 ms
-  // at 4 px, with no visible difference in the silhouettes. It also sets which
-  // wrinkles displace the surface: those at least min_edge_pixels / (3/8)
-  // wide somewhere on screen (10.7 px by default), which the tessellation can
-  // sample at 3/8 of their width; narrower ones are drawn by normals alone.
-  float min_edge_pixels = 4.0f;
-  // Level of detail: wrinkles narrower than this on screen everywhere along
-  // them are not drawn (they would only alias), which saves their per-pixel
-  // lookups in small or distant views.
-  float min_wrinkle_pixels = 2.0f;
+  // detail comes from the per-pixel normals. It also sets which wrinkles
+  // displace the surface: those at least min_edge_pixels / (3/8) wide
+  // somewhere on screen (21 px by default), which the tessellation can sample
+  // at 3/8 of their width; narrower ones are drawn by (filtered) normals
+  // alone. 8, not 4 as before: auto-framing now fills the image, so at 640 x
+  // 480 the trouser knee's wrinkles reach 10.7 px and tessellating them made
+  // a wrinkled frame 3.3x plain (41 ms); at 8 px it is 1.1x, and the knee
+  // with L_min 1.2 cm went from 107 to 32 ms (docs/benchmarks.md).
+  float min_edge_pixels = 8.0f;
+  // Level of detail: a wrinkle fades in (its height, so its relief and its
+  // normal bend, times a smoothstep) as its width on screen grows from a
+  // quarter of this to this; one no wider than a quarter anywhere is not drawn,
+  // which saves its per-pixel lookups in small or distant views, without a
+  // pop. Above it the fragment shader filters the normals by the pixel's
+  // footprint, so narrow wrinkles do not alias (docs/algorithm.md).
+  float min_wrinkle_pixels = 1.0f;
   // Patches per draw call; 0 picks the largest that keeps each draw under
   // 65,535 tessellated vertices (llvmpipe renders garbage past that in one
   // draw).

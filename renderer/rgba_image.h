@@ -2,6 +2,7 @@
 #define CREASE_RENDERER_RGBA_IMAGE_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -1,26 +1,79 @@
 #version 450 core
-// Per-pixel wrinkle normals (offset-weighted blend), then two-sided Phong with a
-// headlight.
+// Per-pixel wrinkle normals filtered by the pixel's footprint, then matte cloth
+// lit from the camera's frame: a key light above and in front, a softer fill
+// from the other side, hemispherical ambient with flank occlusion, a faint
+// specular and sheen.
 // Depth test before the (costly) lookup: this shader writes no depth.
 layout(early_fragment_tests) in;
 centroid in vec3 te_position;  // inside the triangle (see mesh.tese)
 centroid in vec3 te_normal;
+// The same position at the pixel's centre (maybe outside the triangle): the
+// footprint is centred there, and its derivatives are exact.
+in vec3 te_center;
 flat in int te_triangle;
 out vec4 out_color;
 uniform vec3 u_eye;
 uniform vec3 u_base_color;
 uniform bool u_wrinkles;
+// World-space unit directions towards the lights and the sky, fixed in the
+// camera's frame so every azimuth is lit alike (set by FrameRenderer).
+uniform vec3 u_key;
+uniform vec3 u_fill;
+uniform vec3 u_sky;
+// The view direction, and kFootprintReachPixels (renderer/frame_data.h) in
+// world units per unit of depth along it: the cap on the lookup's margin.
+uniform vec3 u_forward;
+uniform float u_reach_per_depth;
+
+// Cloth lit along mean normal n (length <= 1: shorter where the footprint
+// averaged a wrinkle's facets), seen along v.
+vec3 Shade(vec3 n, vec3 v, float occlusion) {
+  float len = length(n);
+  vec3 unit_n = len > 0.0 ? n / len : v;
+  // Lambert on the mean normal: its length carries the filtered-out relief.
+  float key = max(dot(n, u_key), 0.0);
+  float fill = max(dot(n, u_fill), 0.0);
+  float sky = 0.5 + 0.5 * dot(unit_n, u_sky);
+  float ambient = mix(0.12, 0.3, sky) * occlusion;
+  // Blinn-Phong, weak and broad; Toksvig's factor widens it where the
+  // footprint averaged normals.
+  const float kShininess = 24.0;
+  float toksvig = len / (len + kShininess * (1.0 - len));
+  vec3 half_vector = normalize(u_key + v);
+  float specular =
+      pow(max(dot(unit_n, half_vector), 0.0), kShininess * toksvig);
+  specular *= 0.06 * toksvig * step(0.0, dot(n, u_key));
+  // Sheen: cloth's fibres brighten grazing views a little.
+  float sheen = 0.1 * pow(1.0 - max(dot(unit_n, v), 0.0), 4.0);
+  return u_base_color * (ambient + 0.75 * key + 0.25 * fill * occlusion) +
+         vec3(specular) + sheen * mix(u_base_color, vec3(1.0), 0.5);
+}
+
 void main() {
-  vec3 n = normalize(te_normal);
+  vec3 smooth_n = normalize(te_normal);
+  // The footprint, taken in uniform control flow (derivatives need it).
+  vec3 dpdx = dFdx(te_center), dpdy = dFdy(te_center);
+  vec3 v = normalize(u_eye - te_position);
+  // Cloth is seen from both sides.
+  float facing = dot(smooth_n, v) < 0.0 ? -1.0 : 1.0;
+  vec3 color;
   if (u_wrinkles) {
     ivec4 list = triangle_ranges[te_triangle];
-    WrinkleOffset(list.x, list.y, te_position, n, n);
+    // Half the footprint, within what the CPU's bounds allow.
+    float margin =
+        min(0.5 * max(length(dpdx), length(dpdy)),
+            u_reach_per_depth * max(dot(te_position - u_eye, u_forward), 0.0));
+    vec4 nx, ny, nz;
+    float occlusion =
+        WrinkleShading(list.x, list.y, te_position, te_center, smooth_n, dpdx,
+                       dpdy, margin, nx, ny, nz);
+    color = vec3(0.0);
+    for (int j = 0; j < kSlices; ++j) {
+      color += Shade(facing * vec3(nx[j], ny[j], nz[j]), v, occlusion);
+    }
+    color /= float(kSlices);
+  } else {
+    color = Shade(facing * smooth_n, v, 1.0);
   }
-  vec3 v = normalize(u_eye - te_position);
-  if (dot(n, v) < 0.0) n = -n;  // cloth is seen from both sides
-  vec3 l = v;                   // headlight
-  float diffuse = max(dot(n, l), 0.0);
-  float specular = pow(max(dot(reflect(-l, n), v), 0.0), 32.0);
-  vec3 color = u_base_color * (0.15 + 0.8 * diffuse) + vec3(0.15) * specular;
   out_color = vec4(color, 1.0);
 }

@@ -10,6 +10,7 @@ patch in int tc_triangle;
 // where the triangle's wrinkle list holds.
 centroid out vec3 te_position;
 centroid out vec3 te_normal;
+out vec3 te_center;  // the same, at the pixel's centre (mesh.frag)
 flat out int te_triangle;
 uniform mat4 u_view_projection;
 uniform bool u_wrinkles;
@@ -45,15 +46,15 @@ void main() {
   precise vec3 position, n;
   Evaluate(gl_TessCoord, position, n);
   te_position = position;
+  te_center = position;
   float len = length(n);
   te_normal = len > 0.0 ? n / len : vec3(0.0, 0.0, 1.0);
   te_triangle = tc_triangle;
   vec3 displaced = te_position;
   if (u_wrinkles) {
-    vec3 bent;
     // Only the wrinkles the tessellation can sample (listed first).
     ivec4 list = triangle_ranges[te_triangle];
-    displaced += WrinkleOffset(list.x, list.z, te_position, te_normal, bent) * te_normal;
+    displaced += WrinkleOffset(list.x, list.z, te_position) * te_normal;
   }
   gl_Position = u_view_projection * vec4(displaced, 1.0);
 }

@@ -14,13 +14,15 @@ layout(std430, binding = 5) readonly buffer RangeBounds { vec4 range_bounds[]; }
 // Projects p onto refined points [range.x, range.y] of one wrinkle
 // (Gillette's smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection
 // among the segments within reach of p (p closer to the segment's midpoint than
-// half its length plus half its wider end's width) whose cell holds p, else the
+// half its length plus half its wider end's width plus `margin`: the
+// fragment stage's footprint reach, within the CPU's bounds) whose cell holds
+// p, else the
 // nearer of the wrinkle's own ends among range.zw (-1: a clipped end, out of
 // reach). Returns the squared distance (1e30: none); q, width, height at the
 // projection. Each point and frame is loaded once: llvmpipe runs every branch
 // of every lane, so loads (gathers), not skipped work, set the cost.
-float ProjectOntoWrinkle(ivec4 range, vec3 p, out vec3 q, out float width,
-                         out float height) {
+float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
+                         out float width, out float height) {
   float best_d2 = 1e30;
   q = vec3(0.0);
   width = 0.0;
@@ -31,7 +33,7 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, out vec3 q, out float width,
     vec4 v1 = points[i + 1], s1 = frames[i + 1];
     vec3 z0 = v1.xyz - v0.xyz;
     vec3 from_mid = p - 0.5 * (v0.xyz + v1.xyz);
-    float reach = 0.5 * (length(z0) + max(v0.w, v1.w));
+    float reach = 0.5 * (length(z0) + max(v0.w, v1.w)) + margin;
     if (dot(from_mid, from_mid) <= reach * reach) {
       vec3 z1 = v0.xyz - p, ds = s1.xyz - s0.xyz;
       float alpha = VoronoiAlpha(dot(z0, ds), dot(z0, s0.xyz) + dot(z1, ds),
@@ -67,34 +69,128 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, out vec3 q, out float width,
   return best_d2;
 }
 
-// Largest offset over ranges [first, first + count) at surface point p, and the
-// offset-weighted blend of their bent normals (n is the smooth surface normal).
-float WrinkleOffset(int first, int count, vec3 p, vec3 n, out vec3 bent_normal) {
+// Largest offset over ranges [first, first + count) at surface point p: the
+// displacement (max blending). Heights arrive faded by the level of detail.
+float WrinkleOffset(int first, int count, vec3 p) {
   float best = 0.0;
-  vec3 normal_sum = vec3(0.0);
-  float weight_sum = 0.0;
   for (int r = first; r < first + count; ++r) {
     vec4 bounds = range_bounds[r];
     vec3 to_centre = p - bounds.xyz;
     if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
     vec3 q;
     float width, height;
-    float best_d2 = ProjectOntoWrinkle(ranges[r], p, q, width, height);
+    float d2 = ProjectOntoWrinkle(ranges[r], p, 0.0, q, width, height);
+    if (width <= 0.0) continue;
+    best = max(best, WrinkleProfile(2.0 * sqrt(d2) / width, height));
+  }
+  return best;
+}
+
+// Integrals from 0 to t (odd in t, in half-widths) of the unit profile P (the
+// profile at h = 1), of P^2 and of P'^2: box filtering any of them over an
+// interval is a difference of two of these, exactly.
+float ProfileArea(float t) {
+  float a = min(abs(t), 1.0), b = 1.0 - a;
+  float v = a <= 1.0 / 3.0 ? a - a * a * a : 4.0 / 9.0 - 0.5 * b * b * b;
+  return sign(t) * v;
+}
+float ProfileSquareArea(float t) {
+  float a = min(abs(t), 1.0), b = 1.0 - a;
+  float v = a <= 1.0 / 3.0 ? a - 2.0 * a * a * a + 1.8 * a * a * a * a * a
+                           : 44.0 / 135.0 - 0.45 * b * b * b * b * b;
+  return sign(t) * v;
+}
+float SlopeSquareArea(float t) {
+  float a = min(abs(t), 1.0), b = 1.0 - a;
+  float v = a <= 1.0 / 3.0 ? 12.0 * a * a * a : 4.0 / 3.0 - 3.0 * b * b * b;
+  return sign(t) * v;
+}
+
+// How much a wrinkle's flanks darken the ambient light at most, for a wrinkle
+// as high as its half-width (see docs/algorithm.md, "Folds that read").
+const float kFlankOcclusion = 0.3;
+
+// Slices the pixel's footprint is cut into across each wrinkle: the shading
+// (not linear in the normal: clamped, normalized) is evaluated per slice and
+// averaged, a supersampling across the wrinkle whose samples are themselves
+// exactly box-filtered. Four: one per lane of a vec4 (the blended normal is
+// kept as three vec4s, one per component).
+const int kSlices = 4;
+
+// The unit profile's quantities at t: P, and the integrals of P, P^2, P'^2.
+vec4 ProfileIntegrals(float t) {
+  return vec4(WrinkleProfile(t, 1.0), ProfileArea(t), ProfileSquareArea(t),
+              SlopeSquareArea(t));
+}
+
+// The wrinkles over ranges [first, first + count) as a pixel sees them. Per
+// slice of the pixel's footprint across each wrinkle (dpdx, dpdy: the surface
+// position's screen derivatives), every profile quantity is box-filtered
+// exactly: the mean slope s (a difference of the profile), the mean squared
+// slope s2 (it shortens the mean normal, Toksvig-style, so a bump too narrow
+// to resolve still darkens its pixel as much as its facets would on average)
+// and the mean offset (the blend weight). normal_x, _y, _z receive per slice
+// (one per component) the blended mean normal (length <= 1; n where no
+// wrinkle reaches); returns the flank occlusion over the whole footprint (1:
+// none). p is where the lookup is made (the fragment's centroid, inside its
+// triangle), `center` the pixel's centre on the surface. Wrinkles are looked
+// up up to `margin` beyond their edges, so a footprint that overlaps one from
+// outside it sees it too.
+float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
+                     vec3 dpdx, vec3 dpdy, float margin, out vec4 normal_x,
+                     out vec4 normal_y, out vec4 normal_z) {
+  vec4 sum_x = vec4(0.0), sum_y = vec4(0.0), sum_z = vec4(0.0);
+  vec4 weight_sum = vec4(0.0);
+  float occlusion = 1.0;
+  for (int r = first; r < first + count; ++r) {
+    vec4 bounds = range_bounds[r];
+    vec3 to_centre = p - bounds.xyz;
+    if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
+    vec3 q;
+    float width, height;
+    float d2 = ProjectOntoWrinkle(ranges[r], p, margin, q, width, height);
     float half_width = 0.5 * width;
-    if (half_width <= 0.0) continue;
-    float d = sqrt(best_d2);
-    float offset = WrinkleProfile(d / half_width, height);
-    if (offset <= 0.0) continue;
-    best = max(best, offset);
-    // Bend the normal by the profile's slope across the wrinkle.
+    if (half_width <= 0.0 || height <= 0.0) continue;
     vec3 across = p - q;
     across -= dot(across, n) * n;
     float len = length(across);
     vec3 dir = len > 1e-12 ? across / len : vec3(0.0);
-    float slope = WrinkleProfileSlope(d / half_width, height) / half_width;
-    normal_sum += offset * normalize(n - slope * dir);
-    weight_sum += offset;
+    // The pixel's footprint across the wrinkle: the width of a box with the
+    // variance of the pixel's projection onto `dir`, in half-widths.
+    vec2 f = vec2(dot(dpdx, dir), dot(dpdy, dir));
+    float e = max(0.5 * length(f) / half_width, 1e-3);  // half of it
+    // Centred on the pixel's centre, not on p: a pixel split between
+    // triangles is shaded once per triangle at its own centroid, and the
+    // parts must average the same footprint.
+    float t = (sqrt(d2) + dot(center - p, dir)) / half_width;
+    if (abs(t) - e >= 1.0) continue;
+    float k = height / half_width;
+    float inv = float(kSlices) / (2.0 * e);
+    // Slice boundaries t - e + i (2e / 4), i = 0..4.
+    vec4 b0 = ProfileIntegrals(t - e), b1 = ProfileIntegrals(t - 0.5 * e),
+         b2 = ProfileIntegrals(t), b3 = ProfileIntegrals(t + 0.5 * e),
+         b4 = ProfileIntegrals(t + e);
+    // Rows: P, and the integrals of P, P^2, P'^2; one slice per lane.
+    mat4 lo = transpose(mat4(b0, b1, b2, b3));
+    mat4 hi = transpose(mat4(b1, b2, b3, b4));
+    vec4 slice_p = (hi[1] - lo[1]) * inv;
+    vec4 s = k * (hi[0] - lo[0]) * inv;
+    vec4 s2 = k * k * (hi[3] - lo[3]) * inv;
+    vec4 weight = height * slice_p;
+    vec4 scale = weight * inversesqrt(1.0 + max(s2, s * s));
+    sum_x += scale * (n.x - s * dir.x);
+    sum_y += scale * (n.y - s * dir.y);
+    sum_z += scale * (n.z - s * dir.z);
+    weight_sum += weight;
+    float mean_p = (b4.y - b0.y) / (2.0 * e);
+    float mean_p2 = (b4.z - b0.z) / (2.0 * e);
+    // Flanks: 4 P (1 - P) is 0 on the crest and at the foot, 1 halfway down.
+    occlusion *= 1.0 - kFlankOcclusion * min(k, 1.0) * 4.0 * (mean_p - mean_p2);
   }
-  bent_normal = weight_sum > 0.0 ? normalize(normal_sum) : n;
-  return best;
+  bvec4 some = greaterThan(weight_sum, vec4(0.0));
+  vec4 inv_weight = 1.0 / max(weight_sum, vec4(1e-30));
+  normal_x = mix(vec4(n.x), sum_x * inv_weight, some);
+  normal_y = mix(vec4(n.y), sum_y * inv_weight, some);
+  normal_z = mix(vec4(n.z), sum_z * inv_weight, some);
+  return occlusion;
 }

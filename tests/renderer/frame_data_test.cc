@@ -330,7 +330,8 @@ TessellationTarget LookingDownFrom(float distance) {
 }
 
 // Level of detail: seen from far enough that every wrinkle is under
-// min_wrinkle_pixels wide, no triangle lists any; from near, they do.
+// kFadeStart * min_wrinkle_pixels wide, no triangle lists any; from near, they
+// do; in between, heights fade in smoothly with the width on screen.
 TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
   const SqueezedSheet scene = RunSqueezedSheet();
   ASSERT_NE(scene.session, nullptr);
@@ -349,10 +350,50 @@ TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
     for (const auto& list : buffers.triangle_ranges) listed += list[1];
     return listed;
   };
-  // The widest wrinkle is at most pi * 0.08 = 0.25 units wide: under 2 px
-  // beyond w = 30.
+  // The widest wrinkle is at most pi * 0.08 = 0.25 units wide: under 1/4 px
+  // beyond w = 240.
   EXPECT_GT(listed_at(2.0f), 20);
-  EXPECT_EQ(listed_at(40.0f), 0);
+  EXPECT_GT(listed_at(100.0f), 0);
+  EXPECT_EQ(listed_at(300.0f), 0);
+}
+
+// The fade: 0 up to a quarter of min_wrinkle_pixels, 1 from it on, smooth and
+// rising in between; applied to the uploaded heights per refined point.
+TEST(WrinkleBuffersTest, HeightsFadeInWithTheWidthOnScreen) {
+  TessellationTarget target;
+  target.min_wrinkle_pixels = 2.0f;
+  EXPECT_EQ(LevelOfDetailFade(0.0f, target), 0.0f);
+  EXPECT_EQ(LevelOfDetailFade(0.5f, target), 0.0f);
+  EXPECT_EQ(LevelOfDetailFade(2.0f, target), 1.0f);
+  EXPECT_EQ(LevelOfDetailFade(INFINITY, target), 1.0f);
+  float previous = 0.0f;
+  for (float px = 0.5f; px <= 2.0f; px += 0.01f) {
+    const float fade = LevelOfDetailFade(px, target);
+    EXPECT_GE(fade, previous);
+    EXPECT_LT(fade - previous, 0.03f) << px;  // no step
+    previous = fade;
+  }
+  const SqueezedSheet scene = RunSqueezedSheet();
+  ASSERT_NE(scene.session, nullptr);
+  SmoothNormals normals;
+  normals.Compute(scene.positions, scene.mesh.triangles);
+  const WrinkleTracker& tracker = scene.session->wrinkles();
+  for (float distance : {2.0f, 150.0f}) {
+    WrinkleBuffers buffers;
+    FillWrinkleBuffers(scene.positions, scene.mesh.triangles,
+                       normals.canonical(), tracker, LookingDownFrom(distance),
+                       &buffers);
+    size_t i = 0;
+    for (const WrinkleShape& shape : tracker.shapes()) {
+      for (const RefinedPoint& r : shape.refined) {
+        const float px = r.width * 240.0 / (distance - r.position.z());
+        EXPECT_NEAR(buffers.frames[i++][3],
+                    r.height * LevelOfDetailFade(px, LookingDownFrom(distance)),
+                    1e-6);
+      }
+    }
+    ASSERT_EQ(i, buffers.frames.size());
+  }
 }
 
 // Which wrinkles displace the surface: exactly those whose widest point is at
@@ -367,7 +408,7 @@ TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
   SmoothNormals normals;
   normals.Compute(scene.positions, scene.mesh.triangles);
   int both = 0, normals_only = 0, neither = 0;
-  for (float distance = 1.5f; distance < 40.0f; distance *= 1.25f) {
+  for (float distance = 1.5f; distance < 400.0f; distance *= 1.25f) {
     const TessellationTarget target = LookingDownFrom(distance);
     WrinkleBuffers buffers;
     FillWrinkleBuffers(scene.positions, scene.mesh.triangles,
@@ -379,7 +420,7 @@ TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
         widest =
             std::max(widest, r.width * 240.0 / (distance - r.position.z()));
       }
-      drawn += widest >= target.min_wrinkle_pixels;
+      drawn += widest > kFadeStart * target.min_wrinkle_pixels;
       displaced += widest >= target.min_edge_pixels / 0.375;
     }
     EXPECT_EQ(buffers.drawn_wrinkles, drawn) << distance;
