@@ -12,9 +12,10 @@ sets="fox_walk:60 cloth_pants_knee:180 cesiumman_walk:0 cloth_skirt_walk:0 cloth
 for entry in $sets; do
   name=${entry%%:*} azimuth=${entry##*:}
   echo "gallery: $name (azimuth $azimuth)"
-  # Every 4th frame is rendered; the sheet picks 4 of them spread over the run.
+  # Every 4th frame from frame 8 is rendered (frame 0 has no wrinkles yet); the
+  # sheet picks 4 of them spread over the run.
   "$render" --obj "$data/$name.obj" --pc2 "$data/$name.pc2" --out "$work/$name" \
-    --width 960 --height 720 --every 4 --sheet_rows 4 --azimuth "$azimuth" \
+    --width 960 --height 720 --start_frame 8 --every 4 --sheet_rows 4 --azimuth "$azimuth" \
     --format jpeg --quality 85 > "$work/$name.log"
   tail -n 1 "$work/$name.log"
   cp "$work/$name/contact_sheet.png" "$gallery/$name.png"

@@ -411,6 +411,15 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
   }
 }
 
+double WrinkleTracker::CompressionStrength(double c) const {
+  if (!params_.strength_from_compression) return 1.0;
+  const double keep = params_.tracing.KeepThreshold();
+  const double span = params_.tracing.tau - keep;
+  if (!(span > 0)) return 1.0;
+  const double x = std::clamp((c - keep) / span, 0.0, 1.0);
+  return x * x * (3.0 - 2.0 * x);
+}
+
 void WrinkleTracker::Shape(const SurfaceFrame& surface) {
   static const ArcHeightTable kTable;
   shapes_.resize(paths_.size());
@@ -428,9 +437,10 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
     path.shape_compression = c_max;
     ShapePath(surface, path, min_width_, kTable, params_.samples_per_segment,
               &shapes_[w], c_max);
-    if (path.fade < 1.0) {
-      for (RefinedPoint& r : shapes_[w].refined) r.height *= path.fade;
-      shapes_[w].mid_height *= path.fade;
+    const double scale = path.fade * CompressionStrength(c_max);
+    if (scale < 1.0) {
+      for (RefinedPoint& r : shapes_[w].refined) r.height *= scale;
+      shapes_[w].mid_height *= scale;
     }
   }
   BuildTriangleRanges(surface, paths_, shapes_, params_.samples_per_segment,

@@ -50,6 +50,11 @@ struct WrinkleParams {
   // wrinkle instead of a new one. About the half-life of the reference
   // relaxation (13.5 frames at 0.95 a frame): the field's own memory.
   int dormant_frames = 12;
+  // Heights are scaled by a smoothstep of the wrinkle's shape compression
+  // from the keep threshold (0) to tau (1): a wrinkle kept alive by the lower
+  // threshold shows only as much as its compression warrants, and fades with
+  // it instead of standing at half its height on cloth that has relaxed.
+  bool strength_from_compression = true;
   uint64_t seed = 1;  // of the seeding PRNG
 };
 
@@ -104,6 +109,8 @@ class WrinkleTracker {
   const WrinkleStageTimings& timings() const { return timings_; }
 
  private:
+  // 0..1: how much of its height a wrinkle of this shape compression shows.
+  double CompressionStrength(double c) const;
   double FadeStep() const {
     return params_.fade_frames > 0 ? 1.0 / params_.fade_frames : 1.0;
   }

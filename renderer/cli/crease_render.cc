@@ -30,6 +30,9 @@ ABSL_FLAG(std::string, out, "", "Output directory (created if missing).");
 ABSL_FLAG(int, frames, 0, "Process at most this many frames (0: all).");
 ABSL_FLAG(int, every, 10,
           "Render every Nth frame (the Session still runs every frame).");
+ABSL_FLAG(int, start_frame, 0,
+          "Render from this frame on, every --every frames (the first frame "
+          "has no wrinkles yet).");
 ABSL_FLAG(int, sheet_rows, 6,
           "Frames on the contact sheet, spread over those rendered.");
 ABSL_FLAG(int, width, 480, "Image width, 1..4096.");
@@ -60,6 +63,7 @@ absl::Status Run() {
     return absl::InvalidArgumentError("--format must be jpeg or png");
   }
   const int every = std::max(1, absl::GetFlag(FLAGS_every));
+  const int start = std::max(0, absl::GetFlag(FLAGS_start_frame));
   absl::StatusOr<io::Animation> anim = io::ReadAnimation(obj, pc2);
   if (!anim.ok()) return anim.status();
   SessionParams params;
@@ -90,7 +94,7 @@ absl::Status Run() {
   for (int frame = 0; frame < frames; ++frame) {
     const absl::Span<const float> positions = anim->frames.Sample(frame);
     if (absl::Status s = (*session)->ProcessFrame(positions); !s.ok()) return s;
-    if (frame % every != 0) continue;
+    if (frame < start || (frame - start) % every != 0) continue;
     const Camera camera =
         AutoFrame(positions, static_cast<float>(options.width) / options.height,
                   static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
