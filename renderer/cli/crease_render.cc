@@ -43,9 +43,10 @@ ABSL_FLAG(
     double, azimuth, 0.0,
     "Turn the auto-framed camera around the vertical axis by this many degrees "
     "(180: from behind).");
-ABSL_FLAG(double, min_width, 0.0,
-          "L_min in model units (0: 0.5 % of the bounding-box diagonal, at least a "
-          "tenth of the median edge).");
+ABSL_FLAG(
+    double, min_width, 0.0,
+    "L_min in model units (0: 0.5 % of the bounding-box diagonal, at least a "
+    "tenth of the median edge).");
 ABSL_FLAG(double, tau, 1.3, "Compression threshold for wrinkles.");
 
 namespace crease::renderer {
