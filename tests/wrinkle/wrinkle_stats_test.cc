@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/wrinkle/wrinkle_sheet_test.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/joining.h"
 #include "wrinkle/metrics.h"
@@ -23,12 +24,7 @@
 namespace crease {
 namespace {
 
-std::unique_ptr<Session> NewSession(const io::TriangleMesh& mesh,
-                                    const SessionParams& params = {}) {
-  auto session = Session::Create(mesh.triangles, mesh.positions, params);
-  EXPECT_TRUE(session.ok()) << session.status();
-  return *std::move(session);
-}
+using testing::NewSession;
 
 // The edge whose midpoint is nearest to (x, 0, z) on the sheet.
 EdgePoint EdgeNear(const SurfaceFrame& surface, double x, double z) {

@@ -18,12 +18,7 @@
 namespace crease {
 namespace {
 
-std::unique_ptr<Session> NewSession(const io::TriangleMesh& mesh,
-                                    const SessionParams& params = {}) {
-  auto session = Session::Create(mesh.triangles, mesh.positions, params);
-  EXPECT_TRUE(session.ok()) << session.status();
-  return *std::move(session);
-}
+using testing::NewSession;
 
 double DegreesBetween(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
   const double c = std::abs(a.normalized().dot(b.normalized()));
