@@ -147,33 +147,10 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   // fades out over fade_frames frames and lives on if the condition stops
   // holding meanwhile (compression hovering around the threshold would
   // otherwise make wrinkles pop in and out).
-  const double fade_step = FadeStep();
   size_t kept = 0;
   for (size_t i = 0; i < paths_.size(); ++i) {
     WrinklePath& path = paths_[i];
-    // Broken paths die at once: too few points, or none of its length left
-    // (collapsed geometry), or an edge parameter the solve could not find
-    // (NaN on degenerate triangles). Fading them would draw garbage.
-    bool alive = path.points.size() >= 2;
-    for (const EdgePoint& p : path.points) alive &= p.t >= 0.0 && p.t <= 1.0;
-    const double length = alive ? PathLength(surface, path) : 0.0;
-    alive &= length > 0.0 && std::isfinite(length);
-    if (alive) {
-      double c_max = 1.0;
-      bool any = false;
-      for (int32_t f : path.faces) {
-        c_max = std::max(c_max, surface.field[f].compression);
-        any |= IsWrinkleFace(surface.field[f], params_.tracing);
-      }
-      path.dormant = any ? 0 : path.dormant + 1;
-      if (path.dormant <= params_.dormant_frames &&
-          length >= MidWidth(c_max, min_width_)) {
-        path.fade = std::min(1.0, path.fade + fade_step);
-      } else {
-        path.fade -= fade_step;
-        alive = path.fade > 1e-9;
-      }
-    }
+    const bool alive = StaysAlive(surface, &path);
     if (!alive) {
       deaths_.push_back({path.id, path.age});
       continue;
@@ -182,6 +159,33 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
     ++kept;
   }
   paths_.resize(kept);
+}
+
+bool WrinkleTracker::StaysAlive(const SurfaceFrame& surface,
+                                WrinklePath* path) const {
+  // Broken paths die at once: too few points, or none of its length left
+  // (collapsed geometry), or an edge parameter the solve could not find (NaN
+  // on degenerate triangles). Fading them would draw garbage.
+  if (path->points.size() < 2) return false;
+  for (const EdgePoint& p : path->points) {
+    if (!(p.t >= 0.0 && p.t <= 1.0)) return false;
+  }
+  const double length = PathLength(surface, *path);
+  if (!(length > 0.0 && std::isfinite(length))) return false;
+  double c_max = 1.0;
+  bool any = false;
+  for (int32_t f : path->faces) {
+    c_max = std::max(c_max, surface.field[f].compression);
+    any |= IsWrinkleFace(surface.field[f], params_.tracing);
+  }
+  path->dormant = any ? 0 : path->dormant + 1;
+  if (path->dormant <= params_.dormant_frames &&
+      length >= MidWidth(c_max, min_width_)) {
+    path->fade = std::min(1.0, path->fade + FadeStep());
+    return true;
+  }
+  path->fade -= FadeStep();
+  return path->fade > 1e-9;
 }
 
 void WrinkleTracker::ResolveMeets(const SurfaceFrame& surface) {
@@ -334,6 +338,24 @@ bool WrinkleTracker::FarFromPaths(const SurfaceFrame& surface,
   return true;
 }
 
+void WrinkleTracker::CollectSeedCandidates(const SurfaceFrame& surface) {
+  // Most compressed first; ties by index keep the order deterministic.
+  candidates_.clear();
+  for (int32_t f = 0; f < surface.topology->num_triangles(); ++f) {
+    const StretchTensor& t = surface.field[f];
+    if (IsSeedFace(t, params_.tracing) &&
+        t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio &&
+        (!params_.seed_at_peaks || IsCompressionPeak(surface, f))) {
+      candidates_.push_back(f);
+    }
+  }
+  std::sort(candidates_.begin(), candidates_.end(), [&](int32_t a, int32_t b) {
+    const double ca = surface.field[a].compression,
+                 cb = surface.field[b].compression;
+    return ca != cb ? ca > cb : a < b;
+  });
+}
+
 void WrinkleTracker::Seed(const SurfaceFrame& surface) {
   const MeshTopology& topology = *surface.topology;
   segments_.Reset(topology.num_triangles());
@@ -347,21 +369,7 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
       bbox_hi_[w] = bbox_hi_[w].cwiseMax(surface.Position(p));
     }
   }
-  // Most compressed first; ties by index keep the order deterministic.
-  candidates_.clear();
-  for (int32_t f = 0; f < topology.num_triangles(); ++f) {
-    const StretchTensor& t = surface.field[f];
-    if (IsSeedFace(t, params_.tracing) &&
-        t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio &&
-        (!params_.seed_at_peaks || IsCompressionPeak(surface, f))) {
-      candidates_.push_back(f);
-    }
-  }
-  std::sort(candidates_.begin(), candidates_.end(), [&](int32_t a, int32_t b) {
-    const double ca = surface.field[a].compression,
-                 cb = surface.field[b].compression;
-    return ca != cb ? ca > cb : a < b;
-  });
+  CollectSeedCandidates(surface);
   for (int32_t f : candidates_) {
     if (births_ >= params_.max_new_per_frame ||
         static_cast<int>(paths_.size()) >= params_.max_wrinkles) {

@@ -120,6 +120,9 @@ class WrinkleTracker {
   // Extends the path's end (callers reverse it to extend the front) by whole
   // segments while their total length stays within `budget`.
   bool Extend(const SurfaceFrame& surface, int index, double budget);
+  // Updates the path's dormancy and fade; false when it dies now.
+  bool StaysAlive(const SurfaceFrame& surface, WrinklePath* path) const;
+  void CollectSeedCandidates(const SurfaceFrame& surface);
   void Seed(const SurfaceFrame& surface);
   void Shape(const SurfaceFrame& surface);
   bool FarFromPaths(const SurfaceFrame& surface, const Eigen::Vector3d& q,
