@@ -133,25 +133,39 @@ int JoinMeetingEnds(const SurfaceFrame& surface, const JoinParams& params,
     scratch.stamp.assign(surface.topology->num_triangles(), 0);
     scratch.counter = 0;
   }
-  // Candidate pairs of ends, key = ((i * 2 + side) * 2n + (j * 2 + side)).
-  scratch.candidates.clear();
+  // Every end (path * 2 + side), swept in x so that only ends within max_gap
+  // of each other along x are compared: O(n log n + pairs), not O(n^2).
+  scratch.end_point.resize(2 * n);
+  scratch.end_out.resize(2 * n);
+  scratch.sweep.clear();
   for (int i = 0; i < n; ++i) {
     if ((*paths)[i].points.size() < 2) continue;
-    for (int j = i + 1; j < n; ++j) {
-      if ((*paths)[j].points.size() < 2) continue;
-      for (int si = 0; si < 2; ++si) {
-        const PathEnd ei = EndOf(surface, (*paths)[i], si);
-        for (int sj = 0; sj < 2; ++sj) {
-          const PathEnd ej = EndOf(surface, (*paths)[j], sj);
-          const Eigen::Vector3d gap = ej.point - ei.point;
-          const double distance = gap.norm();
-          if (distance > params.max_gap) continue;
-          if (ei.out.dot(ej.out) > -params.min_alignment) continue;
-          if (ei.out.dot(gap) < 0 || ej.out.dot(gap) > 0) continue;
-          scratch.candidates.push_back(
-              {distance, (i * 2 + si) * 2 * n + (j * 2 + sj)});
-        }
-      }
+    for (int side = 0; side < 2; ++side) {
+      const PathEnd e = EndOf(surface, (*paths)[i], side);
+      scratch.end_point[2 * i + side] = e.point;
+      scratch.end_out[2 * i + side] = e.out;
+      scratch.sweep.push_back({e.point.x(), 2 * i + side});
+    }
+  }
+  std::sort(scratch.sweep.begin(), scratch.sweep.end());
+  // Candidate pairs of ends, key = end_i * 2n + end_j with path i < path j.
+  scratch.candidates.clear();
+  for (size_t a = 0; a < scratch.sweep.size(); ++a) {
+    for (size_t b = a + 1;
+         b < scratch.sweep.size() &&
+         scratch.sweep[b].first - scratch.sweep[a].first <= params.max_gap;
+         ++b) {
+      int32_t ei = scratch.sweep[a].second, ej = scratch.sweep[b].second;
+      if (ei / 2 == ej / 2) continue;
+      if (ei > ej) std::swap(ei, ej);
+      const Eigen::Vector3d gap = scratch.end_point[ej] - scratch.end_point[ei];
+      const double distance = gap.norm();
+      if (distance > params.max_gap) continue;
+      const Eigen::Vector3d& out_i = scratch.end_out[ei];
+      const Eigen::Vector3d& out_j = scratch.end_out[ej];
+      if (out_i.dot(out_j) > -params.min_alignment) continue;
+      if (out_i.dot(gap) < 0 || out_j.dot(gap) > 0) continue;
+      scratch.candidates.push_back({distance, ei * 2 * n + ej});
     }
   }
   std::sort(scratch.candidates.begin(), scratch.candidates.end());

@@ -1,7 +1,9 @@
 #ifndef CREASE_WRINKLE_JOINING_H_
 #define CREASE_WRINKLE_JOINING_H_
 
+#include <Eigen/Core>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "wrinkle/surface.h"
@@ -26,6 +28,8 @@ struct JoinScratch {
   std::vector<int32_t> bridge_faces;
   std::vector<std::pair<double, int32_t>> candidates;  // (gap, end pair)
   std::vector<uint8_t> joined;                         // per path
+  std::vector<Eigen::Vector3d> end_point, end_out;     // per end
+  std::vector<std::pair<double, int32_t>> sweep;       // (x, end)
 };
 
 // Joins wrinkles that meet end to end, head on, into one: the field is one
