@@ -161,6 +161,16 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   paths_.resize(kept);
 }
 
+WrinkleTracker::PathCompression WrinkleTracker::CompressionOf(
+    const SurfaceFrame& surface, const WrinklePath& path) const {
+  PathCompression c;
+  for (int32_t f : path.faces) {
+    c.max = std::max(c.max, surface.field[f].compression);
+    c.kept |= IsWrinkleFace(surface.field[f], params_.tracing);
+  }
+  return c;
+}
+
 bool WrinkleTracker::StaysAlive(const SurfaceFrame& surface,
                                 WrinklePath* path) const {
   // Broken paths die at once: too few points, or none of its length left
@@ -172,15 +182,10 @@ bool WrinkleTracker::StaysAlive(const SurfaceFrame& surface,
   }
   const double length = PathLength(surface, *path);
   if (!(length > 0.0 && std::isfinite(length))) return false;
-  double c_max = 1.0;
-  bool any = false;
-  for (int32_t f : path->faces) {
-    c_max = std::max(c_max, surface.field[f].compression);
-    any |= IsWrinkleFace(surface.field[f], params_.tracing);
-  }
-  path->dormant = any ? 0 : path->dormant + 1;
+  const PathCompression c = CompressionOf(surface, *path);
+  path->dormant = c.kept ? 0 : path->dormant + 1;
   if (path->dormant <= params_.dormant_frames &&
-      length >= MidWidth(c_max, min_width_)) {
+      length >= MidWidth(c.max, min_width_)) {
     path->fade = std::min(1.0, path->fade + FadeStep());
     return true;
   }
@@ -233,10 +238,8 @@ void WrinkleTracker::UpdateLength(const SurfaceFrame& surface, int index) {
   // Trim whole end segments lying where the compression fell below the keep
   // threshold, unless none is above it: a dormant wrinkle keeps its place
   // (flattened by its shape) for when the compression comes back.
-  bool any = false;
-  for (int32_t f : path.faces)
-    any |= IsWrinkleFace(surface.field[f], params_.tracing);
-  for (int side = 0; side < 2 && any; ++side) {
+  const bool kept = CompressionOf(surface, path).kept;
+  for (int side = 0; side < 2 && kept; ++side) {
     while (path.points.size() > 2) {
       const int last = path.num_segments() - 1;
       if (IsWrinkleFace(surface.field[path.faces[last]], params_.tracing))
@@ -295,13 +298,10 @@ bool WrinkleTracker::Extend(const SurfaceFrame& surface, int index,
   extra_faces_.clear();
   const int room = params_.tracing.max_segments - path.num_segments();
   if (room <= 0) return false;
-  double c_max = 1.0;
-  for (int32_t f : path.faces)
-    c_max = std::max(c_max, surface.field[f].compression);
   TraceDirection(surface, next, EdgeSlot(topology, next, end.edge), from, dir,
                  params_.tracing, segments_, index, room,
-                 MidWidth(c_max, min_width_), trace_scratch_, &extra_points_,
-                 &extra_faces_);
+                 MidWidth(CompressionOf(surface, path).max, min_width_),
+                 trace_scratch_, &extra_points_, &extra_faces_);
   double used = 0;
   Eigen::Vector3d prev = from;
   bool grew = false;
@@ -433,10 +433,7 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
   shapes_.resize(paths_.size());
   for (size_t w = 0; w < paths_.size(); ++w) {
     WrinklePath& path = paths_[w];
-    double c_max = 1.0;
-    for (int32_t f : path.faces) {
-      c_max = std::max(c_max, surface.field[f].compression);
-    }
+    double c_max = CompressionOf(surface, path).max;
     if (path.shape_compression >= 1.0) {
       const double r = 1.0 + params_.max_length_change;
       c_max = std::max(1.0, std::clamp(c_max, path.shape_compression / r,

@@ -120,6 +120,14 @@ class WrinkleTracker {
   // Extends the path's end (callers reverse it to extend the front) by whole
   // segments while their total length stays within `budget`.
   bool Extend(const SurfaceFrame& surface, int index, double budget);
+  // Over the path's triangles: the largest compression (at least 1) and
+  // whether any is above the keep threshold.
+  struct PathCompression {
+    double max = 1.0;
+    bool kept = false;
+  };
+  PathCompression CompressionOf(const SurfaceFrame& surface,
+                                const WrinklePath& path) const;
   // Updates the path's dormancy and fade; false when it dies now.
   bool StaysAlive(const SurfaceFrame& surface, WrinklePath* path) const;
   void CollectSeedCandidates(const SurfaceFrame& surface);
