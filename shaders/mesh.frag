@@ -1,5 +1,6 @@
 #version 450 core
-// Per-pixel wrinkle normals filtered by the pixel's footprint, then matte cloth
+// Per-pixel wrinkle normals filtered by the pixel's footprint (on 2x2
+// sub-pixels where a wrinkle reaches the pixel), then matte cloth
 // lit from the camera's frame: a key light above and in front, a softer fill
 // from the other side, hemispherical ambient with flank occlusion, a faint
 // specular and sheen.
@@ -49,6 +50,13 @@ vec3 Shade(vec3 n, vec3 v, float occlusion) {
          vec3(specular) + sheen * mix(u_base_color, vec3(1.0), 0.5);
 }
 
+// Where a pixel a wrinkle reaches is shaded: the centres of its 2x2
+// sub-pixels, in pixels from its centre. Each is looked up and filtered
+// across the wrinkles on its own (a quarter of the footprint), so the ends,
+// bends and crossings of wrinkles are sampled along them as well.
+const vec2 kSubPixels[4] = vec2[](vec2(-0.25, -0.25), vec2(0.25, -0.25),
+                                  vec2(-0.25, 0.25), vec2(0.25, 0.25));
+
 void main() {
   vec3 smooth_n = normalize(te_normal);
   // The footprint, taken in uniform control flow (derivatives need it).
@@ -56,22 +64,31 @@ void main() {
   vec3 v = normalize(u_eye - te_position);
   // Cloth is seen from both sides.
   float facing = dot(smooth_n, v) < 0.0 ? -1.0 : 1.0;
-  vec3 color;
-  if (u_wrinkles) {
-    ivec4 list = triangle_ranges[te_triangle];
-    // Half the footprint, within what the CPU's bounds allow.
-    float margin =
-        min(0.5 * max(length(dpdx), length(dpdy)),
-            u_reach_per_depth * max(dot(te_position - u_eye, u_forward), 0.0));
-    vec4 nx, ny, nz;
-    float occlusion =
-        WrinkleShading(list.x, list.y, te_position, te_center, smooth_n, dpdx,
-                       dpdy, margin, nx, ny, nz);
-    color = vec3(0.0);
-    for (int j = 0; j < kSlices; ++j) {
-      color += Shade(facing * vec3(nx[j], ny[j], nz[j]), v, occlusion);
+  vec3 color = vec3(0.0);
+  // Taken here, in uniform control flow; te_normal's change per pixel sets
+  // each sub-pixel's smooth normal.
+  vec3 dndx = dFdx(te_normal), dndy = dFdy(te_normal);
+  ivec4 list = u_wrinkles ? triangle_ranges[te_triangle] : ivec4(0);
+  // Half the footprint, within what the CPU's bounds allow.
+  float margin =
+      min(0.5 * max(length(dpdx), length(dpdy)),
+          u_reach_per_depth * max(dot(te_position - u_eye, u_forward), 0.0));
+  if (list.y > 0 && WrinkleReaches(list.x, list.y, te_position, te_center,
+                                   smooth_n, dpdx, dpdy, margin)) {
+    for (int i = 0; i < 4; ++i) {
+      vec3 offset = kSubPixels[i].x * dpdx + kSubPixels[i].y * dpdy;
+      vec3 n = normalize(te_normal + kSubPixels[i].x * dndx +
+                         kSubPixels[i].y * dndy);
+      vec3 sub_v = normalize(u_eye - te_center - offset);
+      vec4 nx, ny, nz;
+      float occlusion = WrinkleShading(
+          list.x, list.y, te_position + offset, te_center + offset, n,
+          0.5 * dpdx, 0.5 * dpdy, margin, nx, ny, nz);
+      for (int j = 0; j < kSlices; ++j) {
+        color += Shade(facing * vec3(nx[j], ny[j], nz[j]), sub_v, occlusion);
+      }
     }
-    color /= float(kSlices);
+    color /= float(4 * kSlices);
   } else {
     color = Shade(facing * smooth_n, v, 1.0);
   }

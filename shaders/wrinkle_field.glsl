@@ -86,6 +86,31 @@ float WrinkleOffset(int first, int count, vec3 p) {
   return best;
 }
 
+// Whether any wrinkle over ranges [first, first + count) reaches the pixel:
+// a sub-pixel's footprint (see mesh.frag) reaches at most 0.6 of the pixel's
+// steps (0.25 (|x| + |y|) + half its own 0.5) from the pixel's centre, which
+// the 0.5 of `margin` plus the lookup's slack around p covers. Arguments as
+// for WrinkleShading.
+bool WrinkleReaches(int first, int count, vec3 p, vec3 center, vec3 n,
+                    vec3 dpdx, vec3 dpdy, float margin) {
+  for (int r = first; r < first + count; ++r) {
+    vec4 bounds = range_bounds[r];
+    vec3 to_centre = p - bounds.xyz;
+    if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
+    vec3 q;
+    float width, height;
+    float d2 = ProjectOntoWrinkle(ranges[r], p, margin, q, width, height);
+    if (width <= 0.0 || height <= 0.0) continue;
+    vec3 across = p - q;
+    across -= dot(across, n) * n;
+    float len = length(across);
+    vec3 dir = len > 1e-12 ? across / len : vec3(0.0);
+    float reach = 0.6 * length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
+    if (sqrt(d2) + dot(center - p, dir) - reach < 0.5 * width) return true;
+  }
+  return false;
+}
+
 // Integrals from 0 to t (odd in t, in half-widths) of the unit profile P (the
 // profile at h = 1), of P^2 and of P'^2: box filtering any of them over an
 // interval is a difference of two of these, exactly.
