@@ -81,9 +81,9 @@ void main() {
                          kSubPixels[i].y * dndy);
       vec3 sub_v = normalize(u_eye - te_center - offset);
       vec4 nx, ny, nz;
-      float occlusion = WrinkleShading(
-          list.x, list.y, te_position + offset, te_center + offset, n,
-          0.5 * dpdx, 0.5 * dpdy, margin, nx, ny, nz);
+      float occlusion = WrinkleShading(list.x, list.y, te_position + offset,
+                                       te_center + offset, n, 0.5 * dpdx,
+                                       0.5 * dpdy, margin, nx, ny, nz);
       for (int j = 0; j < kSlices; ++j) {
         color += Shade(facing * vec3(nx[j], ny[j], nz[j]), sub_v, occlusion);
       }
