@@ -18,12 +18,19 @@
 namespace crease::server {
 
 constexpr char kVersion[] = "0.1.0";
+// How long Shutdown waits, past the grace, for cancelled sessions to let go
+// of a worker or a render thread (a frame already rendering is not stopped).
+constexpr absl::Duration kShutdownSlack = absl::Seconds(2);
 
-class CreaseService final : public v1::Crease::CallbackService {
+// Session is a raw method (bytes in and out, decoded by SessionReactor) so
+// that undecodable requests get INVALID_ARGUMENT.
+class CreaseService final
+    : public v1::Crease::WithRawCallbackMethod_Session<
+          v1::Crease::WithCallbackMethod_GetServerInfo<v1::Crease::Service>> {
  public:
   explicit CreaseService(ServiceState* state) : state_(state) {}
 
-  grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse>* Session(
+  grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* Session(
       grpc::CallbackServerContext* context) override {
     return new SessionReactor(state_, context);
   }
@@ -86,8 +93,8 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
   if (!metrics.ok()) return metrics.status();
   state.metrics = *std::move(metrics);
   if (options.render_threads > 0) {
-    absl::StatusOr<std::unique_ptr<RenderPool>> pool = RenderPool::Create(
-        options.render_threads, options.render_queue_capacity);
+    absl::StatusOr<std::unique_ptr<RenderPool>> pool =
+        RenderPool::Create(options.render_threads);
     if (!pool.ok()) return pool.status();
     state.render_pool = *std::move(pool);
   }
@@ -163,10 +170,12 @@ void CreaseServer::Shutdown() {
     state_->shutting_down = true;
     for (SessionReactor* session : state_->sessions) session->Drain();
   }
-  server_->Shutdown(
-      absl::ToChronoTime(absl::Now() + state_->options.shutdown_grace));
+  const absl::Time deadline = absl::Now() + state_->options.shutdown_grace;
+  server_->Shutdown(absl::ToChronoTime(deadline));
   {
-    // Cancelled sessions may still be finishing a frame on a worker.
+    // Cancelled sessions may still be finishing a frame on a worker or a
+    // render thread (their queued renders are skipped): a little longer, not
+    // unbounded.
     absl::MutexLock lock(&state_->mu);
     ServiceState* s = state_.get();
     state_->mu.AwaitWithTimeout(
@@ -175,7 +184,8 @@ void CreaseServer::Shutdown() {
               return s->sessions.empty();
             },
             s),
-        absl::Seconds(30));
+        std::max(deadline - absl::Now(), absl::ZeroDuration()) +
+            kShutdownSlack);
   }
   {
     absl::MutexLock lock(&reaper_mu_);

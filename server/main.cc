@@ -21,6 +21,14 @@ ABSL_FLAG(std::string, port_file, "",
 ABSL_FLAG(uint32_t, max_vertices, 200'000, "Most vertices per session mesh");
 ABSL_FLAG(uint32_t, max_triangles, 400'000, "Most triangles per session mesh");
 ABSL_FLAG(uint32_t, max_sessions, 128, "Most sessions open at once");
+ABSL_FLAG(uint32_t, max_pending_streams, 256,
+          "Most streams waiting for their Start at once");
+ABSL_FLAG(uint32_t, max_pending_per_peer, 32,
+          "Most streams waiting for their Start from one peer host");
+ABSL_FLAG(absl::Duration, start_timeout, absl::Seconds(10),
+          "End a stream that sends no Start for this long after it opens");
+ABSL_FLAG(absl::Duration, write_timeout, absl::Seconds(30),
+          "End a stream whose client reads no answer for this long");
 ABSL_FLAG(uint32_t, max_message_mb, 64, "Largest message, either way, in MiB");
 ABSL_FLAG(absl::Duration, idle_timeout, absl::Seconds(60),
           "End a session that sends nothing for this long");
@@ -28,7 +36,6 @@ ABSL_FLAG(uint32_t, max_image_size, 4096, "Largest image side in pixels");
 ABSL_FLAG(int, worker_threads, 0, "Session worker threads (0: one per core)");
 ABSL_FLAG(int, render_threads, 1,
           "Render threads, one EGL context each (0: no images)");
-ABSL_FLAG(int, render_queue, 16, "Frames waiting for a render thread, at most");
 ABSL_FLAG(std::string, tokens_file, "",
           "Bearer tokens, one per line; set: every call needs one");
 ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain (with --tls_key)");
@@ -58,12 +65,16 @@ int main(int argc, char** argv) {
   options.limits.max_vertices = absl::GetFlag(FLAGS_max_vertices);
   options.limits.max_triangles = absl::GetFlag(FLAGS_max_triangles);
   options.limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
+  options.limits.max_pending_streams = absl::GetFlag(FLAGS_max_pending_streams);
+  options.limits.max_pending_streams_per_peer =
+      absl::GetFlag(FLAGS_max_pending_per_peer);
+  options.limits.start_timeout = absl::GetFlag(FLAGS_start_timeout);
+  options.limits.write_timeout = absl::GetFlag(FLAGS_write_timeout);
   options.limits.max_message_bytes = absl::GetFlag(FLAGS_max_message_mb) << 20;
   options.limits.idle_timeout = absl::GetFlag(FLAGS_idle_timeout);
   options.limits.max_image_size = absl::GetFlag(FLAGS_max_image_size);
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.render_threads = absl::GetFlag(FLAGS_render_threads);
-  options.render_queue_capacity = absl::GetFlag(FLAGS_render_queue);
   options.tokens_file = absl::GetFlag(FLAGS_tokens_file);
   options.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
   options.tls_key_file = absl::GetFlag(FLAGS_tls_key);

@@ -16,11 +16,9 @@ double MsSince(int64_t start_ns) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
-    int threads, int queue_capacity) {
+absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(int threads) {
   if (threads < 1) return absl::InvalidArgumentError("render threads < 1");
   std::unique_ptr<RenderPool> pool(new RenderPool());
-  pool->capacity_ = static_cast<size_t>(std::max(queue_capacity, 1));
   for (int i = 0; i < threads; ++i) {
     pool->threads_.emplace_back([p = pool.get(), i] { p->Run(i); });
   }
@@ -50,11 +48,6 @@ RenderPool::~RenderPool() {
 void RenderPool::Submit(RenderJob job,
                         absl::AnyInvocable<void(RenderOutcome) &&> done) {
   absl::MutexLock lock(&mu_);
-  mu_.Await(absl::Condition(
-      +[](RenderPool* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
-        return p->queue_.size() < p->capacity_;
-      },
-      this));
   queue_.push_back(
       {std::move(job), std::move(done), absl::GetCurrentTimeNanos()});
 }
@@ -96,6 +89,11 @@ void RenderPool::Run(int index) {
     }
     RenderOutcome outcome;
     outcome.queue_ms = MsSince(item.queued_ns);
+    if (item.job.abandoned != nullptr && item.job.abandoned->load()) {
+      outcome.encoded = absl::CancelledError("the call was cancelled");
+      std::move(item.done)(std::move(outcome));
+      continue;
+    }
     const int64_t render_start = absl::GetCurrentTimeNanos();
     absl::StatusOr<renderer::RgbaImage> image =
         (*frame_renderer)

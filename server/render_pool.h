@@ -1,6 +1,7 @@
 #ifndef CREASE_SERVER_RENDER_POOL_H_
 #define CREASE_SERVER_RENDER_POOL_H_
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <string>
@@ -26,6 +27,9 @@ struct RenderJob {
   renderer::RenderOptions options;
   ImageEncoding encoding = ImageEncoding::kJpeg;
   int jpeg_quality = 90;
+  // Set (by the session) once nobody wants the image: a call cancelled or past
+  // the shutdown grace. The job is then skipped, answered CANCELLED.
+  const std::atomic<bool>* abandoned = nullptr;
 };
 
 struct RenderOutcome {
@@ -35,18 +39,18 @@ struct RenderOutcome {
   double encode_ms = 0;
 };
 
-// Render threads, each owning one EGL context and FrameRenderer, fed by a
-// bounded queue (DESIGN.md §5).
+// Render threads, each owning one EGL context and FrameRenderer, fed by one
+// FIFO queue. Submitting never blocks: each session has at most one frame in
+// work, so the queue holds at most one job per image session, and a worker
+// that hands a render over goes straight back to other sessions' frames.
 class RenderPool {
  public:
   // Fails (naming what EGL tried) if any thread cannot get a context.
-  static absl::StatusOr<std::unique_ptr<RenderPool>> Create(int threads,
-                                                            int queue_capacity);
+  static absl::StatusOr<std::unique_ptr<RenderPool>> Create(int threads);
   // Finishes the queued jobs, then joins.
   ~RenderPool();
 
-  // Queues `job`; blocks while the queue is full. `done` runs on a render
-  // thread.
+  // Queues `job` and returns. `done` runs on a render thread.
   void Submit(RenderJob job, absl::AnyInvocable<void(RenderOutcome) &&> done);
 
   const std::string& renderer_name() const { return renderer_name_; }
@@ -63,7 +67,6 @@ class RenderPool {
 
   absl::Mutex mu_;
   std::deque<Queued> queue_ ABSL_GUARDED_BY(mu_);
-  size_t capacity_ = 1;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   int ready_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Status startup_ ABSL_GUARDED_BY(mu_);

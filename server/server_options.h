@@ -13,7 +13,19 @@ namespace crease::server {
 struct ServerLimits {
   uint32_t max_vertices = 200'000;
   uint32_t max_triangles = 400'000;
+  // Sessions that have sent their Start (the slots that frames use).
   uint32_t max_sessions = 128;
+  // Streams opened but still waiting for their Start, at most: all of them,
+  // and from one peer address (its host, any port). Beyond either, a new
+  // stream is refused with RESOURCE_EXHAUSTED; neither takes a session slot.
+  uint32_t max_pending_streams = 256;
+  uint32_t max_pending_streams_per_peer = 32;
+  // A stream that sends no Start this long after it opens is ended
+  // (DEADLINE_EXCEEDED); shorter than the idle timeout.
+  absl::Duration start_timeout = absl::Seconds(10);
+  // An answer the client does not take (read) within this is given up: the
+  // stream is cancelled, so a client that never reads cannot hold its slot.
+  absl::Duration write_timeout = absl::Seconds(30);
   uint32_t max_message_bytes = 64 << 20;  // either direction
   absl::Duration idle_timeout = absl::Seconds(60);
   uint32_t max_image_size = 4096;  // pixels per side
@@ -29,8 +41,6 @@ struct ServerOptions {
   // Render threads, each with its own EGL context (0: no rendering; image
   // requests are then rejected at Start).
   int render_threads = 1;
-  // Frames waiting for a render thread before a session's worker waits.
-  int render_queue_capacity = 16;
   // Bearer tokens, one per line ('#' starts a comment); empty: no auth.
   std::string tokens_file;
   // PEM files; both set: TLS, else plaintext.

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/synchronization/mutex.h"
 #include "server/auth.h"
@@ -29,9 +30,19 @@ struct ServiceState {
   // Messages being worked on (CPU part), all sessions: decides whether a small
   // frame may run on the gRPC thread that read it.
   std::atomic<int> messages_in_work{0};
+  // Refused tokens are logged at most once a second (SessionReactor::Account).
+  std::atomic<int64_t> last_auth_log_ns{0};
+  std::atomic<int64_t> auth_refusals_unlogged{0};
 
   absl::Mutex mu;
+  // Every open stream, started or not (for the timeouts and shutdown).
   absl::flat_hash_set<SessionReactor*> sessions ABSL_GUARDED_BY(mu);
+  // Streams waiting for their Start: all, and per peer host.
+  uint32_t pending_streams ABSL_GUARDED_BY(mu) = 0;
+  absl::flat_hash_map<std::string, uint32_t> pending_by_peer
+      ABSL_GUARDED_BY(mu);
+  // Streams whose Start was accepted: the session slots in use.
+  uint32_t started_sessions ABSL_GUARDED_BY(mu) = 0;
   bool shutting_down ABSL_GUARDED_BY(mu) = false;
 };
 

@@ -1,5 +1,7 @@
 #include "server/session_reactor.h"
 
+#include <grpcpp/support/proto_buffer_reader.h>
+
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -23,6 +25,23 @@ double MsSince(int64_t start_ns) {
   return static_cast<double>(absl::GetCurrentTimeNanos() - start_ns) * 1e-6;
 }
 
+// "ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1"; "ipv6:[::1]:5000" -> "ipv6:[::1]".
+std::string PeerHost(const std::string& peer) {
+  const size_t colon = peer.rfind(':');
+  const size_t bracket = peer.rfind(']');
+  if (colon == std::string::npos ||
+      (bracket != std::string::npos && colon < bracket) ||
+      peer.find(':') == colon) {
+    return peer;  // no port (a unix socket, say)
+  }
+  return peer.substr(0, colon);
+}
+
+grpc::Status Unavailable() {
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                      "the server is shutting down");
+}
+
 }  // namespace
 
 SessionReactor::SessionReactor(ServiceState* state,
@@ -31,52 +50,127 @@ SessionReactor::SessionReactor(ServiceState* state,
       context_(context),
       id_(absl::StrFormat("s%d", state->next_session_id++)),
       peer_(context->peer()),
+      peer_host_(PeerHost(peer_)),
       opened_(absl::Now()) {
-  last_activity_ = absl::Now();
-  grpc::Status rejected = grpc::Status::OK;
-  if (absl::Status auth = state_->tokens.Check(*context_); !auth.ok()) {
-    rejected = ToGrpc(auth);
-  } else {
-    absl::MutexLock state_lock(&state_->mu);
-    if (state_->shutting_down) {
-      rejected = grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                              "the server is shutting down");
-    } else if (state_->sessions.size() >= state_->options.limits.max_sessions) {
-      rejected = grpc::Status(
-          grpc::StatusCode::RESOURCE_EXHAUSTED,
-          absl::StrFormat("%d sessions are open, this server's limit",
-                          state_->options.limits.max_sessions));
-    } else {
-      state_->sessions.insert(this);
-      registered_ = true;
-    }
-  }
-  if (!rejected.ok()) {
+  last_activity_ = opened_;
+  grpc::Status admitted = Admit();
+  if (!admitted.ok()) {
     Lock lock(mu_);
-    FinishLocked(rejected);
+    FinishLocked(admitted);
     return;
   }
+  StartRead(&read_buffer_);
+}
+
+grpc::Status SessionReactor::Admit() {
+  if (absl::Status auth = state_->tokens.Check(*context_); !auth.ok()) {
+    return ToGrpc(auth);
+  }
+  const ServerLimits& limits = state_->options.limits;
+  absl::MutexLock state_lock(&state_->mu);
+  if (state_->shutting_down) return Unavailable();
+  if (state_->pending_streams >= limits.max_pending_streams) {
+    return grpc::Status(
+        grpc::StatusCode::RESOURCE_EXHAUSTED,
+        absl::StrFormat("%d streams are waiting for their start, this "
+                        "server's limit (max_pending_streams)",
+                        limits.max_pending_streams));
+  }
+  uint32_t& from_peer = state_->pending_by_peer[peer_host_];
+  if (from_peer >= limits.max_pending_streams_per_peer) {
+    return grpc::Status(
+        grpc::StatusCode::RESOURCE_EXHAUSTED,
+        absl::StrFormat("%d streams from %s are waiting for their start, "
+                        "this server's limit per peer "
+                        "(max_pending_streams_per_peer)",
+                        from_peer, peer_host_));
+  }
+  ++from_peer;
+  ++state_->pending_streams;
+  state_->sessions.insert(this);
+  slot_ = Slot::kPending;
+  return grpc::Status::OK;
+}
+
+absl::Status SessionReactor::TakeSessionSlot() {
+  absl::MutexLock state_lock(&state_->mu);
+  const uint32_t max_sessions = state_->options.limits.max_sessions;
+  if (state_->started_sessions >= max_sessions) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "%d sessions are open, this server's limit", max_sessions));
+  }
+  ++state_->started_sessions;
+  --state_->pending_streams;
+  if (--state_->pending_by_peer[peer_host_] == 0) {
+    state_->pending_by_peer.erase(peer_host_);
+  }
+  slot_ = Slot::kStarted;
   state_->metrics->SessionStarted();
-  StartRead(&request_);
+  return absl::OkStatus();
+}
+
+void SessionReactor::ReleaseSlot() {
+  absl::MutexLock state_lock(&state_->mu);
+  if (slot_ == Slot::kNone) return;
+  state_->sessions.erase(this);
+  if (slot_ == Slot::kStarted) {
+    --state_->started_sessions;
+    state_->metrics->SessionEnded();
+  } else {
+    --state_->pending_streams;
+    if (--state_->pending_by_peer[peer_host_] == 0) {
+      state_->pending_by_peer.erase(peer_host_);
+    }
+  }
+  slot_ = Slot::kNone;
 }
 
 void SessionReactor::FinishLocked(const grpc::Status& status) {
   if (phase_ == Phase::kFinished) return;
   phase_ = Phase::kFinished;
-  state_->metrics->StreamFinished(status.error_code());
-  if (state_->options.session_log) {
-    const std::string code = absl::StatusCodeToString(
-        static_cast<absl::StatusCode>(status.error_code()));
-    Log(absl::StrFormat(
-        "ended %s%s after %.1f s: %d frames answered, %d with errors%s", code,
-        status.ok() ? "" : absl::StrCat(" \"", status.error_message(), "\""),
-        absl::ToDoubleSeconds(absl::Now() - opened_), frames_answered_,
-        frame_errors_,
-        first_frame_error_.empty()
-            ? ""
-            : absl::StrCat(" (first: ", first_frame_error_, ")")));
-  }
+  status_ = status;
   Finish(status);
+}
+
+void SessionReactor::Account() {
+  grpc::Status status = status_;
+  // A client that cancels (or vanishes) ends the reads as a half-close does;
+  // only the call knows which it was.
+  if (status.ok() && context_->IsCancelled()) {
+    status = grpc::Status(grpc::StatusCode::CANCELLED,
+                          "cancelled before the server's answer");
+  }
+  state_->metrics->StreamFinished(status.error_code());
+  if (!state_->options.session_log) return;
+  if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+    // At most one line a second for refused tokens: a flood of bad calls
+    // must not become a flood of log lines.
+    const int64_t now = absl::GetCurrentTimeNanos();
+    int64_t last = state_->last_auth_log_ns.load();
+    if (now - last < 1'000'000'000 ||
+        !state_->last_auth_log_ns.compare_exchange_strong(last, now)) {
+      state_->auth_refusals_unlogged.fetch_add(1);
+      return;
+    }
+    const int64_t unlogged = state_->auth_refusals_unlogged.exchange(0);
+    Log(absl::StrFormat(
+        "refused UNAUTHENTICATED \"%s\"%s", status.error_message(),
+        unlogged > 0 ? absl::StrFormat(" (%d more refused since the "
+                                       "last such line)",
+                                       unlogged)
+                     : ""));
+    return;
+  }
+  const std::string code = absl::StatusCodeToString(
+      static_cast<absl::StatusCode>(status.error_code()));
+  Log(absl::StrFormat(
+      "ended %s%s after %.1f s: %d frames answered, %d with errors%s", code,
+      status.ok() ? "" : absl::StrCat(" \"", status.error_message(), "\""),
+      absl::ToDoubleSeconds(absl::Now() - opened_), frames_answered_,
+      frame_errors_,
+      first_frame_error_.empty()
+          ? ""
+          : absl::StrCat(" (first: ", first_frame_error_, ")")));
 }
 
 void SessionReactor::Log(const std::string& line) const {
@@ -91,17 +185,31 @@ void SessionReactor::OnReadDone(bool ok) {
     Lock lock(mu_);
     if (!ok) {
       // The client half-closed (every frame it sent has its answer) or the
-      // call is gone.
+      // call is gone (Account tells which).
       FinishLocked(grpc::Status::OK);
       return;
     }
     if (draining_) {
-      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                "the server is shutting down"));
+      FinishLocked(Unavailable());
       return;
     }
     if (phase_ == Phase::kFinished) return;  // expired while reading
     phase_ = Phase::kWorking;
+    message_received_ = true;
+  }
+  request_.Clear();
+  grpc::ProtoBufferReader reader(&read_buffer_);
+  const bool decoded = request_.ParseFromZeroCopyStream(&reader);
+  const size_t bytes = read_buffer_.Length();
+  read_buffer_.Clear();
+  if (!decoded) {
+    Lock lock(mu_);
+    FinishLocked(grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrFormat("request: %d bytes that are no crease.v1."
+                        "SessionRequest (not protobuf, or truncated)",
+                        bytes)));
+    return;
   }
   // When nothing else is being worked on, a small mesh's message runs right
   // here on the gRPC thread that read it: the hop to a worker costs more than
@@ -149,6 +257,11 @@ void SessionReactor::HandleStart() {
     Lock lock(mu_);
     FinishLocked(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                               "start: the first message must be a start"));
+    return;
+  }
+  if (absl::Status slot = TakeSessionSlot(); !slot.ok()) {
+    Lock lock(mu_);
+    FinishLocked(ToGrpc(slot));
     return;
   }
   absl::StatusOr<SessionSetup> setup = ValidateStart(
@@ -258,6 +371,7 @@ void SessionReactor::HandleFrame() {
   }
   job.encoding = setup_.encoding;
   job.jpeg_quality = setup_.jpeg_quality;
+  job.abandoned = &abandoned_;
   state_->render_pool->Submit(std::move(job), [this](RenderOutcome outcome) {
     v1::FrameResult* result = response_.mutable_frame_result();
     if (!outcome.encoded.ok()) {
@@ -309,50 +423,81 @@ void SessionReactor::Write() {
       }
     }
   }
+  bool own_buffer = false;
+  if (grpc::Status encoded =
+          grpc::SerializationTraits<v1::SessionResponse>::Serialize(
+              response_, &write_buffer_, &own_buffer);
+      !encoded.ok()) {
+    FinishLocked(grpc::Status(
+        grpc::StatusCode::INTERNAL,
+        absl::StrCat("cannot encode the answer: ", encoded.error_message())));
+    return;
+  }
   phase_ = Phase::kWriting;
-  StartWrite(&response_);
+  write_started_ = absl::Now();
+  StartWrite(&write_buffer_);
 }
 
 void SessionReactor::OnWriteDone(bool ok) {
   Lock lock(mu_);
+  write_buffer_.Clear();
   if (!ok) {
     FinishLocked(
-        grpc::Status(grpc::StatusCode::CANCELLED, "the client went away"));
+        write_timed_out_
+            ? grpc::Status(
+                  grpc::StatusCode::DEADLINE_EXCEEDED,
+                  absl::StrFormat(
+                      "the client took no answer for %s (the write timeout)",
+                      absl::FormatDuration(
+                          state_->options.limits.write_timeout)))
+            : grpc::Status(grpc::StatusCode::CANCELLED,
+                           "the client went away"));
     return;
   }
   if (draining_) {
-    FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                              "the server is shutting down"));
+    FinishLocked(Unavailable());
     return;
   }
   phase_ = Phase::kReading;
   last_activity_ = absl::Now();
-  StartRead(&request_);
+  StartRead(&read_buffer_);
 }
 
 void SessionReactor::OnCancel() {
+  abandoned_ = true;
   Lock lock(mu_);
   cancelled_ = true;
 }
 
 void SessionReactor::ExpireIfIdle(absl::Time now) {
   Lock lock(mu_);
-  const absl::Duration timeout = state_->options.limits.idle_timeout;
-  if (phase_ == Phase::kReading && now - last_activity_ > timeout) {
-    FinishLocked(
-        grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
-                     absl::StrFormat("no message for %s (the idle timeout)",
-                                     absl::FormatDuration(timeout))));
+  const ServerLimits& limits = state_->options.limits;
+  if (phase_ == Phase::kReading && !message_received_ &&
+      now - opened_ > limits.start_timeout) {
+    FinishLocked(grpc::Status(
+        grpc::StatusCode::DEADLINE_EXCEEDED,
+        absl::StrFormat("no start within %s of opening (the start timeout)",
+                        absl::FormatDuration(limits.start_timeout))));
+  } else if (phase_ == Phase::kReading &&
+             now - last_activity_ > limits.idle_timeout) {
+    FinishLocked(grpc::Status(
+        grpc::StatusCode::DEADLINE_EXCEEDED,
+        absl::StrFormat("no message for %s (the idle timeout)",
+                        absl::FormatDuration(limits.idle_timeout))));
+  } else if (phase_ == Phase::kWriting && !write_timed_out_ &&
+             now - write_started_ > limits.write_timeout) {
+    // A write cannot be withdrawn; cancelling the call ends it (OnWriteDone
+    // then sees !ok and finishes with the reason).
+    write_timed_out_ = true;
+    abandoned_ = true;
+    context_->TryCancel();
   }
 }
 
 void SessionReactor::Drain() {
   Lock lock(mu_);
   draining_ = true;
-  if (phase_ == Phase::kReading) {
-    FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                              "the server is shutting down"));
-  }
+  if (phase_ == Phase::kReading) FinishLocked(Unavailable());
 }
 
 bool SessionReactor::working() {
@@ -361,12 +506,9 @@ bool SessionReactor::working() {
 }
 
 void SessionReactor::OnDone() {
-  if (registered_) {
-    absl::MutexLock state_lock(&state_->mu);
-    state_->sessions.erase(this);
-    state_->metrics->SessionEnded();
-  }
+  ReleaseSlot();
   { Lock lock(mu_); }  // whoever finished the stream has let go
+  Account();
   delete this;
 }
 

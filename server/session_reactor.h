@@ -1,6 +1,9 @@
 #ifndef CREASE_SERVER_SESSION_REACTOR_H_
 #define CREASE_SERVER_SESSION_REACTOR_H_
 
+#include <grpcpp/support/byte_buffer.h>
+
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -19,9 +22,15 @@ namespace crease::server {
 // message, work on it on the worker pool (and a render thread), write the
 // answer, read the next. So results come in order, the Session is touched by
 // one thread at a time, and gRPC's flow control holds back a client that sends
-// faster than its frames are processed.
+// faster than its frames are processed. Messages cross as raw bytes, decoded
+// and encoded here, so that bytes that are no SessionRequest end the stream
+// with INVALID_ARGUMENT (gRPC would report them like a half-close).
+//
+// Slots: an open stream holds a pending slot (ServerLimits::
+// max_pending_streams, per peer host too) until its Start is accepted, then a
+// session slot (max_sessions); OnDone frees whichever it holds.
 class SessionReactor
-    : public grpc::ServerBidiReactor<v1::SessionRequest, v1::SessionResponse> {
+    : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   SessionReactor(ServiceState* state, grpc::CallbackServerContext* context);
 
@@ -30,8 +39,10 @@ class SessionReactor
   void OnCancel() override;
   void OnDone() override;
 
-  // From the server: ends the stream with `status` if it has waited for a
-  // message longer than the idle timeout (`now` given).
+  // From the server, every 200 ms: ends the stream if it has waited for its
+  // Start longer than the start timeout or for any message longer than the
+  // idle timeout, and cancels it if its client has not taken an answer for
+  // the write timeout (`now` given).
   void ExpireIfIdle(absl::Time now);
   // From the server's shutdown: finish now if waiting for a message, else
   // right after the answer in progress.
@@ -41,6 +52,14 @@ class SessionReactor
 
  private:
   enum class Phase { kReading, kWorking, kWriting, kFinished };
+  enum class Slot { kNone, kPending, kStarted };
+  // Takes a pending slot for a new stream; the refusal if none is free.
+  grpc::Status Admit();
+  // Trades the pending slot for a session slot; RESOURCE_EXHAUSTED if none.
+  absl::Status TakeSessionSlot();
+  // Frees the slot held and records how the stream ended (OnDone).
+  void ReleaseSlot();
+  void Account();
   void Work();
   void HandleStart();
   void HandleFrame();
@@ -55,8 +74,12 @@ class SessionReactor
   grpc::CallbackServerContext* const context_;
   const std::string id_;
   const std::string peer_;
+  const std::string peer_host_;  // the peer without its port
   const absl::Time opened_;
-  bool registered_ = false;
+  Slot slot_ = Slot::kNone;  // guarded by state_->mu
+  // Set once nobody wants this stream's images (cancelled, or past the
+  // write timeout): its queued render is skipped.
+  std::atomic<bool> abandoned_{false};
 
   // A std::mutex (pthreads): OnDone locks it once more before deleting, so
   // the last holder's unlock has returned; POSIX makes that safe.
@@ -64,12 +87,17 @@ class SessionReactor
   Phase phase_ = Phase::kReading;  // guarded by mu_, like the three below
   bool cancelled_ = false;
   bool draining_ = false;
+  bool message_received_ = false;  // any; the first must be the Start
+  bool write_timed_out_ = false;
+  grpc::Status status_;  // what the stream ended with (FinishLocked)
   absl::Time last_activity_;
+  absl::Time write_started_;
   int64_t frames_answered_ = 0;  // with mu_, for the session log
   int64_t frame_errors_ = 0;
   std::string first_frame_error_;
 
   // Touched only by the one thread working on the current message.
+  grpc::ByteBuffer read_buffer_, write_buffer_;
   v1::SessionRequest request_;
   v1::SessionResponse response_;
   bool started_ = false;

@@ -30,6 +30,10 @@ v1::Limits LimitsToProto(const ServerLimits& limits) {
   out.set_idle_timeout_seconds(
       static_cast<uint32_t>(absl::ToInt64Seconds(limits.idle_timeout)));
   out.set_max_image_size(limits.max_image_size);
+  out.set_start_timeout_seconds(
+      static_cast<uint32_t>(absl::ToInt64Seconds(limits.start_timeout)));
+  out.set_write_timeout_seconds(
+      static_cast<uint32_t>(absl::ToInt64Seconds(limits.write_timeout)));
   return out;
 }
 
