@@ -1,6 +1,7 @@
 #include "server/session_setup.h"
 
 #include <cmath>
+#include <limits>
 
 #include "absl/strings/str_format.h"
 
@@ -58,6 +59,13 @@ absl::StatusOr<renderer::Camera> CameraFromProto(const v1::Camera& camera,
                              out.target[1] - out.eye[1],
                              out.target[2] - out.eye[2]);
   const Eigen::Vector3f up_vector(out.up[0], out.up[1], out.up[2]);
+  // Finite coordinates can still overflow their difference or its square.
+  if (!std::isfinite(view.squaredNorm()) ||
+      !std::isfinite(up_vector.squaredNorm()) ||
+      !std::isfinite(view.cross(up_vector).squaredNorm())) {
+    return Invalid("%s: eye, target or up too large (the view overflows)",
+                   field);
+  }
   if (view.squaredNorm() == 0 || view.cross(up_vector).squaredNorm() == 0) {
     return Invalid("%s: eye equals target, or up is along the view", field);
   }
@@ -146,8 +154,9 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
   }
   if (p.seed_compression() != 0) {
     if (!(p.seed_compression() > 1 && p.seed_compression() < 100)) {
-      return Invalid("start.parameters.seed_compression: %g, need > 1",
-                     p.seed_compression());
+      return Invalid(
+          "start.parameters.seed_compression: %g is outside (1, 100)",
+          p.seed_compression());
     }
     params.wrinkles.tracing.tau = p.seed_compression();
   }
@@ -226,6 +235,12 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
 
 absl::Status ValidateFrame(const v1::Frame& frame, uint32_t vertex_count,
                            std::optional<uint32_t> last_index) {
+  // Indices only go up, so the largest would leave no index for a later
+  // frame: refused, and the session stays usable.
+  if (frame.index() == std::numeric_limits<uint32_t>::max()) {
+    return Invalid("frame.index: %d is reserved (no frame could follow it)",
+                   frame.index());
+  }
   if (last_index.has_value() && frame.index() <= *last_index) {
     return Invalid("frame.index: %d is not after the last frame, %d",
                    frame.index(), *last_index);

@@ -331,6 +331,15 @@ TEST_F(ServiceTest, BadFramesGetErrorsAndChangeNothing) {
       v1::Frame bad_camera = FrameOf(*pants_, 11);
       bad_camera.mutable_camera()->mutable_eye();
       expect_error(bad_camera, "frame.camera");
+      // Finite, but eye - target overflows.
+      v1::Frame huge_camera = FrameOf(*pants_, 11);
+      huge_camera.mutable_camera()->mutable_eye()->set_x(3e38f);
+      huge_camera.mutable_camera()->mutable_target()->set_x(-3e38f);
+      expect_error(huge_camera, "the view overflows");
+      // The largest index would leave no index for a later frame.
+      v1::Frame last_index = FrameOf(*pants_, 11);
+      last_index.set_index(std::numeric_limits<uint32_t>::max());
+      expect_error(last_index, "is reserved");
     }
   }
   EXPECT_TRUE((*session)->Finish().ok());
