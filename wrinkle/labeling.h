@@ -25,7 +25,7 @@ inline char LabelChar(Label l) { return "CRS"[LabelIndex(l)]; }
 using UnaryCost = std::array<double, kNumLabels>;
 
 struct LabelingParams {
-  // Eq. 4.4-4.7 of Gillette et al. 2015.
+  // Eq. 4.4-4.7 of the theses (SCA 2015's Eq. 4-7).
   double sigma = 0.05;
   double alpha = 9.0;
   double beta = 90.0;

@@ -47,9 +47,10 @@ struct StageTimings {
   }
 };
 
-// Everything one animated mesh remembers between frames (DESIGN.md §2, steps
-// 1-11): the previous frame's edge matrices and labels, the adaptive reference
-// shapes, the graph of the labeling problem (built once) and the wrinkles.
+// Everything one animated mesh remembers between frames (steps 1-11 in
+// docs/architecture.md, "One frame end to end"): the previous frame's edge
+// matrices and labels, the adaptive reference shapes, the graph of the
+// labeling problem (built once) and the wrinkles.
 // Single-threaded and deterministic. The compression-field buffers are sized at
 // creation; the wrinkle stages reuse theirs, so a frame allocates only when
 // wrinkles are born or grow past earlier sizes (and libmaxflow's pool every

@@ -49,11 +49,12 @@ struct WrinkleShape {
 // L_min.
 double MidWidth(double max_compression, double min_width);
 
-// Shape of one path (DESIGN.md §3 "Shape"): widths rise smoothly (smoothstep in
-// the normalised distance from the arc-length midpoint) from the mid width to
-// L_max at the ends, where the height is 0; refined by one cubic Bezier per
-// segment with tangents averaged across edges. `max_compression` (>= 1) sets
-// the mid width; 0: the largest c over the path's triangles.
+// Shape of one path (step 11 in docs/architecture.md; the decisions in
+// docs/algorithm.md, "Shape"): widths rise smoothly (smoothstep in the
+// normalised distance from the arc-length midpoint) from the mid width to L_max
+// at the ends, where the height is 0; refined by one cubic Bezier per segment
+// with tangents averaged across edges. `max_compression` (>= 1) sets the mid
+// width; 0: the largest c over the path's triangles.
 void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
                double min_width, const ArcHeightTable& table,
                int samples_per_segment, WrinkleShape* shape,

@@ -80,8 +80,9 @@ struct WrinkleStageTimings {
   double shape_ms = 0;   // shape, refinement, triangle -> wrinkle ranges
 };
 
-// The wrinkle half of a Session (DESIGN.md §2 steps 8-11): keeps the wrinkles
-// alive from frame to frame. Deterministic for a given seed.
+// The wrinkle half of a Session (steps 8-11 in docs/architecture.md, "One
+// frame end to end"): keeps the wrinkles alive from frame to frame.
+// Deterministic for a given seed.
 class WrinkleTracker {
  public:
   explicit WrinkleTracker(const WrinkleParams& params);

@@ -24,7 +24,7 @@ TEST(UnaryCostTest, MatchesHandComputedValues) {
               1e-12);  // 0.393
   EXPECT_NEAR(UnaryCosts(1.05, 1.05, kParams)[kR], 1 - std::exp(-2.0),
               1e-12);  // 0.865
-  // c(a, b) from the digest's table.
+  // c(a, b) of Eq. 4.5 at four points, values from the printed formula.
   EXPECT_NEAR(CompressStretchCost(1.1, 1.0, kParams), 0.150, 5e-4);
   EXPECT_NEAR(CompressStretchCost(1.2, 1.0, kParams), 0.003, 5e-4);
   EXPECT_NEAR(CompressStretchCost(1.05, 1.1, kParams), 0.620, 5e-4);
