@@ -215,7 +215,7 @@ void SessionReactor::OnReadDone(bool ok) {
   // here on the gRPC thread that read it: the hop to a worker costs more than
   // the frame on this 2-core VM (paths-only round trip p99 ~3 ms -> <1 ms).
   // Under load the worker pool takes everything, so gRPC threads are not held
-  // up. Not with images: a full render queue would block the gRPC thread.
+  // up. Image frames always go to the pool: their answer is slow anyway.
   ServiceState* const state = state_;
   const size_t triangles =
       started_

@@ -18,7 +18,7 @@
 
 namespace crease::server {
 
-// One Session stream (DESIGN.md §5). Strictly one thing at a time: read a
+// One Session stream (docs/architecture.md, "One frame end to end"). Strictly one thing at a time: read a
 // message, work on it on the worker pool (and a render thread), write the
 // answer, read the next. So results come in order, the Session is touched by
 // one thread at a time, and gRPC's flow control holds back a client that sends

@@ -132,7 +132,7 @@ float SlopeSquareArea(float t) {
 }
 
 // How much a wrinkle's flanks darken the ambient light at most, for a wrinkle
-// as high as its half-width (see docs/algorithm.md, "Folds that read").
+// as high as its half-width (see docs/algorithm.md, "Flank occlusion").
 const float kFlankOcclusion = 0.3;
 
 // Slices the pixel's footprint is cut into across each wrinkle: the shading
