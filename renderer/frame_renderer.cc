@@ -121,6 +121,23 @@ struct FrameRenderer::Gl {
 
 FrameRenderer::FrameRenderer(GpuContext* gpu)
     : gpu_(gpu), gl_(std::make_unique<Gl>()) {}
+absl::Status FrameRenderer::ReleaseTarget() {
+  if (!gl_->target) return absl::OkStatus();
+  if (absl::Status s = gpu_->MakeCurrent(); !s.ok()) return s;
+  const int samples = gl_->target->samples();
+  gl_->target.reset();
+  // Deleting is not enough: the driver's state still holds the last-bound
+  // framebuffer's storage until another one is drawn to. A tiny one is.
+  absl::StatusOr<gl::OffscreenTarget> tiny =
+      gl::OffscreenTarget::Create(16, 16, samples);
+  if (!tiny.ok()) return tiny.status();
+  gl_->target.emplace(*std::move(tiny));
+  gl_->target->Bind();
+  gl_->target->Clear({0, 0, 0, 0});
+  glFinish();
+  return absl::OkStatus();
+}
+
 FrameRenderer::~FrameRenderer() {
   if (gpu_ != nullptr)
     (void)gpu_->MakeCurrent();  // GL objects die in this context

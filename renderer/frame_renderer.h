@@ -84,6 +84,11 @@ class FrameRenderer {
                                    const RenderOptions& options,
                                    RenderStats* stats = nullptr);
 
+  // Frees the framebuffers kept for the last size (the next Render makes
+  // them again): after an unusually large image, so that one request does
+  // not keep hundreds of MB for the renderer's lifetime.
+  absl::Status ReleaseTarget();
+
  private:
   struct Gl;
   explicit FrameRenderer(GpuContext* gpu);

@@ -1,5 +1,7 @@
 #include "server/render_pool.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -13,6 +15,12 @@ namespace {
 double MsSince(int64_t start_ns) {
   return static_cast<double>(absl::GetCurrentTimeNanos() - start_ns) * 1e-6;
 }
+
+// Images larger than this (1080p; the framebuffers are ~40 bytes a pixel with
+// 4x MSAA, depth and the resolve) are drawn in framebuffers made for them and
+// freed right after, with the heap's free pages given back: one 4096x4096
+// request used to keep ~600 MB per render thread until a smaller one came.
+constexpr int64_t kKeptTargetPixels = 1920 * 1080;
 
 }  // namespace
 
@@ -111,6 +119,11 @@ void RenderPool::Run(int index) {
       outcome.encode_ms = MsSince(encode_start);
     }
     std::move(item.done)(std::move(outcome));
+    if (static_cast<int64_t>(item.job.options.width) * item.job.options.height >
+        kKeptTargetPixels) {
+      (void)(*frame_renderer)->ReleaseTarget();  // an error: kept, no harm
+      malloc_trim(0);
+    }
   }
   frame_renderer->reset();  // GL objects go before their context
   gpu->reset();
