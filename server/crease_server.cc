@@ -1,7 +1,6 @@
 #include "server/crease_server.h"
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
-#include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
@@ -105,7 +104,7 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
   state.workers = std::make_unique<ThreadPool>(workers);
 
   server->service_ = std::make_unique<CreaseService>(&state);
-  grpc::EnableDefaultHealthCheckService(true);
+  server->health_ = std::make_unique<HealthService>(options.health);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   // gRPC sets SO_REUSEPORT by default: a second server on a busy port would
@@ -117,15 +116,13 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
   builder.SetMaxSendMessageSize(
       static_cast<int>(options.limits.max_message_bytes));
   builder.RegisterService(server->service_.get());
+  builder.RegisterService(server->health_.get());
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
     return absl::UnavailableError(
         absl::StrFormat("cannot listen on %s", options.address));
   }
-  grpc::HealthCheckServiceInterface* health =
-      server->server_->GetHealthCheckService();
-  health->SetServingStatus(true);
-  health->SetServingStatus("crease.v1.Crease", true);
+  server->health_->SetServing(true);
   server->reaper_ = std::thread([s = server.get()] { s->ReapIdleSessions(); });
   return server;
 }
@@ -135,6 +132,7 @@ void CreaseServer::ReapIdleSessions() {
   while (!reaper_mu_.AwaitWithTimeout(absl::Condition(&reaper_stop_),
                                       absl::Milliseconds(200))) {
     const absl::Time now = absl::Now();
+    health_->ExpireWatches(now);
     absl::MutexLock state_lock(&state_->mu);
     for (SessionReactor* session : state_->sessions) {
       session->ExpireIfIdle(now);
@@ -163,29 +161,30 @@ const std::string& CreaseServer::renderer_name() const {
 void CreaseServer::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
-  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
-  health->SetServingStatus(false);
+  health_->SetServing(false);
+  const absl::Time deadline = absl::Now() + state_->options.shutdown_grace;
+  auto all_ended = +[](ServiceState* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu) {
+    return s->sessions.empty();
+  };
   {
+    // Still listening: new sessions get UNAVAILABLE, health NOT_SERVING, while
+    // the sessions in work answer their frame and end.
     absl::MutexLock lock(&state_->mu);
     state_->shutting_down = true;
     for (SessionReactor* session : state_->sessions) session->Drain();
+    state_->mu.AwaitWithDeadline(absl::Condition(all_ended, state_.get()),
+                                 deadline);
   }
-  const absl::Time deadline = absl::Now() + state_->options.shutdown_grace;
+  health_->EndWatches();
   server_->Shutdown(absl::ToChronoTime(deadline));
   {
     // Cancelled sessions may still be finishing a frame on a worker or a
     // render thread (their queued renders are skipped): a little longer, not
     // unbounded.
     absl::MutexLock lock(&state_->mu);
-    ServiceState* s = state_.get();
-    state_->mu.AwaitWithTimeout(
-        absl::Condition(
-            +[](ServiceState* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu) {
-              return s->sessions.empty();
-            },
-            s),
-        std::max(deadline - absl::Now(), absl::ZeroDuration()) +
-            kShutdownSlack);
+    state_->mu.AwaitWithDeadline(
+        absl::Condition(all_ended, state_.get()),
+        std::max(deadline, absl::Now()) + kShutdownSlack);
   }
   {
     absl::MutexLock lock(&reaper_mu_);

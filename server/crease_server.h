@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "absl/status/statusor.h"
+#include "server/health_service.h"
 #include "server/server_options.h"
 #include "server/service_state.h"
 
@@ -37,10 +38,15 @@ class CreaseServer {
   int working_sessions();
   const ServerMetrics& metrics() const { return *state_->metrics; }
   const std::string& renderer_name() const;
+  // grpc.health.v1 Watch streams open now.
+  int health_watches() { return health_->watches(); }
 
-  // Graceful: new sessions are refused with UNAVAILABLE, sessions waiting for
-  // a frame end with UNAVAILABLE, frames in flight get their answers first;
-  // after `shutdown_grace` the rest are cancelled. Returns when all are done.
+  // Graceful: health turns NOT_SERVING, new sessions are refused with
+  // UNAVAILABLE, sessions waiting for a frame end with UNAVAILABLE, frames in
+  // flight get their answers first, and the server still takes connections
+  // meanwhile (so a new health check sees NOT_SERVING, not a closed port);
+  // after `shutdown_grace` the rest are cancelled. Returns when all are done,
+  // or at most 2 s after the grace.
   void Shutdown();
 
  private:
@@ -49,6 +55,7 @@ class CreaseServer {
 
   std::unique_ptr<ServiceState> state_;
   std::unique_ptr<CreaseService> service_;
+  std::unique_ptr<HealthService> health_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   std::thread reaper_;

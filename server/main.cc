@@ -44,6 +44,10 @@ ABSL_FLAG(std::string, metrics_address, "",
           "host:port for Prometheus /metrics (empty: off)");
 ABSL_FLAG(bool, log_sessions, true,
           "Log a line to stderr when a session starts and when it ends");
+ABSL_FLAG(int, max_health_watches, 64,
+          "Most grpc.health.v1 Watch streams open at once");
+ABSL_FLAG(absl::Duration, max_health_watch, absl::Minutes(5),
+          "End a health Watch stream after this long (clients re-watch)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM, how long frames in flight may take");
 
@@ -80,6 +84,8 @@ int main(int argc, char** argv) {
   options.tls_key_file = absl::GetFlag(FLAGS_tls_key);
   options.metrics_address = absl::GetFlag(FLAGS_metrics_address);
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
+  options.health.max_watches = absl::GetFlag(FLAGS_max_health_watches);
+  options.health.max_watch = absl::GetFlag(FLAGS_max_health_watch);
   if (absl::GetFlag(FLAGS_log_sessions)) {
     options.session_log = [](const std::string& line) {
       // One fprintf per line: lines from different threads do not interleave.

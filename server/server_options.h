@@ -31,6 +31,14 @@ struct ServerLimits {
   uint32_t max_image_size = 4096;  // pixels per side
 };
 
+struct HealthLimits {
+  // Watch streams open at once; more are refused with RESOURCE_EXHAUSTED.
+  int max_watches = 64;
+  // A Watch stream ends (OK) after this long; the protocol has clients
+  // re-watch, so this only bounds what a vanished client holds.
+  absl::Duration max_watch = absl::Minutes(5);
+};
+
 // Everything the server is configured with; crease-server sets it from flags.
 struct ServerOptions {
   // host:port; port 0 picks a free one (CreaseServer::port() tells which).
@@ -48,6 +56,8 @@ struct ServerOptions {
   std::string tls_key_file;
   // host:port of the Prometheus /metrics endpoint; empty: off.
   std::string metrics_address;
+  // grpc.health.v1 Watch streams: how many, how long each.
+  HealthLimits health;
   // How long Shutdown lets frames in flight finish before cancelling.
   absl::Duration shutdown_grace = absl::Seconds(10);
   // Receives one line when a session starts and one when its stream ends

@@ -18,13 +18,14 @@
 
 namespace crease::server {
 
-// One Session stream (docs/architecture.md, "One frame end to end"). Strictly one thing at a time: read a
-// message, work on it on the worker pool (and a render thread), write the
-// answer, read the next. So results come in order, the Session is touched by
-// one thread at a time, and gRPC's flow control holds back a client that sends
-// faster than its frames are processed. Messages cross as raw bytes, decoded
-// and encoded here, so that bytes that are no SessionRequest end the stream
-// with INVALID_ARGUMENT (gRPC would report them like a half-close).
+// One Session stream (docs/architecture.md, "One frame end to end"). Strictly
+// one thing at a time: read a message, work on it on the worker pool (and a
+// render thread), write the answer, read the next. So results come in order,
+// the Session is touched by one thread at a time, and gRPC's flow control holds
+// back a client that sends faster than its frames are processed. Messages cross
+// as raw bytes, decoded and encoded here, so that bytes that are no
+// SessionRequest end the stream with INVALID_ARGUMENT (gRPC would report them
+// like a half-close).
 //
 // Slots: an open stream holds a pending slot (ServerLimits::
 // max_pending_streams, per peer host too) until its Start is accepted, then a

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "tests/server/service_fixture.h"
 
@@ -367,6 +369,85 @@ TEST(ServiceReliabilityTest, ShutdownKeepsToItsGrace) {
                  std::to_string(absl::ToInt64Milliseconds(took)));
   EXPECT_LT(took, absl::Seconds(4)) << "grace 1 s";
   for (auto& session : sessions) session->Cancel();
+}
+
+using grpc::health::v1::Health;
+using grpc::health::v1::HealthCheckRequest;
+using grpc::health::v1::HealthCheckResponse;
+
+// One grpc.health.v1 Watch stream (whole server).
+struct HealthWatch {
+  explicit HealthWatch(Health::Stub& stub)
+      : reader(stub.Watch(&context, HealthCheckRequest())) {}
+  // The next status; nullopt when the stream has ended.
+  std::optional<HealthCheckResponse::ServingStatus> Next() {
+    HealthCheckResponse response;
+    if (!reader->Read(&response)) return std::nullopt;
+    return response.status();
+  }
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReader<HealthCheckResponse>> reader;
+};
+
+// Health Watch streams used to be unlimited and never to end (20 000 of them
+// kept +360 MB). They are capped, and each ends after max_watch (clients
+// re-watch, as the protocol says).
+TEST(ServiceReliabilityTest, HealthWatchesAreCappedAndEnd) {
+  ServerOptions options = LoopbackOptions();
+  options.health.max_watches = 3;
+  options.health.max_watch = absl::Milliseconds(600);
+  RunningServer running = RunningServer::Start(options);
+  auto channel =
+      grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
+  auto stub = Health::NewStub(channel);
+  std::vector<std::unique_ptr<HealthWatch>> watches;
+  for (int i = 0; i < 3; ++i) {
+    watches.push_back(std::make_unique<HealthWatch>(*stub));
+    EXPECT_EQ(watches.back()->Next(), HealthCheckResponse::SERVING);
+  }
+  EXPECT_EQ(running.server->health_watches(), 3);
+  HealthWatch fourth(*stub);
+  EXPECT_EQ(fourth.Next(), std::nullopt);
+  const grpc::Status refused = fourth.reader->Finish();
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(refused.error_message(), HasSubstr("health watches"));
+  for (auto& watch : watches) {
+    EXPECT_EQ(watch->Next(), std::nullopt);  // ended by the server
+    EXPECT_TRUE(watch->reader->Finish().ok());
+  }
+  EXPECT_TRUE(WaitFor([&] { return running.server->health_watches() == 0; }));
+}
+
+// During the drain the server still takes connections: a new health check
+// sees NOT_SERVING (it used to find the port closed), and a watcher is told.
+TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  auto channel =
+      grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
+  auto stub = Health::NewStub(channel);
+  HealthWatch watch(*stub);
+  ASSERT_EQ(watch.Next(), HealthCheckResponse::SERVING);
+  const io::Animation fox = LoadBundled("fox_walk");
+  v1::Start start = StartFor(fox);
+  start.mutable_outputs()->mutable_image()->set_width(2048);
+  start.mutable_outputs()->mutable_image()->set_height(2048);
+  start.mutable_outputs()->mutable_image()->set_format(v1::IMAGE_FORMAT_PNG);
+  auto client = running.Client();
+  auto session = client->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_TRUE((*session)->Send(FrameOf(fox, 0)).ok());
+  ASSERT_TRUE(WaitFor([&] { return running.server->working_sessions() == 1; }));
+  std::thread stopper([&] { running.server->Shutdown(); });
+  EXPECT_EQ(watch.Next(), HealthCheckResponse::NOT_SERVING);
+  auto late_client = running.Client();
+  const absl::StatusOr<bool> serving = late_client->IsServing();
+  ASSERT_TRUE(serving.ok()) << serving.status();
+  EXPECT_FALSE(*serving);
+  // The frame in work is still answered.
+  auto result = (*session)->Receive();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->has_image());
+  stopper.join();
 }
 
 // Resident memory of this process (the server runs in it), in MB.
