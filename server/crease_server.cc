@@ -12,6 +12,7 @@
 #include "crease/v1/crease.grpc.pb.h"
 #include "server/session_reactor.h"
 #include "server/session_setup.h"
+#include "server/tls_files.h"
 #include "wrinkle/io/file_util.h"
 
 namespace crease::server {
@@ -77,14 +78,12 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
       return absl::InvalidArgumentError(
           "TLS needs both a certificate and a key file");
     }
-    absl::StatusOr<std::string> cert =
-        io::ReadFileToString(options.tls_cert_file);
-    if (!cert.ok()) return cert.status();
-    absl::StatusOr<std::string> key =
-        io::ReadFileToString(options.tls_key_file);
-    if (!key.ok()) return key.status();
+    absl::StatusOr<TlsPair> tls =
+        ReadTlsPair(options.tls_cert_file, options.tls_key_file);
+    if (!tls.ok()) return tls.status();
     grpc::SslServerCredentialsOptions ssl;
-    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    ssl.pem_key_cert_pairs.push_back(
+        {tls->private_key, tls->certificate_chain});
     credentials = grpc::SslServerCredentials(ssl);
   }
   absl::StatusOr<std::unique_ptr<ServerMetrics>> metrics =
@@ -119,8 +118,9 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
   builder.RegisterService(server->health_.get());
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
-    return absl::UnavailableError(
-        absl::StrFormat("cannot listen on %s", options.address));
+    return absl::UnavailableError(absl::StrFormat(
+        "cannot listen on %s (in use, or not an address of this host)",
+        options.address));
   }
   server->health_->SetServing(true);
   server->reaper_ = std::thread([s = server.get()] { s->ReapIdleSessions(); });

@@ -3,128 +3,29 @@
 // simply load it with renders. Each test reproduces one way the server was
 // hurt before and holds the fix; docs/operations.md lists the limits.
 
-#include <grpcpp/create_channel.h>
-#include <grpcpp/generic/generic_stub.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <fstream>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
-#include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
+#include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
 
 namespace crease::server {
 namespace {
 
+using grpc::health::v1::Health;
+using grpc::health::v1::HealthCheckResponse;
 using ::testing::HasSubstr;
-
-bool WaitFor(const std::function<bool()>& condition,
-             absl::Duration timeout = absl::Seconds(10)) {
-  const absl::Time deadline = absl::Now() + timeout;
-  while (absl::Now() < deadline) {
-    if (condition()) return true;
-    absl::SleepFor(absl::Milliseconds(10));
-  }
-  return condition();
-}
-
-// A Session stream spoken in raw bytes over gRPC's generic async API: it can
-// send what no well-behaved client would (nothing, garbage) and never read.
-class RawStream {
- public:
-  explicit RawStream(const std::string& target)
-      : channel_(
-            grpc::CreateChannel(target, grpc::InsecureChannelCredentials())),
-        stub_(channel_) {
-    call_ = stub_.PrepareCall(&context_, "/crease.v1.Crease/Session", &queue_);
-    call_->StartCall(Tag(1));
-    started_ = Next(1, absl::Seconds(5));
-  }
-  ~RawStream() {
-    context_.TryCancel();
-    queue_.Shutdown();
-    void* tag;
-    bool ok;
-    while (queue_.Next(&tag, &ok)) {
-    }
-  }
-  bool started() const { return started_; }
-
-  // Whether the bytes were taken by the transport within `timeout`.
-  bool Write(const std::string& bytes, absl::Duration timeout) {
-    grpc::Slice slice(bytes);
-    grpc::ByteBuffer buffer(&slice, 1);
-    call_->Write(buffer, Tag(++next_tag_));
-    return Next(next_tag_, timeout);
-  }
-
-  // The status the server ended the call with; DEADLINE_EXCEEDED (client
-  // side) if it has not within `timeout`.
-  grpc::Status Finish(absl::Duration timeout) {
-    // The status comes after every answer has been read.
-    const absl::Time deadline = absl::Now() + timeout;
-    while (true) {
-      grpc::ByteBuffer answer;
-      call_->Read(&answer, Tag(++next_tag_));
-      if (!Next(next_tag_, deadline - absl::Now())) break;
-    }
-    grpc::Status status;
-    call_->Finish(&status, Tag(++next_tag_));
-    if (!Next(next_tag_, deadline - absl::Now(), /*need_ok=*/false)) {
-      return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "test timeout");
-    }
-    return status;
-  }
-
- private:
-  static void* Tag(intptr_t i) { return reinterpret_cast<void*>(i); }
-  bool Next(intptr_t want, absl::Duration timeout, bool need_ok = true) {
-    const auto deadline = absl::ToChronoTime(absl::Now() + timeout);
-    void* tag = nullptr;
-    bool ok = false;
-    while (queue_.AsyncNext(&tag, &ok, deadline) ==
-           grpc::CompletionQueue::GOT_EVENT) {
-      if (tag == Tag(want)) return ok || !need_ok;
-    }
-    return false;
-  }
-
-  std::shared_ptr<grpc::Channel> channel_;
-  grpc::GenericStub stub_;
-  grpc::ClientContext context_;
-  grpc::CompletionQueue queue_;
-  std::unique_ptr<grpc::GenericClientAsyncReaderWriter> call_;
-  intptr_t next_tag_ = 1;
-  bool started_ = false;
-};
-
-std::string Serialized(const v1::SessionRequest& request) {
-  std::string bytes;
-  EXPECT_TRUE(request.SerializeToString(&bytes));
-  return bytes;
-}
-
-std::string StartBytes(const v1::Start& start) {
-  v1::SessionRequest request;
-  *request.mutable_start() = start;
-  return Serialized(request);
-}
-
-std::string FrameBytes(const v1::Frame& frame) {
-  v1::SessionRequest request;
-  *request.mutable_frame() = frame;
-  return Serialized(request);
-}
 
 // Median round trip (send one frame, receive its answer) over `frames`.
 double MedianRoundTripMs(client::CreaseClient& client,
@@ -371,24 +272,6 @@ TEST(ServiceReliabilityTest, ShutdownKeepsToItsGrace) {
   for (auto& session : sessions) session->Cancel();
 }
 
-using grpc::health::v1::Health;
-using grpc::health::v1::HealthCheckRequest;
-using grpc::health::v1::HealthCheckResponse;
-
-// One grpc.health.v1 Watch stream (whole server).
-struct HealthWatch {
-  explicit HealthWatch(Health::Stub& stub)
-      : reader(stub.Watch(&context, HealthCheckRequest())) {}
-  // The next status; nullopt when the stream has ended.
-  std::optional<HealthCheckResponse::ServingStatus> Next() {
-    HealthCheckResponse response;
-    if (!reader->Read(&response)) return std::nullopt;
-    return response.status();
-  }
-  grpc::ClientContext context;
-  std::unique_ptr<grpc::ClientReader<HealthCheckResponse>> reader;
-};
-
 // Health Watch streams used to be unlimited and never to end (20 000 of them
 // kept +360 MB). They are capped, and each ends after max_watch (clients
 // re-watch, as the protocol says).
@@ -450,13 +333,31 @@ TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
   stopper.join();
 }
 
-// Resident memory of this process (the server runs in it), in MB.
-double ResidentMb() {
-  std::ifstream statm("/proc/self/statm");
-  long pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return static_cast<double>(resident) * static_cast<double>(getpagesize()) /
-         (1 << 20);
+// A certificate with another certificate's key used to give only "cannot
+// listen"; the files are now checked first and the error says which.
+TEST(ServiceReliabilityTest, AMismatchedTlsKeyIsNamed) {
+  const std::string dir = ::testing::TempDir();
+  for (const char* name : {"a", "b"}) {
+    const std::string command = absl::StrFormat(
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
+        "-keyout %s/crease_%s_key.pem -out %s/crease_%s_cert.pem 2>/dev/null",
+        dir, name, dir, name);
+    if (std::system(command.c_str()) != 0) GTEST_SKIP() << "no openssl";
+  }
+  ServerOptions options = LoopbackOptions();
+  options.tls_cert_file = dir + "/crease_a_cert.pem";
+  options.tls_key_file = dir + "/crease_b_key.pem";
+  absl::StatusOr<std::unique_ptr<CreaseServer>> server =
+      CreaseServer::Start(options);
+  ASSERT_FALSE(server.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(server.status())) << server.status();
+  EXPECT_THAT(std::string(server.status().message()),
+              HasSubstr("does not match the certificate"));
+  options.tls_key_file = options.tls_cert_file;  // no key in it
+  server = CreaseServer::Start(options);
+  ASSERT_FALSE(server.ok());
+  EXPECT_THAT(std::string(server.status().message()),
+              HasSubstr("no PEM private key"));
 }
 
 // One 4096x4096 image used to raise the server's memory from 88 to 700 MB

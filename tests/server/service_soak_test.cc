@@ -1,0 +1,161 @@
+// The long versions of the reliability tests (ctest label "long", not in the
+// README's test command): `ctest --preset long`. Each prints one line of
+// figures ("soak: ...") for docs/benchmarks.md. CREASE_SOAK_SECONDS sets the
+// soak's length (default 60).
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "gtest/gtest.h"
+#include "tests/server/raw_stream.h"
+#include "tests/server/service_fixture.h"
+
+namespace crease::server {
+namespace {
+
+void Report(const std::string& line) {
+  std::printf("soak: %s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+// 1 000 sessions dropped mid-frame (half cancelled, half just destroyed).
+TEST(ServiceSoakTest, AThousandAbruptDisconnects) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  const io::Animation fox = LoadBundled("fox_walk");
+  auto client = running.Client();
+  const double rss_before = ResidentMb();
+  const absl::Time start = absl::Now();
+  for (int i = 0; i < 1000; ++i) {
+    auto session = client->OpenSession(StartFor(fox));
+    ASSERT_TRUE(session.ok()) << i << ": " << session.status();
+    ASSERT_TRUE((*session)->Send(FrameOf(fox, i % 60)).ok());
+    if (i % 2 == 0) (*session)->Cancel();
+  }
+  ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 0; }));
+  Report(absl::StrFormat(
+      "1000 abrupt disconnects in %.1f s; sessions open after: %d; RSS %.0f -> "
+      "%.0f MB",
+      absl::ToDoubleSeconds(absl::Now() - start),
+      running.server->active_sessions(), rss_before, ResidentMb()));
+}
+
+// 2 000 streams that never send a Start, at once, beside a client that
+// streams 60 frames: the caps refuse most of them, the client is served.
+TEST(ServiceSoakTest, AFloodOfStreamsWithoutAStart) {
+  ServerOptions options = LoopbackOptions();
+  options.limits.start_timeout = absl::Seconds(2);
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation fox = LoadBundled("fox_walk");
+  const double rss_before = ResidentMb();
+  std::vector<std::unique_ptr<RawStream>> flood;
+  for (int i = 0; i < 2000; ++i) {
+    flood.push_back(std::make_unique<RawStream>(running.target));
+  }
+  const int held = running.server->active_sessions();
+  auto session = running.Client()->OpenSession(StartFor(fox));
+  ASSERT_TRUE(session.ok()) << session.status();
+  int answered = 0;
+  for (int f = 0; f < 60; ++f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(fox, f)).ok());
+    answered += (*session)->Receive().ok();
+  }
+  EXPECT_EQ(answered, 60);
+  ASSERT_TRUE((*session)->WritesDone().ok());
+  ASSERT_TRUE((*session)->Finish().ok());
+  const double rss_flooded = ResidentMb();
+  flood.clear();
+  ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 0; }));
+  Report(absl::StrFormat(
+      "2000 start-less streams: %d held at once (the per-peer cap), a client "
+      "answered %d/60 frames beside them; RSS %.0f -> %.0f -> %.0f MB after",
+      held, answered, rss_before, rss_flooded, ResidentMb()));
+}
+
+// 2 000 health Watch streams asked for: at most max_health_watches open.
+TEST(ServiceSoakTest, AFloodOfHealthWatches) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  auto channel =
+      grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
+  auto stub = grpc::health::v1::Health::NewStub(channel);
+  const double rss_before = ResidentMb();
+  std::vector<std::unique_ptr<HealthWatch>> watches;
+  int refused = 0;
+  for (int i = 0; i < 2000; ++i) {
+    watches.push_back(std::make_unique<HealthWatch>(*stub));
+    if (!watches.back()->Next()) {
+      ++refused;
+      watches.back()->reader->Finish();
+      watches.pop_back();
+    }
+  }
+  const int open = running.server->health_watches();
+  EXPECT_EQ(open, 64);
+  const double rss_flooded = ResidentMb();
+  for (auto& watch : watches) watch->context.TryCancel();
+  watches.clear();
+  ASSERT_TRUE(WaitFor([&] { return running.server->health_watches() == 0; }));
+  Report(absl::StrFormat(
+      "2000 health watches asked: %d open, %d refused; RSS %.0f -> %.0f -> "
+      "%.0f MB after",
+      open, refused, rss_before, rss_flooded, ResidentMb()));
+}
+
+// 32 paths-only sessions at 30 fps for CREASE_SOAK_SECONDS: every frame
+// answered, memory flat after the first quarter.
+TEST(ServiceSoakTest, ThirtyTwoSessionsAtThirtyFps) {
+  const char* env = std::getenv("CREASE_SOAK_SECONDS");
+  const int seconds = env != nullptr ? std::max(5, std::atoi(env)) : 60;
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  const io::Animation fox = LoadBundled("fox_walk");
+  auto client = running.Client();
+  std::atomic<int64_t> sent{0}, answered{0};
+  std::vector<std::vector<double>> latencies(32);
+  std::vector<std::thread> threads;
+  const absl::Time start = absl::Now(), end = start + absl::Seconds(seconds);
+  double rss_quarter = 0;
+  for (int s = 0; s < 32; ++s) {
+    threads.emplace_back([&, s] {
+      auto session = client->OpenSession(StartFor(fox));
+      if (!session.ok()) return;
+      absl::Time next = absl::Now();
+      for (int f = 0; absl::Now() < end; ++f) {
+        absl::SleepFor(next - absl::Now());
+        next += absl::Milliseconds(33);
+        const absl::Time sent_at = absl::Now();
+        if (!(*session)->Send(FrameOf(fox, f)).ok()) break;
+        ++sent;
+        auto result = (*session)->Receive();
+        if (!result.ok() || result->has_error()) break;
+        ++answered;
+        latencies[s].push_back(
+            absl::ToDoubleMilliseconds(absl::Now() - sent_at));
+      }
+      (void)(*session)->WritesDone();
+      (void)(*session)->Finish();
+    });
+  }
+  absl::SleepFor(absl::Seconds(seconds) / 4);
+  rss_quarter = ResidentMb();
+  for (std::thread& t : threads) t.join();
+  std::vector<double> all;
+  for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+  std::sort(all.begin(), all.end());
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(sent.load(), answered.load());
+  Report(absl::StrFormat(
+      "32 sessions x 30 fps x %d s: %d/%d frames answered, round trip p50 "
+      "%.2f ms p99 %.2f ms; RSS %.0f MB at a quarter, %.0f MB at the end",
+      seconds, answered.load(), sent.load(), all[all.size() / 2],
+      all[all.size() * 99 / 100], rss_quarter, ResidentMb()));
+}
+
+}  // namespace
+}  // namespace crease::server
