@@ -50,15 +50,23 @@ TEST(ServiceSoakTest, AThousandAbruptDisconnects) {
 // 2 000 streams that never send a Start, at once, beside a client that
 // streams 60 frames: the caps refuse most of them, the client is served.
 TEST(ServiceSoakTest, AFloodOfStreamsWithoutAStart) {
+  // Two peers on one machine: the flood comes over IPv6 (::1), the client
+  // over IPv4 (127.0.0.1), to a dual-stack listener.
   ServerOptions options = LoopbackOptions();
+  options.address = "[::]:0";
   options.limits.start_timeout = absl::Seconds(2);
   RunningServer running = RunningServer::Start(options);
+  if (running.server == nullptr) GTEST_SKIP() << "no IPv6 here";
+  const std::string flood_target =
+      "[::1]:" + std::to_string(running.server->port());
+  if (!RawStream(flood_target).started()) GTEST_SKIP() << "no ::1 here";
   const io::Animation fox = LoadBundled("fox_walk");
   const double rss_before = ResidentMb();
   std::vector<std::unique_ptr<RawStream>> flood;
   for (int i = 0; i < 2000; ++i) {
-    flood.push_back(std::make_unique<RawStream>(running.target));
+    flood.push_back(std::make_unique<RawStream>(flood_target));
   }
+  ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() > 0; }));
   const int held = running.server->active_sessions();
   auto session = running.Client()->OpenSession(StartFor(fox));
   ASSERT_TRUE(session.ok()) << session.status();
@@ -130,10 +138,21 @@ TEST(ServiceSoakTest, ThirtyTwoSessionsAtThirtyFps) {
         absl::SleepFor(next - absl::Now());
         next += absl::Milliseconds(33);
         const absl::Time sent_at = absl::Now();
-        if (!(*session)->Send(FrameOf(fox, f)).ok()) break;
+        // The walk loops; indices keep going up.
+        if (!(*session)
+                 ->Send(client::FrameOf(fox.frames.Sample(f % 60),
+                                        static_cast<uint32_t>(f)))
+                 .ok()) {
+          break;
+        }
         ++sent;
         auto result = (*session)->Receive();
-        if (!result.ok() || result->has_error()) break;
+        if (!result.ok() || result->has_error()) {
+          ADD_FAILURE() << "session " << s << " frame " << f << ": "
+                        << (result.ok() ? result->error().message()
+                                        : result.status().ToString());
+          break;
+        }
         ++answered;
         latencies[s].push_back(
             absl::ToDoubleMilliseconds(absl::Now() - sent_at));
