@@ -238,7 +238,11 @@ void SessionReactor::OnReadDone(bool ok) {
 void SessionReactor::Work() {
   work_start_ns_ = absl::GetCurrentTimeNanos();
   response_.Clear();
-  if (!started_) {
+  if (abandoned_) {
+    // Cancelled while waiting for a worker: nobody wants the answer.
+    Lock lock(mu_);
+    FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  } else if (!started_) {
     HandleStart();
   } else if (request_.has_frame()) {
     HandleFrame();
