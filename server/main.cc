@@ -3,6 +3,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -127,6 +128,16 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "crease-server: %s, shutting down\n",
                signal == SIGINT ? "SIGINT" : "SIGTERM");
   (*server)->Shutdown();
+  if (const int left = (*server)->active_sessions(); left > 0) {
+    // A render that was running at the deadline is not interrupted; the
+    // process does not wait for it (joining the render threads would).
+    std::fprintf(stderr,
+                 "crease-server: stopped; %d session(s) still rendering past "
+                 "the grace, abandoned\n",
+                 left);
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }
   std::fprintf(stderr, "crease-server: stopped\n");
   return 0;
 }

@@ -19,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
+#include "wrinkle/io/file_util.h"
 
 namespace crease::server {
 namespace {
@@ -358,6 +359,36 @@ TEST(ServiceReliabilityTest, AMismatchedTlsKeyIsNamed) {
   ASSERT_FALSE(server.ok());
   EXPECT_THAT(std::string(server.status().message()),
               HasSubstr("no PEM private key"));
+}
+
+// Every failed token check used to write a log line: a flood of bad calls
+// became a flood of lines. Now at most one a second, counting the rest.
+TEST(ServiceReliabilityTest, RefusedTokensAreLoggedOnceASecond) {
+  const std::string tokens = ::testing::TempDir() + "/crease_flood_tokens.txt";
+  ASSERT_TRUE(io::WriteStringToFile(tokens, "secret\n").ok());
+  absl::Mutex mu;
+  std::vector<std::string> lines;
+  ServerOptions options = LoopbackOptions();
+  options.tokens_file = tokens;
+  options.session_log = [&](const std::string& line) {
+    absl::MutexLock lock(&mu);
+    lines.push_back(line);
+  };
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation fox = LoadBundled("fox_walk");
+  client::ClientOptions wrong;
+  wrong.token = "wrong";
+  auto client = running.Client(wrong);
+  const absl::Time start = absl::Now();
+  for (int i = 0; i < 200; ++i) {
+    EXPECT_TRUE(
+        absl::IsUnauthenticated(client->OpenSession(StartFor(fox)).status()));
+  }
+  const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  absl::MutexLock lock(&mu);
+  EXPECT_GE(lines.size(), 1u);
+  EXPECT_LE(static_cast<double>(lines.size()), seconds + 2) << seconds << " s";
+  EXPECT_THAT(lines.front(), HasSubstr("refused UNAUTHENTICATED"));
 }
 
 // One 4096x4096 image used to raise the server's memory from 88 to 700 MB
