@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/flags_usage.h"
 #include "server/crease_server.h"
 #include "wrinkle/io/file_util.h"
 
@@ -53,9 +54,10 @@ ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM, how long frames in flight may take");
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  crease::SetFlagsUsage(
       "The Crease wrinkle service (gRPC, crease.v1). Example:\n"
-      "  crease-server --address 127.0.0.1:50051 --render_threads 1");
+      "  crease-server --address 127.0.0.1:50051 --render_threads 1",
+      "server/main.cc");
   absl::ParseCommandLine(argc, argv);
 
   // Signals go to sigwait below, not to whichever thread gRPC runs.

@@ -24,6 +24,7 @@
 #include "client/cli/stream_summary.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
+#include "common/flags_usage.h"
 #include "renderer/camera.h"
 #include "renderer/contact_sheet.h"
 #include "renderer/image_encoding.h"
@@ -342,12 +343,13 @@ absl::Status Run() {
 }  // namespace crease::client
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  crease::SetFlagsUsage(
       "Streams an OBJ + PC2 animation to a Crease server. Example:\n"
       "  crease-client --server 127.0.0.1:50051 --obj "
       "data/cloth_pants_knee.obj "
       "--pc2 data/cloth_pants_knee.pc2 --out out/ --image jpeg "
-      "--contact_sheet");
+      "--contact_sheet",
+      "client/cli/");
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = absl::GetFlag(FLAGS_health)
                                   ? crease::client::CheckHealth()

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "common/flags_usage.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/image_compare.h"
 #include "renderer/image_encoding.h"
@@ -168,10 +169,11 @@ absl::Status Run() {
 }  // namespace crease::renderer
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  crease::SetFlagsUsage(
       "Mean |difference| (0-255 per channel) between frames and their 4x "
       "supersampled references, over the subject's interior.\n"
-      "  crease-aliasing --data data --sets fox_walk --sizes 480x360");
+      "  crease-aliasing --data data --sets fox_walk --sizes 480x360",
+      "renderer/cli/crease_aliasing.cc");
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::renderer::Run();
   if (!status.ok()) {

@@ -16,6 +16,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/flags_usage.h"
 #include "renderer/contact_sheet.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/image_encoding.h"
@@ -157,9 +158,10 @@ absl::Status Run() {
 }  // namespace crease::renderer
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  crease::SetFlagsUsage(
       "Renders an animation with and without wrinkles, headless.\n"
-      "  crease-render --obj NAME.obj --pc2 NAME.pc2 --out DIR");
+      "  crease-render --obj NAME.obj --pc2 NAME.pc2 --out DIR",
+      "renderer/cli/crease_render.cc");
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::renderer::Run();
   if (!status.ok()) {

@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/flags_usage.h"
 #include "wrinkle/cli/analysis_report.h"
 #include "wrinkle/cli/wrinkle_output.h"
 #include "wrinkle/io/animation.h"
@@ -320,12 +321,13 @@ absl::Status Run() {
 }  // namespace crease::cli
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  crease::SetFlagsUsage(
       "Labels every triangle of an animated mesh compress / stretch / rest and "
       "tracks "
       "its compression, frame by frame.\n"
       "  crease-analyze --obj NAME.obj --pc2 NAME.pc2 [--out DIR] [--json "
-      "PATH]");
+      "PATH]",
+      "wrinkle/cli/");
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::cli::Run();
   if (!status.ok()) {
