@@ -10,8 +10,8 @@
 
 #include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
+#include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
-#include "renderer/image_encoding.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/session.h"
 
@@ -125,7 +125,7 @@ const RenderSet kSets[] = {
   return true;
 }();
 
-RgbaImage Frame1080p() {
+image::RgbaImage Frame1080p() {
   Scene& scene = SceneOf("cloth_pants_knee");
   RenderOptions options;
   options.width = 1920;
@@ -136,14 +136,16 @@ RgbaImage Frame1080p() {
 }
 
 void BM_EncodeJpeg1080p(benchmark::State& state) {
-  const RgbaImage image = Frame1080p();
-  for (auto _ : state) benchmark::DoNotOptimize(EncodeJpeg(image, 90)->size());
+  const image::RgbaImage image = Frame1080p();
+  for (auto _ : state)
+    benchmark::DoNotOptimize(image::EncodeJpeg(image, 90)->size());
 }
 BENCHMARK(BM_EncodeJpeg1080p)->Unit(benchmark::kMillisecond);
 
 void BM_EncodePng1080p(benchmark::State& state) {
-  const RgbaImage image = Frame1080p();
-  for (auto _ : state) benchmark::DoNotOptimize(EncodePng(image, 1)->size());
+  const image::RgbaImage image = Frame1080p();
+  for (auto _ : state)
+    benchmark::DoNotOptimize(image::EncodePng(image, 1)->size());
 }
 BENCHMARK(BM_EncodePng1080p)->Unit(benchmark::kMillisecond);
 

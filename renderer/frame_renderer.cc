@@ -183,7 +183,7 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   return r;
 }
 
-absl::StatusOr<RgbaImage> FrameRenderer::Render(
+absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
     absl::Span<const float> positions, absl::Span<const io::Triangle> triangles,
     const WrinkleTracker* wrinkles, const RenderOptions& options,
     RenderStats* stats) {
@@ -242,8 +242,8 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
   g.vertices.Upload(g.corners);
 
   const float aspect = static_cast<float>(options.width) / options.height;
-  const Camera camera =
-      options.camera ? *options.camera : AutoFrame(positions, aspect);
+  const image::Camera camera =
+      options.camera ? *options.camera : image::AutoFrame(positions, aspect);
   const Eigen::Vector3f eye(camera.eye[0], camera.eye[1], camera.eye[2]);
   const Eigen::Vector3f target(camera.target[0], camera.target[1],
                                camera.target[2]);
@@ -254,7 +254,7 @@ absl::StatusOr<RgbaImage> FrameRenderer::Render(
         "camera: eye equals target, or up is along the view");
   }
   const Eigen::Matrix4f view_projection =
-      ViewProjection(camera, positions, aspect);
+      image::ViewProjection(camera, positions, aspect);
 
   WrinkleBuffers& w = g.wrinkle_data;
   if (draw_wrinkles) {

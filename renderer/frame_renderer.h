@@ -7,9 +7,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "renderer/camera.h"
+#include "image/camera.h"
+#include "image/rgba_image.h"
 #include "renderer/gpu_context.h"
-#include "renderer/rgba_image.h"
 #include "wrinkle/io/triangle_mesh.h"
 #include "wrinkle/wrinkle_tracker.h"
 
@@ -24,7 +24,7 @@ struct RenderOptions {
   std::array<float, 4> background = {1.0f, 1.0f, 1.0f, 1.0f};
   std::array<float, 3> base_color = {0.55f, 0.62f, 0.75f};
   // Unset: framed automatically on the mesh's bounds (see AutoFrame).
-  std::optional<Camera> camera;
+  std::optional<image::Camera> camera;
   // Draw the wrinkles given to Render (tessellated, displaced, per-pixel
   // normals).
   bool wrinkles = true;
@@ -78,11 +78,10 @@ class FrameRenderer {
   // a wrong length, non-finite values, indices out of range, wrinkle lists that
   // do not match the triangles, or an unsupported size. `stats` (may be null)
   // receives what was drawn.
-  absl::StatusOr<RgbaImage> Render(absl::Span<const float> positions,
-                                   absl::Span<const io::Triangle> triangles,
-                                   const WrinkleTracker* wrinkles,
-                                   const RenderOptions& options,
-                                   RenderStats* stats = nullptr);
+  absl::StatusOr<image::RgbaImage> Render(
+      absl::Span<const float> positions,
+      absl::Span<const io::Triangle> triangles, const WrinkleTracker* wrinkles,
+      const RenderOptions& options, RenderStats* stats = nullptr);
 
   // Frees the framebuffers kept for the last size (the next Render makes
   // them again): after an unusually large image, so that one request does

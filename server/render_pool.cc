@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "image/image_encoding.h"
 #include "renderer/gpu_context.h"
-#include "renderer/image_encoding.h"
 
 namespace crease::server {
 namespace {
@@ -103,7 +103,7 @@ void RenderPool::Run(int index) {
       continue;
     }
     const int64_t render_start = absl::GetCurrentTimeNanos();
-    absl::StatusOr<renderer::RgbaImage> image =
+    absl::StatusOr<image::RgbaImage> image =
         (*frame_renderer)
             ->Render(item.job.positions, item.job.triangles, item.job.wrinkles,
                      item.job.options);
@@ -112,10 +112,9 @@ void RenderPool::Run(int index) {
       outcome.encoded = image.status();
     } else {
       const int64_t encode_start = absl::GetCurrentTimeNanos();
-      outcome.encoded =
-          item.job.encoding == ImageEncoding::kPng
-              ? renderer::EncodePng(*image)
-              : renderer::EncodeJpeg(*image, item.job.jpeg_quality);
+      outcome.encoded = item.job.encoding == ImageEncoding::kPng
+                            ? image::EncodePng(*image)
+                            : image::EncodeJpeg(*image, item.job.jpeg_quality);
       outcome.encode_ms = MsSince(encode_start);
     }
     std::move(item.done)(std::move(outcome));

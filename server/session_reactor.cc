@@ -132,8 +132,19 @@ void SessionReactor::FinishLocked(const grpc::Status& status) {
   Finish(status);
 }
 
+grpc::Status SessionReactor::WriteTimeoutStatus() const {
+  return grpc::Status(
+      grpc::StatusCode::DEADLINE_EXCEEDED,
+      absl::StrFormat(
+          "the client took no answer for %s (the write timeout)",
+          absl::FormatDuration(state_->options.limits.write_timeout)));
+}
+
 void SessionReactor::Account() {
   grpc::Status status = status_;
+  // The reaper cancelled the call for its write timeout; the write may have
+  // completed just before, so the stream can have ended otherwise since.
+  if (write_timed_out_) status = WriteTimeoutStatus();
   // A client that cancels (or vanishes) ends the reads as a half-close does;
   // only the call knows which it was.
   if (status.ok() && context_->IsCancelled()) {
@@ -367,9 +378,9 @@ void SessionReactor::HandleFrame() {
     const float aspect = static_cast<float>(job.options.width) /
                          static_cast<float>(job.options.height);
     if (!steady_camera_) {
-      steady_camera_ = renderer::AutoFrame(positions_, aspect);
+      steady_camera_ = image::AutoFrame(positions_, aspect);
     } else {
-      renderer::KeepInView(positions_, aspect, &*steady_camera_);
+      image::KeepInView(positions_, aspect, &*steady_camera_);
     }
     job.options.camera = steady_camera_;
   }
@@ -446,16 +457,9 @@ void SessionReactor::OnWriteDone(bool ok) {
   Lock lock(mu_);
   write_buffer_.Clear();
   if (!ok) {
-    FinishLocked(
-        write_timed_out_
-            ? grpc::Status(
-                  grpc::StatusCode::DEADLINE_EXCEEDED,
-                  absl::StrFormat(
-                      "the client took no answer for %s (the write timeout)",
-                      absl::FormatDuration(
-                          state_->options.limits.write_timeout)))
-            : grpc::Status(grpc::StatusCode::CANCELLED,
-                           "the client went away"));
+    FinishLocked(write_timed_out_ ? WriteTimeoutStatus()
+                                  : grpc::Status(grpc::StatusCode::CANCELLED,
+                                                 "the client went away"));
     return;
   }
   if (draining_) {

@@ -61,6 +61,7 @@ class SessionReactor
   // Frees the slot held and records how the stream ended (OnDone).
   void ReleaseSlot();
   void Account();
+  grpc::Status WriteTimeoutStatus() const;
   void Work();
   void HandleStart();
   void HandleFrame();
@@ -108,7 +109,7 @@ class SessionReactor
   std::optional<uint32_t> last_index_;
   std::vector<float> positions_;  // the frame being worked on
   // When the client gives no camera: the first frame's framing, kept steady.
-  std::optional<renderer::Camera> steady_camera_;
+  std::optional<image::Camera> steady_camera_;
 };
 
 }  // namespace crease::server

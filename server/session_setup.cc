@@ -38,12 +38,12 @@ v1::Limits LimitsToProto(const ServerLimits& limits) {
   return out;
 }
 
-absl::StatusOr<renderer::Camera> CameraFromProto(const v1::Camera& camera,
-                                                 const char* field) {
+absl::StatusOr<image::Camera> CameraFromProto(const v1::Camera& camera,
+                                              const char* field) {
   if (!camera.has_eye() || !camera.has_target()) {
     return Invalid("%s: eye and target are required", field);
   }
-  renderer::Camera out;
+  image::Camera out;
   const v1::Vec3 up = camera.has_up() ? camera.up() : [] {
     v1::Vec3 v;
     v.set_y(1);
@@ -205,7 +205,7 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
     }
     options.wrinkles = !image.plain();
     if (image.has_camera()) {
-      absl::StatusOr<renderer::Camera> camera =
+      absl::StatusOr<image::Camera> camera =
           CameraFromProto(image.camera(), "start.outputs.image.camera");
       if (!camera.ok()) return camera.status();
       options.camera = *camera;
@@ -256,7 +256,7 @@ absl::Status ValidateFrame(const v1::Frame& frame, uint32_t vertex_count,
     }
   }
   if (frame.has_camera()) {
-    absl::StatusOr<renderer::Camera> camera =
+    absl::StatusOr<image::Camera> camera =
         CameraFromProto(frame.camera(), "frame.camera");
     if (!camera.ok()) return camera.status();
   }

@@ -44,8 +44,8 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
 absl::Status ValidateFrame(const v1::Frame& frame, uint32_t vertex_count,
                            std::optional<uint32_t> last_index);
 
-absl::StatusOr<renderer::Camera> CameraFromProto(const v1::Camera& camera,
-                                                 const char* field);
+absl::StatusOr<image::Camera> CameraFromProto(const v1::Camera& camera,
+                                              const char* field);
 
 // The requested outputs of the session's last frame (not the image).
 void FillFrameResult(const Session& session, const v1::Outputs& outputs,

@@ -25,9 +25,9 @@
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
 #include "common/flags_usage.h"
-#include "renderer/camera.h"
-#include "renderer/contact_sheet.h"
-#include "renderer/image_encoding.h"
+#include "image/camera.h"
+#include "image/contact_sheet.h"
+#include "image/image_encoding.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/file_util.h"
 
@@ -79,7 +79,7 @@ absl::StatusOr<std::string> FirstLine(const std::string& path) {
 }
 
 // A renderer camera as a crease.v1 one.
-v1::Camera ProtoCamera(const renderer::Camera& camera) {
+v1::Camera ProtoCamera(const image::Camera& camera) {
   v1::Camera out;
   out.mutable_eye()->set_x(camera.eye[0]);
   out.mutable_eye()->set_y(camera.eye[1]);
@@ -168,11 +168,11 @@ absl::Status Run() {
         std::clamp(absl::GetFlag(FLAGS_quality), 1, 100)));
     if (absl::GetFlag(FLAGS_azimuth) != 0) {
       // Framed on the first frame as the server frames, then turned.
-      *request->mutable_camera() = ProtoCamera(renderer::AutoFrame(
-          animation->frames.Sample(0),
-          static_cast<float>(absl::GetFlag(FLAGS_width)) /
-              absl::GetFlag(FLAGS_height),
-          static_cast<float>(absl::GetFlag(FLAGS_azimuth))));
+      *request->mutable_camera() = ProtoCamera(
+          image::AutoFrame(animation->frames.Sample(0),
+                           static_cast<float>(absl::GetFlag(FLAGS_width)) /
+                               absl::GetFlag(FLAGS_height),
+                           static_cast<float>(absl::GetFlag(FLAGS_azimuth))));
     }
   }
   absl::StatusOr<std::unique_ptr<SessionStream>> session =
@@ -297,26 +297,25 @@ absl::Status Run() {
     }
   }
   if (want_sheet) {
-    std::vector<renderer::RgbaImage> decoded;
+    std::vector<image::RgbaImage> decoded;
     decoded.reserve(2 * rows);
     const bool png = image == "png";
     for (int r = 0; r < rows; ++r) {
       for (const std::string* bytes : {&plain_images[r], &wrinkled_images[r]}) {
-        absl::StatusOr<renderer::RgbaImage> d =
-            png ? renderer::DecodePng(*bytes) : renderer::DecodeJpeg(*bytes);
+        absl::StatusOr<image::RgbaImage> d =
+            png ? image::DecodePng(*bytes) : image::DecodeJpeg(*bytes);
         if (!d.ok()) return d.status();
         decoded.push_back(*std::move(d));
       }
     }
-    std::vector<
-        std::pair<const renderer::RgbaImage*, const renderer::RgbaImage*>>
+    std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
         pairs;
     for (int r = 0; r < rows; ++r) {
       pairs.push_back({&decoded[2 * r], &decoded[2 * r + 1]});
     }
-    absl::StatusOr<renderer::RgbaImage> sheet = renderer::ContactSheet(pairs);
+    absl::StatusOr<image::RgbaImage> sheet = image::ContactSheet(pairs);
     if (!sheet.ok()) return sheet.status();
-    absl::StatusOr<std::string> encoded = renderer::EncodePng(*sheet);
+    absl::StatusOr<std::string> encoded = image::EncodePng(*sheet);
     if (!encoded.ok()) return encoded.status();
     if (absl::Status s =
             io::WriteStringToFile(out + "/contact_sheet.png", *encoded);

@@ -17,9 +17,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "common/flags_usage.h"
+#include "image/image_compare.h"
+#include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
-#include "renderer/image_compare.h"
-#include "renderer/image_encoding.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/file_util.h"
 #include "wrinkle/session.h"
@@ -32,7 +32,8 @@ ABSL_FLAG(std::string, sizes, "480x360,960x720",
           "separated.");
 ABSL_FLAG(int, window, 60,
           "Render the frame with the most wrinkles among the first N.");
-ABSL_FLAG(double, azimuth, 0.0, "Camera azimuth in degrees (180: behind).");
+ABSL_FLAG(double, azimuth, 0.0,
+          "image::Camera azimuth in degrees (180: behind).");
 ABSL_FLAG(bool, displace, true,
           "Let wide wrinkles displace the surface (false: normals only, to "
           "measure the shading alone).");
@@ -69,8 +70,9 @@ absl::StatusOr<std::unique_ptr<Session>> SessionAtBusiestFrame(
 }
 
 // |a - b| per channel, times 8, on black: where the two differ.
-RgbaImage AmplifiedDifference(const RgbaImage& a, const RgbaImage& b) {
-  RgbaImage out = a;
+image::RgbaImage AmplifiedDifference(const image::RgbaImage& a,
+                                     const image::RgbaImage& b) {
+  image::RgbaImage out = a;
   for (size_t i = 0; i < out.pixels.size(); ++i) {
     out.pixels[i] = i % 4 == 3
                         ? 255
@@ -80,10 +82,10 @@ RgbaImage AmplifiedDifference(const RgbaImage& a, const RgbaImage& b) {
   return out;
 }
 
-absl::Status WritePng(const RgbaImage& image, const std::string& name) {
+absl::Status WritePng(const image::RgbaImage& image, const std::string& name) {
   const std::string out = absl::GetFlag(FLAGS_out);
   if (out.empty()) return absl::OkStatus();
-  absl::StatusOr<std::string> png = EncodePng(image);
+  absl::StatusOr<std::string> png = image::EncodePng(image);
   if (!png.ok()) return png.status();
   return io::WriteStringToFile(out + "/" + name + ".png", *png);
 }
@@ -105,14 +107,14 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
     RenderOptions options;
     options.background = {1, 0, 1, 1};
     options.camera =
-        AutoFrame(positions, static_cast<float>(w) / h,
-                  static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
+        image::AutoFrame(positions, static_cast<float>(w) / h,
+                         static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
     double means[2];
     int pixels = 0;
     RenderStats stats;
     for (bool wrinkled : {false, true}) {
       options.wrinkles = wrinkled;
-      std::vector<RgbaImage> images;
+      std::vector<image::RgbaImage> images;
       for (int factor : {1, kFactor}) {
         options.width = w * factor;
         options.height = h * factor;
@@ -130,14 +132,15 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
         if (!image.ok()) return image.status();
         images.push_back(*std::move(image));
       }
-      const InteriorDifference d =
-          CompareInterior(images[0], images[1], kFactor, kBackground);
+      const image::InteriorDifference d =
+          image::CompareInterior(images[0], images[1], kFactor, kBackground);
       means[wrinkled] = d.mean;
       pixels = d.pixels;
       const std::string tag = absl::StrFormat("%s_%dx%d_%s", name, w, h,
                                               wrinkled ? "wrinkled" : "plain");
       if (auto s = WritePng(images[0], tag); !s.ok()) return s;
-      const RgbaImage reference = BoxDownsample(images[1], kFactor);
+      const image::RgbaImage reference =
+          image::BoxDownsample(images[1], kFactor);
       if (auto s = WritePng(reference, tag + "_ref"); !s.ok()) return s;
       if (auto s = WritePng(AmplifiedDifference(images[0], reference),
                             tag + "_diff");

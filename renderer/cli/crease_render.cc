@@ -17,9 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/flags_usage.h"
-#include "renderer/contact_sheet.h"
+#include "image/contact_sheet.h"
+#include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
-#include "renderer/image_encoding.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/file_util.h"
 #include "wrinkle/session.h"
@@ -87,7 +87,8 @@ absl::Status Run() {
   RenderOptions options;
   options.width = absl::GetFlag(FLAGS_width);
   options.height = absl::GetFlag(FLAGS_height);
-  std::vector<std::pair<RgbaImage, RgbaImage>> rendered;  // (plain, wrinkled)
+  std::vector<std::pair<image::RgbaImage, image::RgbaImage>>
+      rendered;  // (plain, wrinkled)
   std::vector<int> rendered_frames;
   const bool progress = isatty(STDERR_FILENO);
   int frames = anim->num_frames();
@@ -97,21 +98,22 @@ absl::Status Run() {
     const absl::Span<const float> positions = anim->frames.Sample(frame);
     if (absl::Status s = (*session)->ProcessFrame(positions); !s.ok()) return s;
     if (frame < start || (frame - start) % every != 0) continue;
-    const Camera camera =
-        AutoFrame(positions, static_cast<float>(options.width) / options.height,
-                  static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
+    const image::Camera camera = image::AutoFrame(
+        positions, static_cast<float>(options.width) / options.height,
+        static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
     options.camera = camera;
     options.wrinkles = false;
-    absl::StatusOr<RgbaImage> plain = (*renderer)->Render(
+    absl::StatusOr<image::RgbaImage> plain = (*renderer)->Render(
         positions, anim->mesh.triangles, &(*session)->wrinkles(), options);
     if (!plain.ok()) return plain.status();
     options.wrinkles = true;
-    absl::StatusOr<RgbaImage> wrinkled = (*renderer)->Render(
+    absl::StatusOr<image::RgbaImage> wrinkled = (*renderer)->Render(
         positions, anim->mesh.triangles, &(*session)->wrinkles(), options);
     if (!wrinkled.ok()) return wrinkled.status();
     absl::StatusOr<std::string> bytes =
-        format == "png" ? EncodePng(*wrinkled)
-                        : EncodeJpeg(*wrinkled, absl::GetFlag(FLAGS_quality));
+        format == "png"
+            ? image::EncodePng(*wrinkled)
+            : image::EncodeJpeg(*wrinkled, absl::GetFlag(FLAGS_quality));
     if (!bytes.ok()) return bytes.status();
     const std::string path = absl::StrFormat("%s/render_%04d.%s", out, frame,
                                              format == "png" ? "png" : "jpg");
@@ -130,16 +132,17 @@ absl::Status Run() {
   // wrinkled.
   const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1,
                               static_cast<int>(rendered.size()));
-  std::vector<std::pair<const RgbaImage*, const RgbaImage*>> sheet_rows;
+  std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
+      sheet_rows;
   std::string caption;
   for (int r = 0; r < rows; ++r) {
     const size_t pick = rows == 1 ? 0 : r * (rendered.size() - 1) / (rows - 1);
     sheet_rows.push_back({&rendered[pick].first, &rendered[pick].second});
     absl::StrAppend(&caption, r > 0 ? ", " : "", rendered_frames[pick]);
   }
-  absl::StatusOr<RgbaImage> sheet = ContactSheet(sheet_rows);
+  absl::StatusOr<image::RgbaImage> sheet = image::ContactSheet(sheet_rows);
   if (!sheet.ok()) return sheet.status();
-  absl::StatusOr<std::string> png = EncodePng(*sheet);
+  absl::StatusOr<std::string> png = image::EncodePng(*sheet);
   if (!png.ok()) return png.status();
   if (absl::Status s = io::WriteStringToFile(out + "/contact_sheet.png", *png);
       !s.ok()) {

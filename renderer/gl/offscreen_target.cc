@@ -82,7 +82,7 @@ void OffscreenTarget::Clear(const std::array<float, 4>& rgba) const {
   glClearNamedFramebufferfv(draw_.get(), GL_DEPTH, 0, &depth);
 }
 
-RgbaImage OffscreenTarget::Read() const {
+image::RgbaImage OffscreenTarget::Read() const {
   GLuint source = draw_.get();
   if (samples_ > 1) {
     glBlitNamedFramebuffer(draw_.get(), resolve_.get(), 0, 0, width_, height_,
@@ -90,7 +90,7 @@ RgbaImage OffscreenTarget::Read() const {
                            GL_NEAREST);
     source = resolve_.get();
   }
-  RgbaImage image;
+  image::RgbaImage image;
   image.width = width_;
   image.height = height_;
   image.pixels.resize(static_cast<size_t>(width_) * height_ * 4);

@@ -6,8 +6,8 @@
 #include <array>
 
 #include "absl/status/statusor.h"
+#include "image/rgba_image.h"
 #include "renderer/gl/gl_objects.h"
-#include "renderer/rgba_image.h"
 
 namespace crease::renderer::gl {
 
@@ -26,7 +26,7 @@ class OffscreenTarget {
   void Bind() const;
   void Clear(const std::array<float, 4>& rgba) const;
   // Resolves (if multisampled) and reads RGBA8, rows top to bottom.
-  RgbaImage Read() const;
+  image::RgbaImage Read() const;
 
   int width() const { return width_; }
   int height() const { return height_; }

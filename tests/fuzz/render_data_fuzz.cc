@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "renderer/camera.h"
+#include "image/camera.h"
 #include "renderer/frame_data.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_input.h"
@@ -39,8 +39,8 @@ renderer::TessellationTarget MakeTarget(FuzzInput& in,
   target.min_wrinkle_pixels = in.Below(2) == 0 ? 2.0f : 0.0f;
   target.max_level = in.Below(2) == 0 ? 64 : 8;
   const float aspect = static_cast<float>(target.width) / target.height;
-  renderer::Camera camera =
-      renderer::AutoFrame(positions, aspect, 360.0f * in.Byte() / 256.0f);
+  image::Camera camera =
+      image::AutoFrame(positions, aspect, 360.0f * in.Byte() / 256.0f);
   // Sometimes pull the eye towards (or past) the target: close-ups, and
   // vertices behind the eye.
   const float pull = in.Byte() / 64.0f;  // 0 .. ~4
@@ -53,9 +53,9 @@ renderer::TessellationTarget MakeTarget(FuzzInput& in,
   if (view.squaredNorm() == 0 ||
       view.cross(Eigen::Vector3f(camera.up[0], camera.up[1], camera.up[2]))
               .squaredNorm() == 0) {
-    camera = renderer::AutoFrame(positions, aspect);  // the renderer refuses it
+    camera = image::AutoFrame(positions, aspect);  // the renderer refuses it
   }
-  target.view_projection = renderer::ViewProjection(camera, positions, aspect);
+  target.view_projection = image::ViewProjection(camera, positions, aspect);
   return target;
 }
 

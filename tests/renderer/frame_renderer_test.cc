@@ -6,7 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "renderer/image_encoding.h"
+#include "image/image_encoding.h"
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/renderer_fixture.h"
 #include "wrinkle/io/animation.h"
@@ -18,7 +18,7 @@ namespace {
 
 class FrameRendererTest : public RendererTest {
  protected:
-  static bool IsBackground(const RgbaImage& image, int x, int y) {
+  static bool IsBackground(const image::RgbaImage& image, int x, int y) {
     return image.At(x, y) == std::array<uint8_t, 4>{255, 255, 255, 255};
   }
 };
@@ -32,7 +32,7 @@ TEST_F(FrameRendererTest, SquareSeenHeadOnIsCentredAndSymmetric) {
   RenderOptions options;
   options.width = 120;
   options.height = 120;
-  options.camera = Camera{{0, 0, 3}, {0, 0, 0}, {0, 1, 0}, 35.0f};
+  options.camera = image::Camera{{0, 0, 3}, {0, 0, 0}, {0, 1, 0}, 35.0f};
   const auto image =
       renderer_->Render(kSquare, kSquareTriangles, nullptr, options);
   ASSERT_TRUE(image.ok()) << image.status();
@@ -119,7 +119,7 @@ TEST_F(FrameRendererTest, RejectsBadInput) {
                 .code(),
             absl::StatusCode::kInvalidArgument);
   options.width = 64;
-  options.camera = Camera{{0, 0, 0}, {0, 0, 0}, {0, 1, 0}, 35.0f};
+  options.camera = image::Camera{{0, 0, 0}, {0, 0, 0}, {0, 1, 0}, 35.0f};
   EXPECT_EQ(renderer_->Render(kSquare, kSquareTriangles, nullptr, options)
                 .status()
                 .code(),

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_format.h"
-#include "renderer/image_encoding.h"
+#include "image/image_encoding.h"
 #include "wrinkle/io/file_util.h"
 
 namespace crease::renderer {
@@ -21,21 +21,22 @@ std::string OutputDir() {
 
 }  // namespace
 
-std::string SaveTestImage(const RgbaImage& image, const std::string& name) {
+std::string SaveTestImage(const image::RgbaImage& image,
+                          const std::string& name) {
   const std::string path = OutputDir() + "/" + name + ".png";
-  const auto png = EncodePng(image);
+  const auto png = image::EncodePng(image);
   if (png.ok()) (void)io::WriteStringToFile(path, *png);
   return path;
 }
 
-::testing::AssertionResult MatchesGolden(const RgbaImage& image,
+::testing::AssertionResult MatchesGolden(const image::RgbaImage& image,
                                          const std::string& name,
                                          const GoldenTolerance& tolerance) {
   const std::string golden_path =
       std::string(CREASE_GOLDEN_DIR) + "/" + name + ".png";
   const char* update = std::getenv("CREASE_UPDATE_GOLDEN");
   if (update != nullptr && std::strcmp(update, "1") == 0) {
-    const auto png = EncodePng(image);
+    const auto png = image::EncodePng(image);
     if (!png.ok()) return ::testing::AssertionFailure() << png.status();
     if (auto s = io::WriteStringToFile(golden_path, *png); !s.ok()) {
       return ::testing::AssertionFailure() << s;
@@ -48,14 +49,14 @@ std::string SaveTestImage(const RgbaImage& image, const std::string& name) {
            << bytes.status()
            << " (run with CREASE_UPDATE_GOLDEN=1 to create it)";
   }
-  const auto golden = DecodePng(*bytes);
+  const auto golden = image::DecodePng(*bytes);
   if (!golden.ok()) return ::testing::AssertionFailure() << golden.status();
   if (golden->width != image.width || golden->height != image.height) {
     return ::testing::AssertionFailure() << absl::StrFormat(
                "%s: image is %dx%d, golden %dx%d", name, image.width,
                image.height, golden->width, golden->height);
   }
-  RgbaImage diff = image;
+  image::RgbaImage diff = image;
   int different = 0, worst = 0;
   for (size_t i = 0; i < image.pixels.size(); i += 4) {
     int channel = 0;

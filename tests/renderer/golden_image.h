@@ -4,14 +4,15 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "renderer/rgba_image.h"
+#include "image/rgba_image.h"
 
 namespace crease::renderer {
 
 // Writes `image` as <name>.png into the test output directory
 // ($CREASE_TEST_OUTPUT_DIR, else gtest's temporary directory); returns the
 // path.
-std::string SaveTestImage(const RgbaImage& image, const std::string& name);
+std::string SaveTestImage(const image::RgbaImage& image,
+                          const std::string& name);
 
 // How far an image may stray from its golden one: pixels whose largest channel
 // difference exceeds `channel_tolerance` count as different, and at most
@@ -26,7 +27,7 @@ struct GoldenTolerance {
 // grey copy) to the test's output directory and names them in the message.
 // With CREASE_UPDATE_GOLDEN=1 in the environment it (re)writes the golden file
 // instead and passes.
-::testing::AssertionResult MatchesGolden(const RgbaImage& image,
+::testing::AssertionResult MatchesGolden(const image::RgbaImage& image,
                                          const std::string& name,
                                          const GoldenTolerance& tolerance = {});
 

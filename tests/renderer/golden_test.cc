@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "image/image_compare.h"
 #include "renderer/frame_renderer.h"
-#include "renderer/image_compare.h"
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/renderer_fixture.h"
 #include "wrinkle/io/animation.h"
@@ -31,7 +31,7 @@ class GoldenTest : public RendererTest {
   }
 };
 
-int CountDifferentPixels(const RgbaImage& a, const RgbaImage& b) {
+int CountDifferentPixels(const image::RgbaImage& a, const image::RgbaImage& b) {
   int n = 0;
   for (int y = 0; y < a.height; ++y) {
     for (int x = 0; x < a.width; ++x) n += a.At(x, y) != b.At(x, y);
@@ -54,7 +54,7 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   options.height = 192;
   // Above the sheet, looking down at it from the front at 45 degrees.
   options.camera =
-      Camera{{0.5f, 0.9f, 1.4f}, {0.5f, 0.0f, 0.5f}, {0, 1, 0}, 50.0f};
+      image::Camera{{0.5f, 0.9f, 1.4f}, {0.5f, 0.0f, 0.5f}, {0, 1, 0}, 50.0f};
   RenderStats stats;
   const auto wrinkled = renderer_->Render(
       positions, sheet.triangles, &session->wrinkles(), options, &stats);
@@ -82,10 +82,11 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
 // Mean |difference| per channel between `image` and `high` (4x larger, box-
 // downsampled) over the pixels where the wrinkle shows: where the reference
 // with wrinkles differs from the reference without by more than 1 level.
-double WrinkleDifference(const RgbaImage& image, const RgbaImage& high,
-                         const RgbaImage& plain_high) {
-  const RgbaImage reference = BoxDownsample(high, 4);
-  const RgbaImage plain = BoxDownsample(plain_high, 4);
+double WrinkleDifference(const image::RgbaImage& image,
+                         const image::RgbaImage& high,
+                         const image::RgbaImage& plain_high) {
+  const image::RgbaImage reference = image::BoxDownsample(high, 4);
+  const image::RgbaImage plain = image::BoxDownsample(plain_high, 4);
   double sum = 0;
   int pixels = 0;
   for (int y = 0; y < image.height; ++y) {
@@ -117,7 +118,7 @@ TEST_F(GoldenTest, SubPixelWrinkleDoesNotAlias) {
   options.background = {1, 0, 1, 1};
   // Low over the -X edge, looking across the wrinkle (it runs along Z).
   const float elevation = 6.0f * std::numbers::pi_v<float> / 180.0f;
-  options.camera = Camera{
+  options.camera = image::Camera{
       {0.5f - 1.4f * std::cos(elevation), 1.4f * std::sin(elevation), 0.5f},
       {0.5f, 0.0f, 0.5f},
       {0, 1, 0},
@@ -136,13 +137,13 @@ TEST_F(GoldenTest, SubPixelWrinkleDoesNotAlias) {
     if (wrinkles) {
       EXPECT_EQ(stats.drawn_wrinkles, 1);
     }
-    return image.ok() ? *std::move(image) : RgbaImage{};
+    return image.ok() ? *std::move(image) : image::RgbaImage{};
   };
-  const RgbaImage image = render(1, true);
-  const RgbaImage high = render(4, true), plain_high = render(4, false);
+  const image::RgbaImage image = render(1, true);
+  const image::RgbaImage high = render(4, true), plain_high = render(4, false);
   const double difference = WrinkleDifference(image, high, plain_high);
   SaveTestImage(image, "sub_pixel_wrinkle");
-  SaveTestImage(BoxDownsample(high, 4), "sub_pixel_wrinkle_reference");
+  SaveTestImage(image::BoxDownsample(high, 4), "sub_pixel_wrinkle_reference");
   std::printf("sub-pixel wrinkle: mean difference %.2f\n", difference);
   // Footprint-filtered normals: 0.75. The previous shader (normals at the
   // centroid, a headlight): 6.3, a stippled line.
@@ -176,7 +177,8 @@ TEST_F(GoldenTest, BundledTrouserKneeFrame) {
   // wrinkles displace, which the golden image is to cover.
   options.min_edge_pixels = 4.0f;
   // From behind, like the demo.
-  const Camera camera = AutoFrame(anim.frames.Sample(36), 320 / 240.f, 180.0f);
+  const image::Camera camera =
+      image::AutoFrame(anim.frames.Sample(36), 320 / 240.f, 180.0f);
   options.camera = camera;
   RenderStats stats;
   const auto image =

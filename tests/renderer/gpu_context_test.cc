@@ -44,7 +44,7 @@ TEST_F(GpuTest, ClearReadsBackExactly) {
     ASSERT_TRUE(target.ok()) << target.status();
     target->Bind();
     target->Clear({0.2f, 0.4f, 0.6f, 1.0f});
-    const RgbaImage image = target->Read();
+    const image::RgbaImage image = target->Read();
     ASSERT_EQ(image.width, 37);
     ASSERT_EQ(image.height, 21);
     for (int y = 0; y < image.height; ++y) {
@@ -78,7 +78,7 @@ TEST_F(GpuTest, DrawsUprightImages) {
   glUseProgram(program->get());
   glBindVertexArray(vao.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
-  const RgbaImage image = target->Read();
+  const image::RgbaImage image = target->Read();
   EXPECT_EQ(image.At(2, 45), (std::array<uint8_t, 4>{255, 0, 0, 255}));
   EXPECT_EQ(image.At(61, 2), (std::array<uint8_t, 4>{0, 0, 0, 255}));
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));

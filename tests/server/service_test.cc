@@ -8,8 +8,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "renderer/camera.h"
-#include "renderer/image_encoding.h"
+#include "image/camera.h"
+#include "image/image_encoding.h"
 #include "tests/server/service_fixture.h"
 #include "wrinkle/session.h"
 
@@ -155,7 +155,7 @@ TEST_F(ServiceTest, ImagesDecodeAtTheAskedSize) {
   auto result = (*session)->Receive();
   ASSERT_TRUE(result.ok() && !result->has_error());
   ASSERT_TRUE(result->has_image());
-  auto image = renderer::DecodePng(result->image().data());
+  auto image = image::DecodePng(result->image().data());
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->width, 96);
   EXPECT_EQ(image->height, 64);
@@ -187,10 +187,10 @@ TEST_F(ServiceTest, ImagesKeepTheFirstFramingWhenNoCameraIsGiven) {
   for (int v = 0; v < pants_->mesh.num_vertices(); ++v) {
     if (first[3 * v] > first[3 * far]) far = v;
   }
-  const renderer::BoundingSphere bounds = renderer::BoundsOf(first);
+  const image::BoundingSphere bounds = image::BoundsOf(first);
   std::vector<float> grown(first.begin(), first.end());
   grown[3 * far] += 0.05f * bounds.radius;
-  std::vector<renderer::RgbaImage> images;
+  std::vector<image::RgbaImage> images;
   for (int f = 0; f < 2; ++f) {
     ASSERT_TRUE((*session)
                     ->Send(client::FrameOf(f == 0 ? first : grown,
@@ -198,7 +198,7 @@ TEST_F(ServiceTest, ImagesKeepTheFirstFramingWhenNoCameraIsGiven) {
                     .ok());
     auto result = (*session)->Receive();
     ASSERT_TRUE(result.ok() && !result->has_error() && result->has_image());
-    auto image = renderer::DecodePng(result->image().data());
+    auto image = image::DecodePng(result->image().data());
     ASSERT_TRUE(image.ok()) << image.status();
     images.push_back(*std::move(image));
   }

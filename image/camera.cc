@@ -1,11 +1,11 @@
-#include "renderer/camera.h"
+#include "image/camera.h"
 
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-namespace crease::renderer {
+namespace crease::image {
 namespace {
 
 Eigen::Matrix4f LookAt(const Eigen::Vector3f& eye,
@@ -183,4 +183,4 @@ Eigen::Matrix4f ViewProjection(const Camera& camera,
          LookAt(eye, target, up);
 }
 
-}  // namespace crease::renderer
+}  // namespace crease::image

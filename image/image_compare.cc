@@ -1,9 +1,9 @@
-#include "renderer/image_compare.h"
+#include "image/image_compare.h"
 
 #include <cstdlib>
 #include <vector>
 
-namespace crease::renderer {
+namespace crease::image {
 
 RgbaImage BoxDownsample(const RgbaImage& image, int factor) {
   RgbaImage out;
@@ -69,4 +69,4 @@ InteriorDifference CompareInterior(const RgbaImage& image,
   return result;
 }
 
-}  // namespace crease::renderer
+}  // namespace crease::image

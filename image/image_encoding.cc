@@ -1,4 +1,4 @@
-#include "renderer/image_encoding.h"
+#include "image/image_encoding.h"
 
 #include <png.h>
 #include <turbojpeg.h>
@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
-namespace crease::renderer {
+namespace crease::image {
 namespace {
 
 absl::Status CheckImage(const RgbaImage& image) {
@@ -151,4 +151,4 @@ absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes) {
   return image;
 }
 
-}  // namespace crease::renderer
+}  // namespace crease::image

@@ -1,10 +1,10 @@
-#include "renderer/contact_sheet.h"
+#include "image/contact_sheet.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_format.h"
 
-namespace crease::renderer {
+namespace crease::image {
 namespace {
 
 void Blit(const RgbaImage& from, int x0, int y0, RgbaImage* to) {
@@ -43,4 +43,4 @@ absl::StatusOr<RgbaImage> ContactSheet(
   return sheet;
 }
 
-}  // namespace crease::renderer
+}  // namespace crease::image

@@ -1,5 +1,5 @@
-#ifndef CREASE_RENDERER_CAMERA_H_
-#define CREASE_RENDERER_CAMERA_H_
+#ifndef CREASE_IMAGE_CAMERA_H_
+#define CREASE_IMAGE_CAMERA_H_
 
 // Cameras and automatic framing, without GL: the client frames its requests
 // with the same code the renderer uses.
@@ -9,7 +9,7 @@
 
 #include "absl/types/span.h"
 
-namespace crease::renderer {
+namespace crease::image {
 
 struct Camera {
   std::array<float, 3> eye = {0, 0, 1};
@@ -52,6 +52,6 @@ bool KeepInView(absl::Span<const float> positions, float aspect,
 Eigen::Matrix4f ViewProjection(const Camera& camera,
                                absl::Span<const float> positions, float aspect);
 
-}  // namespace crease::renderer
+}  // namespace crease::image
 
-#endif  // CREASE_RENDERER_CAMERA_H_
+#endif  // CREASE_IMAGE_CAMERA_H_

@@ -1,4 +1,4 @@
-#include "renderer/image_encoding.h"
+#include "image/image_encoding.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace crease::renderer {
+namespace crease::image {
 namespace {
 
 RgbaImage Gradient(int width, int height) {
@@ -72,4 +72,4 @@ TEST(ImageEncodingTest, RejectsBadInput) {
 }
 
 }  // namespace
-}  // namespace crease::renderer
+}  // namespace crease::image

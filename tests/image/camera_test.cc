@@ -1,4 +1,4 @@
-#include "renderer/camera.h"
+#include "image/camera.h"
 
 #include <cmath>
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "wrinkle/io/animation.h"
 
-namespace crease::renderer {
+namespace crease::image {
 namespace {
 
 io::Animation LoadBundled(const std::string& name) {
@@ -105,4 +105,4 @@ TEST(CameraTest, KeepInViewReframesAMeshThatLeftTheView) {
 }
 
 }  // namespace
-}  // namespace crease::renderer
+}  // namespace crease::image

@@ -1,5 +1,5 @@
-#ifndef CREASE_RENDERER_IMAGE_COMPARE_H_
-#define CREASE_RENDERER_IMAGE_COMPARE_H_
+#ifndef CREASE_IMAGE_IMAGE_COMPARE_H_
+#define CREASE_IMAGE_IMAGE_COMPARE_H_
 
 // Aliasing measurements without GL: an image against a supersampled reference
 // of the same view, box-downsampled (tests, crease-aliasing).
@@ -7,9 +7,9 @@
 #include <array>
 #include <cstdint>
 
-#include "renderer/rgba_image.h"
+#include "image/rgba_image.h"
 
-namespace crease::renderer {
+namespace crease::image {
 
 // Averages each factor x factor block (the image's size must be a multiple).
 RgbaImage BoxDownsample(const RgbaImage& image, int factor);
@@ -27,6 +27,6 @@ InteriorDifference CompareInterior(const RgbaImage& image,
                                    const RgbaImage& high, int factor,
                                    const std::array<uint8_t, 4>& background);
 
-}  // namespace crease::renderer
+}  // namespace crease::image
 
-#endif  // CREASE_RENDERER_IMAGE_COMPARE_H_
+#endif  // CREASE_IMAGE_IMAGE_COMPARE_H_

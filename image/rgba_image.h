@@ -1,12 +1,12 @@
-#ifndef CREASE_RENDERER_RGBA_IMAGE_H_
-#define CREASE_RENDERER_RGBA_IMAGE_H_
+#ifndef CREASE_IMAGE_RGBA_IMAGE_H_
+#define CREASE_IMAGE_RGBA_IMAGE_H_
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-namespace crease::renderer {
+namespace crease::image {
 
 // 8-bit RGBA pixels, rows top to bottom.
 struct RgbaImage {
@@ -20,6 +20,6 @@ struct RgbaImage {
   }
 };
 
-}  // namespace crease::renderer
+}  // namespace crease::image
 
-#endif  // CREASE_RENDERER_RGBA_IMAGE_H_
+#endif  // CREASE_IMAGE_RGBA_IMAGE_H_

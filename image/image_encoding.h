@@ -1,13 +1,13 @@
-#ifndef CREASE_RENDERER_IMAGE_ENCODING_H_
-#define CREASE_RENDERER_IMAGE_ENCODING_H_
+#ifndef CREASE_IMAGE_IMAGE_ENCODING_H_
+#define CREASE_IMAGE_IMAGE_ENCODING_H_
 
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "renderer/rgba_image.h"
+#include "image/rgba_image.h"
 
-namespace crease::renderer {
+namespace crease::image {
 
 // PNG, lossless (RGBA, 8 bits), through libpng. `compression_level` 0-9 (1:
 // fast).
@@ -21,6 +21,6 @@ absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image,
 absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes);
 absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes);
 
-}  // namespace crease::renderer
+}  // namespace crease::image
 
-#endif  // CREASE_RENDERER_IMAGE_ENCODING_H_
+#endif  // CREASE_IMAGE_IMAGE_ENCODING_H_
