@@ -4,12 +4,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::server {
 
 absl::StatusOr<TokenSet> TokenSet::FromFile(const std::string& path) {
-  absl::StatusOr<std::string> text = io::ReadFileToString(path);
+  absl::StatusOr<std::string> text = files::ReadFileToString(path);
   if (!text.ok()) return text.status();
   TokenSet set;
   for (absl::string_view line : absl::StrSplit(*text, '\n')) {

@@ -13,7 +13,7 @@
 #include "server/session_reactor.h"
 #include "server/session_setup.h"
 #include "server/tls_files.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::server {
 

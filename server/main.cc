@@ -14,7 +14,7 @@
 #include "absl/time/time.h"
 #include "common/flags_usage.h"
 #include "server/crease_server.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "host:port to listen on; port 0 picks a free one");
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
                 .c_str()
           : "");
   if (const std::string path = absl::GetFlag(FLAGS_port_file); !path.empty()) {
-    if (auto s = crease::io::WriteStringToFile(
+    if (auto s = crease::files::WriteStringToFile(
             path, absl::StrFormat("%d\n", (*server)->port()));
         !s.ok()) {
       std::fprintf(stderr, "crease-server: %s\n", s.ToString().c_str());

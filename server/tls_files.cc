@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "absl/strings/str_format.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::server {
 namespace {
@@ -34,9 +34,9 @@ std::unique_ptr<BIO, BioFree> MemoryBio(const std::string& bytes) {
 absl::StatusOr<TlsPair> ReadTlsPair(const std::string& cert_file,
                                     const std::string& key_file) {
   TlsPair pair;
-  absl::StatusOr<std::string> cert = io::ReadFileToString(cert_file);
+  absl::StatusOr<std::string> cert = files::ReadFileToString(cert_file);
   if (!cert.ok()) return cert.status();
-  absl::StatusOr<std::string> key = io::ReadFileToString(key_file);
+  absl::StatusOr<std::string> key = files::ReadFileToString(key_file);
   if (!key.ok()) return key.status();
   std::unique_ptr<X509, X509Free> x509(
       PEM_read_bio_X509(MemoryBio(*cert).get(), nullptr, nullptr, nullptr));

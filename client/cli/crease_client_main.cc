@@ -29,7 +29,7 @@
 #include "image/contact_sheet.h"
 #include "image/image_encoding.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(std::string, obj, "", "Mesh (topology and rest shape), OBJ.");
@@ -68,7 +68,7 @@ namespace crease::client {
 namespace {
 
 absl::StatusOr<std::string> FirstLine(const std::string& path) {
-  absl::StatusOr<std::string> text = io::ReadFileToString(path);
+  absl::StatusOr<std::string> text = files::ReadFileToString(path);
   if (!text.ok()) return text.status();
   std::string line(
       absl::StripAsciiWhitespace(text->substr(0, text->find('\n'))));
@@ -103,7 +103,7 @@ absl::StatusOr<std::unique_ptr<CreaseClient>> ConnectFromFlags() {
     options.token = *token;
   }
   if (const std::string path = absl::GetFlag(FLAGS_tls_ca); !path.empty()) {
-    absl::StatusOr<std::string> pem = io::ReadFileToString(path);
+    absl::StatusOr<std::string> pem = files::ReadFileToString(path);
     if (!pem.ok()) return pem.status();
     options.tls_root_certificates = *pem;
   }
@@ -262,7 +262,7 @@ absl::Status Run() {
       const std::string path = absl::StrFormat(
           "%s/frame_%04d.%s", out, result->index(),
           result->image().format() == v1::IMAGE_FORMAT_PNG ? "png" : "jpg");
-      if (absl::Status s = io::WriteStringToFile(path, result->image().data());
+      if (absl::Status s = files::WriteStringToFile(path, result->image().data());
           !s.ok()) {
         receive_status = s;
         break;
@@ -291,7 +291,7 @@ absl::Status Run() {
   }
 
   if (absl::GetFlag(FLAGS_paths)) {
-    if (absl::Status s = io::WriteStringToFile(out + "/wrinkles.jsonl", jsonl);
+    if (absl::Status s = files::WriteStringToFile(out + "/wrinkles.jsonl", jsonl);
         !s.ok()) {
       return s;
     }
@@ -318,7 +318,7 @@ absl::Status Run() {
     absl::StatusOr<std::string> encoded = image::EncodePng(*sheet);
     if (!encoded.ok()) return encoded.status();
     if (absl::Status s =
-            io::WriteStringToFile(out + "/contact_sheet.png", *encoded);
+            files::WriteStringToFile(out + "/contact_sheet.png", *encoded);
         !s.ok()) {
       return s;
     }
@@ -329,7 +329,7 @@ absl::Status Run() {
     std::fputs(json.c_str(), stdout);
   } else {
     const std::string target = path.empty() ? out + "/summary.json" : path;
-    if (absl::Status s = io::WriteStringToFile(target, json); !s.ok()) return s;
+    if (absl::Status s = files::WriteStringToFile(target, json); !s.ok()) return s;
   }
   if (!absl::GetFlag(FLAGS_quiet)) {
     std::fputs(SummaryTable(summary).c_str(), stderr);

@@ -21,7 +21,7 @@
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 #include "wrinkle/session.h"
 
 ABSL_FLAG(std::string, data, "data", "Directory of the bundled animations.");
@@ -87,7 +87,7 @@ absl::Status WritePng(const image::RgbaImage& image, const std::string& name) {
   if (out.empty()) return absl::OkStatus();
   absl::StatusOr<std::string> png = image::EncodePng(image);
   if (!png.ok()) return png.status();
-  return io::WriteStringToFile(out + "/" + name + ".png", *png);
+  return files::WriteStringToFile(out + "/" + name + ".png", *png);
 }
 
 absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {

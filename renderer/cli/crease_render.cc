@@ -21,7 +21,7 @@
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 #include "wrinkle/session.h"
 
 ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
@@ -117,7 +117,7 @@ absl::Status Run() {
     if (!bytes.ok()) return bytes.status();
     const std::string path = absl::StrFormat("%s/render_%04d.%s", out, frame,
                                              format == "png" ? "png" : "jpg");
-    if (absl::Status s = io::WriteStringToFile(path, *bytes); !s.ok()) return s;
+    if (absl::Status s = files::WriteStringToFile(path, *bytes); !s.ok()) return s;
     rendered.emplace_back(*std::move(plain), *std::move(wrinkled));
     rendered_frames.push_back(frame);
     if (progress) {
@@ -144,7 +144,7 @@ absl::Status Run() {
   if (!sheet.ok()) return sheet.status();
   absl::StatusOr<std::string> png = image::EncodePng(*sheet);
   if (!png.ok()) return png.status();
-  if (absl::Status s = io::WriteStringToFile(out + "/contact_sheet.png", *png);
+  if (absl::Status s = files::WriteStringToFile(out + "/contact_sheet.png", *png);
       !s.ok()) {
     return s;
   }

@@ -10,7 +10,7 @@
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/renderer_fixture.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 #include "wrinkle/session.h"
 
 namespace crease::renderer {

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "image/image_encoding.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::renderer {
 namespace {
@@ -25,7 +25,7 @@ std::string SaveTestImage(const image::RgbaImage& image,
                           const std::string& name) {
   const std::string path = OutputDir() + "/" + name + ".png";
   const auto png = image::EncodePng(image);
-  if (png.ok()) (void)io::WriteStringToFile(path, *png);
+  if (png.ok()) (void)files::WriteStringToFile(path, *png);
   return path;
 }
 
@@ -38,12 +38,12 @@ std::string SaveTestImage(const image::RgbaImage& image,
   if (update != nullptr && std::strcmp(update, "1") == 0) {
     const auto png = image::EncodePng(image);
     if (!png.ok()) return ::testing::AssertionFailure() << png.status();
-    if (auto s = io::WriteStringToFile(golden_path, *png); !s.ok()) {
+    if (auto s = files::WriteStringToFile(golden_path, *png); !s.ok()) {
       return ::testing::AssertionFailure() << s;
     }
     return ::testing::AssertionSuccess() << "wrote " << golden_path;
   }
-  const auto bytes = io::ReadFileToString(golden_path);
+  const auto bytes = files::ReadFileToString(golden_path);
   if (!bytes.ok()) {
     return ::testing::AssertionFailure()
            << bytes.status()

@@ -15,7 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/server/service_fixture.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 #include "wrinkle/session.h"
 
 namespace crease::server {
@@ -233,7 +233,7 @@ TEST(ServiceLifecycleTest, GracefulShutdownFinishesFramesInFlight) {
 TEST(ServiceLifecycleTest, TokensAreRequiredWhenConfigured) {
   const std::string tokens = ::testing::TempDir() + "/crease_tokens.txt";
   ASSERT_TRUE(
-      io::WriteStringToFile(tokens, "# service tokens\nsecret-1\n\nsecret-2\n")
+      files::WriteStringToFile(tokens, "# service tokens\nsecret-1\n\nsecret-2\n")
           .ok());
   ServerOptions options = LoopbackOptions();
   options.tokens_file = tokens;
@@ -275,7 +275,7 @@ TEST(ServiceLifecycleTest, TlsWithASelfSignedCertificate) {
   options.tls_key_file = dir + "/crease_key.pem";
   RunningServer running = RunningServer::Start(options);
   client::ClientOptions tls;
-  tls.tls_root_certificates = *io::ReadFileToString(dir + "/crease_cert.pem");
+  tls.tls_root_certificates = *files::ReadFileToString(dir + "/crease_cert.pem");
   auto info = running.Client(tls)->GetServerInfo(absl::Seconds(5));
   EXPECT_TRUE(info.ok()) << info.status();
   // Plaintext against a TLS server fails.
@@ -336,7 +336,7 @@ TEST(ServiceLifecycleTest, SessionLogSaysWhatStartedAndHowItEnded) {
 // even where tokens are required; after shutdown, an error.
 TEST(ServiceLifecycleTest, ClientHealthCheckNeedsNoToken) {
   const std::string tokens = ::testing::TempDir() + "/crease_health_tokens.txt";
-  ASSERT_TRUE(io::WriteStringToFile(tokens, "secret\n").ok());
+  ASSERT_TRUE(files::WriteStringToFile(tokens, "secret\n").ok());
   ServerOptions options = LoopbackOptions();
   options.tokens_file = tokens;
   RunningServer running = RunningServer::Start(options);

@@ -19,7 +19,7 @@
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::server {
 namespace {
@@ -365,7 +365,7 @@ TEST(ServiceReliabilityTest, AMismatchedTlsKeyIsNamed) {
 // became a flood of lines. Now at most one a second, counting the rest.
 TEST(ServiceReliabilityTest, RefusedTokensAreLoggedOnceASecond) {
   const std::string tokens = ::testing::TempDir() + "/crease_flood_tokens.txt";
-  ASSERT_TRUE(io::WriteStringToFile(tokens, "secret\n").ok());
+  ASSERT_TRUE(files::WriteStringToFile(tokens, "secret\n").ok());
   absl::Mutex mu;
   std::vector<std::string> lines;
   ServerOptions options = LoopbackOptions();

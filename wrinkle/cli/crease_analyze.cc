@@ -23,7 +23,7 @@
 #include "wrinkle/cli/analysis_report.h"
 #include "wrinkle/cli/wrinkle_output.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 #include "wrinkle/io/ply.h"
 #include "wrinkle/metrics.h"
 #include "wrinkle/session.h"
@@ -263,7 +263,7 @@ absl::Status Run() {
           !s.ok()) {
         return s;
       }
-      if (absl::Status s = io::WriteStringToFile(stem + "_wrinkles.obj",
+      if (absl::Status s = files::WriteStringToFile(stem + "_wrinkles.obj",
                                                  FormatWrinklesObj(sess));
           !s.ok()) {
         return s;
@@ -283,7 +283,7 @@ absl::Status Run() {
   report.wrinkle_stats = wrinkle_stats.Summary();
   if (!out_dir.empty()) {
     if (absl::Status s =
-            io::WriteStringToFile(out_dir + "/wrinkles.jsonl", jsonl);
+            files::WriteStringToFile(out_dir + "/wrinkles.jsonl", jsonl);
         !s.ok()) {
       return s;
     }
@@ -291,7 +291,7 @@ absl::Status Run() {
   const std::string table = FormatReportTable(report);
   if (!quiet) std::cout << table;
   if (!out_dir.empty()) {
-    if (absl::Status s = io::WriteStringToFile(out_dir + "/summary.txt", table);
+    if (absl::Status s = files::WriteStringToFile(out_dir + "/summary.txt", table);
         !s.ok()) {
       return s;
     }
@@ -301,7 +301,7 @@ absl::Status Run() {
     std::cout << FormatReportJson(report);
   } else if (!json_path.empty()) {
     if (absl::Status s =
-            io::WriteStringToFile(json_path, FormatReportJson(report));
+            files::WriteStringToFile(json_path, FormatReportJson(report));
         !s.ok()) {
       return s;
     }

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::io {
 namespace {
@@ -136,7 +136,7 @@ absl::StatusOr<TriangleMesh> ParseObj(std::string_view text,
 }
 
 absl::StatusOr<TriangleMesh> ReadObj(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadFileToString(path);
+  absl::StatusOr<std::string> text = files::ReadFileToString(path);
   if (!text.ok()) return text.status();
   return ParseObj(*text, path);
 }
@@ -155,7 +155,7 @@ std::string FormatObj(const TriangleMesh& mesh) {
 }
 
 absl::Status WriteObj(const std::string& path, const TriangleMesh& mesh) {
-  return WriteStringToFile(path, FormatObj(mesh));
+  return files::WriteStringToFile(path, FormatObj(mesh));
 }
 
 }  // namespace crease::io

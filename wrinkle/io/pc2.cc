@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::io {
 namespace {
@@ -111,7 +111,7 @@ absl::StatusOr<PointCache> ParsePc2(std::string_view bytes,
 
 absl::StatusOr<PointCache> ReadPc2(const std::string& path,
                                    int expected_points) {
-  absl::StatusOr<std::string> bytes = ReadFileToString(path);
+  absl::StatusOr<std::string> bytes = files::ReadFileToString(path);
   if (!bytes.ok()) return bytes.status();
   return ParsePc2(*bytes, path, expected_points);
 }
@@ -135,7 +135,7 @@ absl::Status WritePc2(const std::string& path, const PointCache& cache) {
         "%s: %d floats do not match %d points x %d samples", path,
         cache.positions.size(), cache.num_points, cache.num_samples));
   }
-  return WriteStringToFile(path, FormatPc2(cache));
+  return files::WriteStringToFile(path, FormatPc2(cache));
 }
 
 }  // namespace crease::io

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::io {
 namespace {
@@ -67,7 +67,7 @@ absl::Status WritePlyWithFaceColors(const std::string& path,
     for (uint8_t channel : face_colors[f]) Append(out, channel);
     for (const FaceScalar& scalar : face_scalars) Append(out, scalar.values[f]);
   }
-  return WriteStringToFile(path, out);
+  return files::WriteStringToFile(path, out);
 }
 
 }  // namespace crease::io

@@ -5,7 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 namespace crease::io {
 namespace {
@@ -21,7 +21,7 @@ TEST(PlyTest, WritesBinaryFacesWithColorsAndScalars) {
   const std::string path = ::testing::TempDir() + "/one.ply";
   ASSERT_TRUE(
       WritePlyWithFaceColors(path, positions, triangles, colors, scalars).ok());
-  const auto bytes = ReadFileToString(path);
+  const auto bytes = files::ReadFileToString(path);
   ASSERT_TRUE(bytes.ok());
   const size_t header_end = bytes->find("end_header\n");
   ASSERT_NE(header_end, std::string::npos);

@@ -1,5 +1,5 @@
-#ifndef CREASE_WRINKLE_IO_FILE_UTIL_H_
-#define CREASE_WRINKLE_IO_FILE_UTIL_H_
+#ifndef CREASE_COMMON_FILE_UTIL_H_
+#define CREASE_COMMON_FILE_UTIL_H_
 
 #include <string>
 #include <string_view>
@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-namespace crease::io {
+namespace crease::files {
 
 // Reads a whole file. NotFound if it cannot be opened, DataLoss if reading
 // fails.
@@ -18,6 +18,6 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path);
 absl::Status WriteStringToFile(const std::string& path,
                                std::string_view contents);
 
-}  // namespace crease::io
+}  // namespace crease::files
 
-#endif  // CREASE_WRINKLE_IO_FILE_UTIL_H_
+#endif  // CREASE_COMMON_FILE_UTIL_H_

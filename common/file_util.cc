@@ -1,4 +1,4 @@
-#include "wrinkle/io/file_util.h"
+#include "common/file_util.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace crease::io {
+namespace crease::files {
 
 absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -49,4 +49,4 @@ absl::Status WriteStringToFile(const std::string& path,
   return absl::OkStatus();
 }
 
-}  // namespace crease::io
+}  // namespace crease::files
