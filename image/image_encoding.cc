@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 
 namespace crease::image {
 namespace {
@@ -76,7 +77,7 @@ bool WritePng(const RgbaImage& image, int level, std::string* out,
 
 absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
                                       int compression_level) {
-  if (absl::Status s = CheckImage(image); !s.ok()) return s;
+  CREASE_RETURN_IF_ERROR(CheckImage(image));
   if (compression_level < 0 || compression_level > 9) {
     return absl::InvalidArgumentError("png: compression level must be 0-9");
   }
@@ -107,7 +108,7 @@ absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes) {
 }
 
 absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image, int quality) {
-  if (absl::Status s = CheckImage(image); !s.ok()) return s;
+  CREASE_RETURN_IF_ERROR(CheckImage(image));
   if (quality < 1 || quality > 100) {
     return absl::InvalidArgumentError("jpeg: quality must be 1-100");
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 #include "renderer/frame_data.h"
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/offscreen_target.h"
@@ -123,15 +124,14 @@ FrameRenderer::FrameRenderer(GpuContext* gpu)
     : gpu_(gpu), gl_(std::make_unique<Gl>()) {}
 absl::Status FrameRenderer::ReleaseTarget() {
   if (!gl_->target) return absl::OkStatus();
-  if (absl::Status s = gpu_->MakeCurrent(); !s.ok()) return s;
+  CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
   const int samples = gl_->target->samples();
   gl_->target.reset();
   // Deleting is not enough: the driver's state still holds the last-bound
   // framebuffer's storage until another one is drawn to. A tiny one is.
-  absl::StatusOr<gl::OffscreenTarget> tiny =
-      gl::OffscreenTarget::Create(16, 16, samples);
-  if (!tiny.ok()) return tiny.status();
-  gl_->target.emplace(*std::move(tiny));
+  CREASE_ASSIGN_OR_RETURN(gl::OffscreenTarget tiny,
+                          gl::OffscreenTarget::Create(16, 16, samples));
+  gl_->target.emplace(std::move(tiny));
   gl_->target->Bind();
   gl_->target->Clear({0, 0, 0, 0});
   glFinish();
@@ -147,18 +147,19 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
     GpuContext* gpu) {
   if (gpu == nullptr)
     return absl::InvalidArgumentError("FrameRenderer: no GpuContext");
-  if (absl::Status s = gpu->MakeCurrent(); !s.ok()) return s;
+  CREASE_RETURN_IF_ERROR(gpu->MakeCurrent());
   std::unique_ptr<FrameRenderer> r(new FrameRenderer(gpu));
-  absl::StatusOr<gl::Program> program = gl::LinkProgram(
-      {{GL_VERTEX_SHADER, "mesh.vert", shaders::kShader_mesh_vert},
-       {GL_TESS_CONTROL_SHADER, "mesh.tesc", shaders::kShader_mesh_tesc},
-       {GL_TESS_EVALUATION_SHADER, "mesh.tese",
-        WithWrinkleLibrary(shaders::kShader_mesh_tese)},
-       {GL_FRAGMENT_SHADER, "mesh.frag",
-        WithWrinkleLibrary(shaders::kShader_mesh_frag)}});
-  if (!program.ok()) return program.status();
+  CREASE_ASSIGN_OR_RETURN(
+      gl::Program program,
+      gl::LinkProgram(
+          {{GL_VERTEX_SHADER, "mesh.vert", shaders::kShader_mesh_vert},
+           {GL_TESS_CONTROL_SHADER, "mesh.tesc", shaders::kShader_mesh_tesc},
+           {GL_TESS_EVALUATION_SHADER, "mesh.tese",
+            WithWrinkleLibrary(shaders::kShader_mesh_tese)},
+           {GL_FRAGMENT_SHADER, "mesh.frag",
+            WithWrinkleLibrary(shaders::kShader_mesh_frag)}}));
   Gl& g = *r->gl_;
-  g.program = *std::move(program);
+  g.program = std::move(program);
   g.view_projection =
       glGetUniformLocation(g.program.get(), "u_view_projection");
   g.eye = glGetUniformLocation(g.program.get(), "u_eye");
@@ -217,16 +218,17 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
                         static_cast<int>(wrinkles->range_offsets().size()) - 1,
                         triangles.size()));
   }
-  if (absl::Status s = gpu_->MakeCurrent(); !s.ok()) return s;
+  CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
   Gl& g = *gl_;
   if (!g.target || g.target->width() != options.width ||
       g.target->height() != options.height ||
       g.target->samples() != std::max(options.samples, 1)) {
     g.target.reset();
-    absl::StatusOr<gl::OffscreenTarget> target = gl::OffscreenTarget::Create(
-        options.width, options.height, options.samples);
-    if (!target.ok()) return target.status();
-    g.target.emplace(*std::move(target));
+    CREASE_ASSIGN_OR_RETURN(
+        gl::OffscreenTarget target,
+        gl::OffscreenTarget::Create(options.width, options.height,
+                                    options.samples));
+    g.target.emplace(std::move(target));
   }
 
   g.normals.Compute(positions, triangles);

@@ -5,14 +5,14 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/file_util.h"
+#include "common/status_macros.h"
 
 namespace crease::server {
 
 absl::StatusOr<TokenSet> TokenSet::FromFile(const std::string& path) {
-  absl::StatusOr<std::string> text = files::ReadFileToString(path);
-  if (!text.ok()) return text.status();
+  CREASE_ASSIGN_OR_RETURN(std::string text, files::ReadFileToString(path));
   TokenSet set;
-  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
     line = absl::StripAsciiWhitespace(line);
     if (line.empty() || absl::StartsWith(line, "#")) continue;
     set.tokens_.insert(std::string(line));

@@ -9,11 +9,12 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "common/file_util.h"
+#include "common/status_macros.h"
 #include "crease/v1/crease.grpc.pb.h"
 #include "server/session_reactor.h"
 #include "server/session_setup.h"
 #include "server/tls_files.h"
-#include "common/file_util.h"
 
 namespace crease::server {
 
@@ -67,9 +68,9 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
   ServiceState& state = *server->state_;
   state.options = options;
   if (!options.tokens_file.empty()) {
-    absl::StatusOr<TokenSet> tokens = TokenSet::FromFile(options.tokens_file);
-    if (!tokens.ok()) return tokens.status();
-    state.tokens = *std::move(tokens);
+    CREASE_ASSIGN_OR_RETURN(TokenSet tokens,
+                            TokenSet::FromFile(options.tokens_file));
+    state.tokens = std::move(tokens);
   }
   std::shared_ptr<grpc::ServerCredentials> credentials =
       grpc::InsecureServerCredentials();
@@ -78,23 +79,19 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
       return absl::InvalidArgumentError(
           "TLS needs both a certificate and a key file");
     }
-    absl::StatusOr<TlsPair> tls =
-        ReadTlsPair(options.tls_cert_file, options.tls_key_file);
-    if (!tls.ok()) return tls.status();
+    CREASE_ASSIGN_OR_RETURN(
+        TlsPair tls, ReadTlsPair(options.tls_cert_file, options.tls_key_file));
     grpc::SslServerCredentialsOptions ssl;
-    ssl.pem_key_cert_pairs.push_back(
-        {tls->private_key, tls->certificate_chain});
+    ssl.pem_key_cert_pairs.push_back({tls.private_key, tls.certificate_chain});
     credentials = grpc::SslServerCredentials(ssl);
   }
-  absl::StatusOr<std::unique_ptr<ServerMetrics>> metrics =
-      ServerMetrics::Create(options.metrics_address);
-  if (!metrics.ok()) return metrics.status();
-  state.metrics = *std::move(metrics);
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<ServerMetrics> metrics,
+                          ServerMetrics::Create(options.metrics_address));
+  state.metrics = std::move(metrics);
   if (options.render_threads > 0) {
-    absl::StatusOr<std::unique_ptr<RenderPool>> pool =
-        RenderPool::Create(options.render_threads);
-    if (!pool.ok()) return pool.status();
-    state.render_pool = *std::move(pool);
+    CREASE_ASSIGN_OR_RETURN(std::unique_ptr<RenderPool> pool,
+                            RenderPool::Create(options.render_threads));
+    state.render_pool = std::move(pool);
   }
   const int workers =
       options.worker_threads > 0

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 
 namespace crease::server {
 namespace {
@@ -205,10 +206,10 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
     }
     options.wrinkles = !image.plain();
     if (image.has_camera()) {
-      absl::StatusOr<image::Camera> camera =
-          CameraFromProto(image.camera(), "start.outputs.image.camera");
-      if (!camera.ok()) return camera.status();
-      options.camera = *camera;
+      CREASE_ASSIGN_OR_RETURN(
+          image::Camera camera,
+          CameraFromProto(image.camera(), "start.outputs.image.camera"));
+      options.camera = camera;
     }
     switch (image.format()) {
       case v1::IMAGE_FORMAT_UNSPECIFIED:
@@ -256,9 +257,8 @@ absl::Status ValidateFrame(const v1::Frame& frame, uint32_t vertex_count,
     }
   }
   if (frame.has_camera()) {
-    absl::StatusOr<image::Camera> camera =
-        CameraFromProto(frame.camera(), "frame.camera");
-    if (!camera.ok()) return camera.status();
+    CREASE_RETURN_IF_ERROR(
+        CameraFromProto(frame.camera(), "frame.camera").status());
   }
   return absl::OkStatus();
 }

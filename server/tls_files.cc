@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_format.h"
 #include "common/file_util.h"
+#include "common/status_macros.h"
 
 namespace crease::server {
 namespace {
@@ -34,19 +35,17 @@ std::unique_ptr<BIO, BioFree> MemoryBio(const std::string& bytes) {
 absl::StatusOr<TlsPair> ReadTlsPair(const std::string& cert_file,
                                     const std::string& key_file) {
   TlsPair pair;
-  absl::StatusOr<std::string> cert = files::ReadFileToString(cert_file);
-  if (!cert.ok()) return cert.status();
-  absl::StatusOr<std::string> key = files::ReadFileToString(key_file);
-  if (!key.ok()) return key.status();
+  CREASE_ASSIGN_OR_RETURN(std::string cert, files::ReadFileToString(cert_file));
+  CREASE_ASSIGN_OR_RETURN(std::string key, files::ReadFileToString(key_file));
   std::unique_ptr<X509, X509Free> x509(
-      PEM_read_bio_X509(MemoryBio(*cert).get(), nullptr, nullptr, nullptr));
+      PEM_read_bio_X509(MemoryBio(cert).get(), nullptr, nullptr, nullptr));
   if (x509 == nullptr) {
     ERR_clear_error();
     return absl::InvalidArgumentError(
         absl::StrFormat("%s: no PEM certificate in it", cert_file));
   }
-  std::unique_ptr<EVP_PKEY, KeyFree> private_key(PEM_read_bio_PrivateKey(
-      MemoryBio(*key).get(), nullptr, nullptr, nullptr));
+  std::unique_ptr<EVP_PKEY, KeyFree> private_key(
+      PEM_read_bio_PrivateKey(MemoryBio(key).get(), nullptr, nullptr, nullptr));
   if (private_key == nullptr) {
     ERR_clear_error();
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -57,8 +56,8 @@ absl::StatusOr<TlsPair> ReadTlsPair(const std::string& cert_file,
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s does not match the certificate in %s (TLS)", key_file, cert_file));
   }
-  pair.certificate_chain = *std::move(cert);
-  pair.private_key = *std::move(key);
+  pair.certificate_chain = std::move(cert);
+  pair.private_key = std::move(key);
   return pair;
 }
 

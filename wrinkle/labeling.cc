@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_format.h"
 #include "maxflow.h"
+#include "common/status_macros.h"
 
 namespace crease {
 namespace {
@@ -97,6 +98,8 @@ GraphCutLabeler::~GraphCutLabeler() = default;
 
 void GraphCutLabeler::Solve(absl::Span<const UnaryCost> unaries,
                             absl::Span<Label> labels) {
+  CREASE_DCHECK(static_cast<int>(unaries.size()) == num_nodes_);
+  CREASE_DCHECK(labels.size() == unaries.size());
   auto& g = graph_->g;
   if (solved_once_) {
     // maxflow() leaves residual capacities behind; put the originals back.

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 #include "wrinkle/stopwatch.h"
 
 namespace crease {
@@ -19,10 +20,10 @@ Eigen::Vector3d Vertex(absl::Span<const float> positions, int32_t v) {
 absl::StatusOr<std::unique_ptr<Session>> Session::Create(
     absl::Span<const io::Triangle> triangles,
     absl::Span<const float> rest_positions, const SessionParams& params) {
-  absl::StatusOr<MeshTopology> topology =
-      MeshTopology::Build(triangles, rest_positions, params.topology);
-  if (!topology.ok()) return topology.status();
-  return std::unique_ptr<Session>(new Session(*std::move(topology), params));
+  CREASE_ASSIGN_OR_RETURN(
+      MeshTopology topology,
+      MeshTopology::Build(triangles, rest_positions, params.topology));
+  return std::unique_ptr<Session>(new Session(std::move(topology), params));
 }
 
 Session::Session(MeshTopology topology, const SessionParams& params)
@@ -128,7 +129,7 @@ void Session::UpdateReferencesAndField() {
 }
 
 absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
-  if (absl::Status s = ValidateFrame(positions); !s.ok()) return s;
+  CREASE_RETURN_IF_ERROR(ValidateFrame(positions));
 
   Stopwatch stopwatch;
   ComputeEdgeMatrices(positions);

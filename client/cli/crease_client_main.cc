@@ -24,12 +24,13 @@
 #include "client/cli/stream_summary.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
+#include "common/file_util.h"
 #include "common/flags_usage.h"
+#include "common/status_macros.h"
 #include "image/camera.h"
 #include "image/contact_sheet.h"
 #include "image/image_encoding.h"
 #include "wrinkle/io/animation.h"
-#include "common/file_util.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(std::string, obj, "", "Mesh (topology and rest shape), OBJ.");
@@ -68,10 +69,8 @@ namespace crease::client {
 namespace {
 
 absl::StatusOr<std::string> FirstLine(const std::string& path) {
-  absl::StatusOr<std::string> text = files::ReadFileToString(path);
-  if (!text.ok()) return text.status();
-  std::string line(
-      absl::StripAsciiWhitespace(text->substr(0, text->find('\n'))));
+  CREASE_ASSIGN_OR_RETURN(std::string text, files::ReadFileToString(path));
+  std::string line(absl::StripAsciiWhitespace(text.substr(0, text.find('\n'))));
   if (line.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": no token"));
   }
@@ -98,27 +97,24 @@ absl::StatusOr<std::unique_ptr<CreaseClient>> ConnectFromFlags() {
   ClientOptions options;
   options.max_frames_in_flight = std::max(1, absl::GetFlag(FLAGS_window));
   if (const std::string path = absl::GetFlag(FLAGS_token_file); !path.empty()) {
-    absl::StatusOr<std::string> token = FirstLine(path);
-    if (!token.ok()) return token.status();
-    options.token = *token;
+    CREASE_ASSIGN_OR_RETURN(std::string token, FirstLine(path));
+    options.token = token;
   }
   if (const std::string path = absl::GetFlag(FLAGS_tls_ca); !path.empty()) {
-    absl::StatusOr<std::string> pem = files::ReadFileToString(path);
-    if (!pem.ok()) return pem.status();
-    options.tls_root_certificates = *pem;
+    CREASE_ASSIGN_OR_RETURN(std::string pem, files::ReadFileToString(path));
+    options.tls_root_certificates = pem;
   }
   return CreaseClient::Connect(absl::GetFlag(FLAGS_server), options);
 }
 
 // --health: prints SERVING or NOT_SERVING; an unreachable server is an error.
 absl::Status CheckHealth() {
-  absl::StatusOr<std::unique_ptr<CreaseClient>> client = ConnectFromFlags();
-  if (!client.ok()) return client.status();
-  absl::StatusOr<bool> serving = (*client)->IsServing();
-  if (!serving.ok()) return serving.status();
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
+                          ConnectFromFlags());
+  CREASE_ASSIGN_OR_RETURN(bool serving, client->IsServing());
   std::printf("%s: %s\n", absl::GetFlag(FLAGS_server).c_str(),
-              *serving ? "SERVING" : "NOT_SERVING");
-  if (!*serving) return absl::UnavailableError("the server is not serving");
+              serving ? "SERVING" : "NOT_SERVING");
+  if (!serving) return absl::UnavailableError("the server is not serving");
   return absl::OkStatus();
 }
 
@@ -135,9 +131,8 @@ absl::Status Run() {
   }
   const bool want_images = image != "none";
   const bool want_sheet = want_images && absl::GetFlag(FLAGS_contact_sheet);
-  absl::StatusOr<io::Animation> animation = io::ReadAnimation(obj, pc2);
-  if (!animation.ok()) return animation.status();
-  int num_frames = animation->num_frames();
+  CREASE_ASSIGN_OR_RETURN(io::Animation animation, io::ReadAnimation(obj, pc2));
+  int num_frames = animation.num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0) {
     num_frames = std::min(num_frames, absl::GetFlag(FLAGS_frames));
   }
@@ -148,10 +143,10 @@ absl::Status Run() {
         absl::StrFormat("%s: %s", out, error.message()));
   }
 
-  absl::StatusOr<std::unique_ptr<CreaseClient>> client = ConnectFromFlags();
-  if (!client.ok()) return client.status();
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
+                          ConnectFromFlags());
 
-  v1::Start start = StartForMesh(animation->mesh);
+  v1::Start start = StartForMesh(animation.mesh);
   start.mutable_parameters()->set_min_width(absl::GetFlag(FLAGS_min_width));
   if (absl::GetFlag(FLAGS_fade_frames) >= 0) {
     start.mutable_parameters()->set_fade_frames(
@@ -169,24 +164,22 @@ absl::Status Run() {
     if (absl::GetFlag(FLAGS_azimuth) != 0) {
       // Framed on the first frame as the server frames, then turned.
       *request->mutable_camera() = ProtoCamera(
-          image::AutoFrame(animation->frames.Sample(0),
+          image::AutoFrame(animation.frames.Sample(0),
                            static_cast<float>(absl::GetFlag(FLAGS_width)) /
                                absl::GetFlag(FLAGS_height),
                            static_cast<float>(absl::GetFlag(FLAGS_azimuth))));
     }
   }
-  absl::StatusOr<std::unique_ptr<SessionStream>> session =
-      (*client)->OpenSession(start);
-  if (!session.ok()) return session.status();
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> session,
+                          client->OpenSession(start));
   std::unique_ptr<SessionStream> plain;
   if (want_sheet) {
     v1::Start plain_start = start;
     plain_start.mutable_outputs()->set_paths(false);
     plain_start.mutable_outputs()->mutable_image()->set_plain(true);
-    absl::StatusOr<std::unique_ptr<SessionStream>> opened =
-        (*client)->OpenSession(plain_start);
-    if (!opened.ok()) return opened.status();
-    plain = *std::move(opened);
+    CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> opened,
+                            client->OpenSession(plain_start));
+    plain = std::move(opened);
   }
 
   const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1, num_frames);
@@ -204,13 +197,13 @@ absl::Status Run() {
     for (int f = 0; f < num_frames && send_status.ok(); ++f) {
       if (fps > 0) absl::SleepFor(begin + absl::Seconds(f / fps) - absl::Now());
       const v1::Frame frame =
-          FrameOf(animation->frames.Sample(f), static_cast<uint32_t>(f));
+          FrameOf(animation.frames.Sample(f), static_cast<uint32_t>(f));
       sent_ns[f].store(absl::GetCurrentTimeNanos());
-      send_status = (*session)->Send(frame);
+      send_status = session->Send(frame);
       if (send_status.ok() && plain != nullptr)
         send_status = plain->Send(frame);
     }
-    (void)(*session)->WritesDone();
+    (void)session->WritesDone();
     if (plain != nullptr) (void)plain->WritesDone();
   });
   // The plain session's images for the sheet.
@@ -233,13 +226,13 @@ absl::Status Run() {
   }
 
   StreamSummary summary;
-  summary.session_id = (*session)->started().session_id();
+  summary.session_id = session->started().session_id();
   std::vector<std::string> wrinkled_images(rows);
   std::string jsonl;
   const bool progress = !absl::GetFlag(FLAGS_quiet) && isatty(STDERR_FILENO);
   absl::Status receive_status;
   for (int f = 0; f < num_frames; ++f) {
-    absl::StatusOr<v1::FrameResult> result = (*session)->Receive();
+    absl::StatusOr<v1::FrameResult> result = session->Receive();
     if (!result.ok()) {
       receive_status = result.status();
       break;
@@ -262,7 +255,8 @@ absl::Status Run() {
       const std::string path = absl::StrFormat(
           "%s/frame_%04d.%s", out, result->index(),
           result->image().format() == v1::IMAGE_FORMAT_PNG ? "png" : "jpg");
-      if (absl::Status s = files::WriteStringToFile(path, result->image().data());
+      if (absl::Status s =
+              files::WriteStringToFile(path, result->image().data());
           !s.ok()) {
         receive_status = s;
         break;
@@ -274,24 +268,25 @@ absl::Status Run() {
     if (progress) PrintProgress(summary, num_frames);
   }
   if (progress) std::fprintf(stderr, "\n");
-  if (!receive_status.ok()) (*session)->Cancel();
+  if (!receive_status.ok()) session->Cancel();
   if (!receive_status.ok() && plain != nullptr) plain->Cancel();
   sender.join();
   if (plain_receiver.joinable()) plain_receiver.join();
   summary.wall_seconds = absl::ToDoubleSeconds(absl::Now() - begin);
-  summary.bytes_sent = (*session)->bytes_sent();
-  summary.bytes_received = (*session)->bytes_received();
-  const absl::Status finished = (*session)->Finish();
+  summary.bytes_sent = session->bytes_sent();
+  summary.bytes_received = session->bytes_received();
+  const absl::Status finished = session->Finish();
   for (const absl::Status& s :
        {receive_status, send_status, finished, plain_status}) {
     if (!s.ok()) return s;
   }
   if (plain != nullptr) {
-    if (absl::Status s = plain->Finish(); !s.ok()) return s;
+    CREASE_RETURN_IF_ERROR(plain->Finish());
   }
 
   if (absl::GetFlag(FLAGS_paths)) {
-    if (absl::Status s = files::WriteStringToFile(out + "/wrinkles.jsonl", jsonl);
+    if (absl::Status s =
+            files::WriteStringToFile(out + "/wrinkles.jsonl", jsonl);
         !s.ok()) {
       return s;
     }
@@ -302,10 +297,10 @@ absl::Status Run() {
     const bool png = image == "png";
     for (int r = 0; r < rows; ++r) {
       for (const std::string* bytes : {&plain_images[r], &wrinkled_images[r]}) {
-        absl::StatusOr<image::RgbaImage> d =
-            png ? image::DecodePng(*bytes) : image::DecodeJpeg(*bytes);
-        if (!d.ok()) return d.status();
-        decoded.push_back(*std::move(d));
+        CREASE_ASSIGN_OR_RETURN(
+            image::RgbaImage d,
+            png ? image::DecodePng(*bytes) : image::DecodeJpeg(*bytes));
+        decoded.push_back(std::move(d));
       }
     }
     std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
@@ -313,12 +308,10 @@ absl::Status Run() {
     for (int r = 0; r < rows; ++r) {
       pairs.push_back({&decoded[2 * r], &decoded[2 * r + 1]});
     }
-    absl::StatusOr<image::RgbaImage> sheet = image::ContactSheet(pairs);
-    if (!sheet.ok()) return sheet.status();
-    absl::StatusOr<std::string> encoded = image::EncodePng(*sheet);
-    if (!encoded.ok()) return encoded.status();
+    CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet, image::ContactSheet(pairs));
+    CREASE_ASSIGN_OR_RETURN(std::string encoded, image::EncodePng(sheet));
     if (absl::Status s =
-            files::WriteStringToFile(out + "/contact_sheet.png", *encoded);
+            files::WriteStringToFile(out + "/contact_sheet.png", encoded);
         !s.ok()) {
       return s;
     }
@@ -329,7 +322,7 @@ absl::Status Run() {
     std::fputs(json.c_str(), stdout);
   } else {
     const std::string target = path.empty() ? out + "/summary.json" : path;
-    if (absl::Status s = files::WriteStringToFile(target, json); !s.ok()) return s;
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(target, json));
   }
   if (!absl::GetFlag(FLAGS_quiet)) {
     std::fputs(SummaryTable(summary).c_str(), stderr);

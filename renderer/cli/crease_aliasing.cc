@@ -16,12 +16,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "common/file_util.h"
 #include "common/flags_usage.h"
+#include "common/status_macros.h"
 #include "image/image_compare.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
 #include "wrinkle/io/animation.h"
-#include "common/file_util.h"
 #include "wrinkle/session.h"
 
 ABSL_FLAG(std::string, data, "data", "Directory of the bundled animations.");
@@ -52,13 +53,13 @@ absl::StatusOr<std::unique_ptr<Session>> SessionAtBusiestFrame(
   size_t most = 0;
   *frame = 0;
   for (int pass = 0; pass < 2; ++pass) {
-    auto session = Session::Create(anim.mesh.triangles, anim.mesh.positions,
-                                   SessionParams{});
-    if (!session.ok()) return session.status();
+    CREASE_ASSIGN_OR_RETURN(
+        auto session, Session::Create(anim.mesh.triangles, anim.mesh.positions,
+                                      SessionParams{}));
     for (int f = 0; f < frames; ++f) {
-      if (auto s = (*session)->ProcessFrame(anim.frames.Sample(f)); !s.ok())
+      if (auto s = session->ProcessFrame(anim.frames.Sample(f)); !s.ok())
         return s;
-      const size_t count = (*session)->wrinkles().wrinkles().size();
+      const size_t count = session->wrinkles().wrinkles().size();
       if (pass == 0 && count > most) {
         most = count;
         *frame = f;
@@ -85,20 +86,17 @@ image::RgbaImage AmplifiedDifference(const image::RgbaImage& a,
 absl::Status WritePng(const image::RgbaImage& image, const std::string& name) {
   const std::string out = absl::GetFlag(FLAGS_out);
   if (out.empty()) return absl::OkStatus();
-  absl::StatusOr<std::string> png = image::EncodePng(image);
-  if (!png.ok()) return png.status();
-  return files::WriteStringToFile(out + "/" + name + ".png", *png);
+  CREASE_ASSIGN_OR_RETURN(std::string png, image::EncodePng(image));
+  return files::WriteStringToFile(out + "/" + name + ".png", png);
 }
 
 absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
   const std::string stem = absl::GetFlag(FLAGS_data) + "/" + name;
-  absl::StatusOr<io::Animation> anim =
-      io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  if (!anim.ok()) return anim.status();
+  CREASE_ASSIGN_OR_RETURN(io::Animation anim,
+                          io::ReadAnimation(stem + ".obj", stem + ".pc2"));
   int frame = 0;
-  auto session = SessionAtBusiestFrame(*anim, &frame);
-  if (!session.ok()) return session.status();
-  const absl::Span<const float> positions = anim->frames.Sample(frame);
+  CREASE_ASSIGN_OR_RETURN(auto session, SessionAtBusiestFrame(anim, &frame));
+  const absl::Span<const float> positions = anim.frames.Sample(frame);
   for (absl::string_view size :
        absl::StrSplit(absl::GetFlag(FLAGS_sizes), ',')) {
     int w = 0, h = 0;
@@ -126,11 +124,11 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
         options.min_wrinkle_pixels =
             RenderOptions{}.min_wrinkle_pixels * factor;
         // Stats of the W x H frame (the reference draws more wrinkles).
-        auto image = renderer.Render(positions, anim->mesh.triangles,
-                                     &(*session)->wrinkles(), options,
-                                     factor == 1 ? &stats : nullptr);
-        if (!image.ok()) return image.status();
-        images.push_back(*std::move(image));
+        CREASE_ASSIGN_OR_RETURN(
+            auto image, renderer.Render(positions, anim.mesh.triangles,
+                                        &session->wrinkles(), options,
+                                        factor == 1 ? &stats : nullptr));
+        images.push_back(std::move(image));
       }
       const image::InteriorDifference d =
           image::CompareInterior(images[0], images[1], kFactor, kBackground);
@@ -138,10 +136,10 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
       pixels = d.pixels;
       const std::string tag = absl::StrFormat("%s_%dx%d_%s", name, w, h,
                                               wrinkled ? "wrinkled" : "plain");
-      if (auto s = WritePng(images[0], tag); !s.ok()) return s;
+      CREASE_RETURN_IF_ERROR(WritePng(images[0], tag));
       const image::RgbaImage reference =
           image::BoxDownsample(images[1], kFactor);
-      if (auto s = WritePng(reference, tag + "_ref"); !s.ok()) return s;
+      CREASE_RETURN_IF_ERROR(WritePng(reference, tag + "_ref"));
       if (auto s = WritePng(AmplifiedDifference(images[0], reference),
                             tag + "_diff");
           !s.ok()) {
@@ -157,13 +155,12 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
 }
 
 absl::Status Run() {
-  absl::StatusOr<std::unique_ptr<GpuContext>> gpu = GpuContext::Create();
-  if (!gpu.ok()) return gpu.status();
-  auto renderer = FrameRenderer::Create(gpu->get());
-  if (!renderer.ok()) return renderer.status();
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<GpuContext> gpu,
+                          GpuContext::Create());
+  CREASE_ASSIGN_OR_RETURN(auto renderer, FrameRenderer::Create(gpu.get()));
   for (absl::string_view name :
        absl::StrSplit(absl::GetFlag(FLAGS_sets), ',')) {
-    if (auto s = MeasureSet(**renderer, std::string(name)); !s.ok()) return s;
+    CREASE_RETURN_IF_ERROR(MeasureSet(*renderer, std::string(name)));
   }
   return absl::OkStatus();
 }

@@ -16,12 +16,13 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/file_util.h"
 #include "common/flags_usage.h"
+#include "common/status_macros.h"
 #include "image/contact_sheet.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
 #include "wrinkle/io/animation.h"
-#include "common/file_util.h"
 #include "wrinkle/session.h"
 
 ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
@@ -66,19 +67,17 @@ absl::Status Run() {
   }
   const int every = std::max(1, absl::GetFlag(FLAGS_every));
   const int start = std::max(0, absl::GetFlag(FLAGS_start_frame));
-  absl::StatusOr<io::Animation> anim = io::ReadAnimation(obj, pc2);
-  if (!anim.ok()) return anim.status();
+  CREASE_ASSIGN_OR_RETURN(io::Animation anim, io::ReadAnimation(obj, pc2));
   SessionParams params;
   params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
   params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
-  absl::StatusOr<std::unique_ptr<Session>> session =
-      Session::Create(anim->mesh.triangles, anim->mesh.positions, params);
-  if (!session.ok()) return session.status();
-  absl::StatusOr<std::unique_ptr<GpuContext>> gpu = GpuContext::Create();
-  if (!gpu.ok()) return gpu.status();
-  absl::StatusOr<std::unique_ptr<FrameRenderer>> renderer =
-      FrameRenderer::Create(gpu->get());
-  if (!renderer.ok()) return renderer.status();
+  CREASE_ASSIGN_OR_RETURN(
+      std::unique_ptr<Session> session,
+      Session::Create(anim.mesh.triangles, anim.mesh.positions, params));
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<GpuContext> gpu,
+                          GpuContext::Create());
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<FrameRenderer> renderer,
+                          FrameRenderer::Create(gpu.get()));
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec)
@@ -91,38 +90,38 @@ absl::Status Run() {
       rendered;  // (plain, wrinkled)
   std::vector<int> rendered_frames;
   const bool progress = isatty(STDERR_FILENO);
-  int frames = anim->num_frames();
+  int frames = anim.num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0)
     frames = std::min(frames, absl::GetFlag(FLAGS_frames));
   for (int frame = 0; frame < frames; ++frame) {
-    const absl::Span<const float> positions = anim->frames.Sample(frame);
-    if (absl::Status s = (*session)->ProcessFrame(positions); !s.ok()) return s;
+    const absl::Span<const float> positions = anim.frames.Sample(frame);
+    CREASE_RETURN_IF_ERROR(session->ProcessFrame(positions));
     if (frame < start || (frame - start) % every != 0) continue;
     const image::Camera camera = image::AutoFrame(
         positions, static_cast<float>(options.width) / options.height,
         static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
     options.camera = camera;
     options.wrinkles = false;
-    absl::StatusOr<image::RgbaImage> plain = (*renderer)->Render(
-        positions, anim->mesh.triangles, &(*session)->wrinkles(), options);
-    if (!plain.ok()) return plain.status();
+    CREASE_ASSIGN_OR_RETURN(image::RgbaImage plain,
+                            renderer->Render(positions, anim.mesh.triangles,
+                                             &session->wrinkles(), options));
     options.wrinkles = true;
-    absl::StatusOr<image::RgbaImage> wrinkled = (*renderer)->Render(
-        positions, anim->mesh.triangles, &(*session)->wrinkles(), options);
-    if (!wrinkled.ok()) return wrinkled.status();
-    absl::StatusOr<std::string> bytes =
+    CREASE_ASSIGN_OR_RETURN(image::RgbaImage wrinkled,
+                            renderer->Render(positions, anim.mesh.triangles,
+                                             &session->wrinkles(), options));
+    CREASE_ASSIGN_OR_RETURN(
+        std::string bytes,
         format == "png"
-            ? image::EncodePng(*wrinkled)
-            : image::EncodeJpeg(*wrinkled, absl::GetFlag(FLAGS_quality));
-    if (!bytes.ok()) return bytes.status();
+            ? image::EncodePng(wrinkled)
+            : image::EncodeJpeg(wrinkled, absl::GetFlag(FLAGS_quality)));
     const std::string path = absl::StrFormat("%s/render_%04d.%s", out, frame,
                                              format == "png" ? "png" : "jpg");
-    if (absl::Status s = files::WriteStringToFile(path, *bytes); !s.ok()) return s;
-    rendered.emplace_back(*std::move(plain), *std::move(wrinkled));
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(path, bytes));
+    rendered.emplace_back(std::move(plain), std::move(wrinkled));
     rendered_frames.push_back(frame);
     if (progress) {
       std::fprintf(stderr, "\rrendered frame %d/%d (%zu wrinkles)   ",
-                   frame + 1, frames, (*session)->wrinkles().wrinkles().size());
+                   frame + 1, frames, session->wrinkles().wrinkles().size());
     }
   }
   if (progress) std::fputc('\n', stderr);
@@ -140,11 +139,11 @@ absl::Status Run() {
     sheet_rows.push_back({&rendered[pick].first, &rendered[pick].second});
     absl::StrAppend(&caption, r > 0 ? ", " : "", rendered_frames[pick]);
   }
-  absl::StatusOr<image::RgbaImage> sheet = image::ContactSheet(sheet_rows);
-  if (!sheet.ok()) return sheet.status();
-  absl::StatusOr<std::string> png = image::EncodePng(*sheet);
-  if (!png.ok()) return png.status();
-  if (absl::Status s = files::WriteStringToFile(out + "/contact_sheet.png", *png);
+  CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet,
+                          image::ContactSheet(sheet_rows));
+  CREASE_ASSIGN_OR_RETURN(std::string png, image::EncodePng(sheet));
+  if (absl::Status s =
+          files::WriteStringToFile(out + "/contact_sheet.png", png);
       !s.ok()) {
     return s;
   }
@@ -152,7 +151,7 @@ absl::Status Run() {
       "rendered %d frames on %s (%s); contact sheet %s/contact_sheet.png: rows "
       "= frames "
       "%s, left without wrinkles, right with\n",
-      rendered.size(), (*gpu)->info().renderer, (*gpu)->info().platform, out,
+      rendered.size(), gpu->info().renderer, gpu->info().platform, out,
       caption);
   return absl::OkStatus();
 }

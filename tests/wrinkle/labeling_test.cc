@@ -223,5 +223,21 @@ TEST(GraphCutTest, OfflineRejectsRaggedInput) {
             absl::StatusCode::kInvalidArgument);
 }
 
+// Solve's documented precondition (sizes equal to the graph's) is checked by
+// CREASE_DCHECK where checks are on (debug, sanitizer and fuzz builds).
+TEST(GraphCutDeathTest, SolveChecksItsSizes) {
+#if defined(NDEBUG) && !defined(CREASE_CHECKS)
+  GTEST_SKIP() << "checks are off in this build";
+#else
+  std::mt19937 rng(3);
+  const auto edges = SpatialEdges(TinyAdjacency(4, rng), 0.2);
+  GraphCutLabeler labeler(4, edges);
+  std::vector<UnaryCost> unaries(3);
+  std::vector<Label> labels(3);
+  EXPECT_DEATH(labeler.Solve(unaries, absl::MakeSpan(labels)),
+               "precondition failed: .*num_nodes_");
+#endif
+}
+
 }  // namespace
 }  // namespace crease

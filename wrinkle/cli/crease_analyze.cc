@@ -19,11 +19,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/file_util.h"
 #include "common/flags_usage.h"
+#include "common/status_macros.h"
 #include "wrinkle/cli/analysis_report.h"
 #include "wrinkle/cli/wrinkle_output.h"
 #include "wrinkle/io/animation.h"
-#include "common/file_util.h"
 #include "wrinkle/io/ply.h"
 #include "wrinkle/metrics.h"
 #include "wrinkle/session.h"
@@ -131,9 +132,8 @@ absl::Status Run() {
     return absl::InvalidArgumentError(
         "--obj and --pc2 are required (see --help)");
   }
-  absl::StatusOr<io::Animation> animation =
-      io::ReadAnimation(obj_path, pc2_path);
-  if (!animation.ok()) return animation.status();
+  CREASE_ASSIGN_OR_RETURN(io::Animation animation,
+                          io::ReadAnimation(obj_path, pc2_path));
 
   SessionParams params;
   params.topology.weld_relative_tolerance = absl::GetFlag(FLAGS_weld_tolerance);
@@ -160,17 +160,17 @@ absl::Status Run() {
         "--tau must exceed 1, --min_width be >= 0, --keep_fraction be in "
         "[0, 1] and --min_width_fraction in (0, 1)");
   }
-  absl::StatusOr<std::unique_ptr<Session>> session = Session::Create(
-      animation->mesh.triangles, animation->mesh.positions, params);
-  if (!session.ok()) return session.status();
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<Session> session,
+                          Session::Create(animation.mesh.triangles,
+                                          animation.mesh.positions, params));
   std::unique_ptr<Session> retrace;
   if (absl::GetFlag(FLAGS_compare_retrace)) {
     SessionParams retrace_params = params;
     retrace_params.retrace_every_frame = true;
-    retrace = *Session::Create(animation->mesh.triangles,
-                               animation->mesh.positions, retrace_params);
+    retrace = *Session::Create(animation.mesh.triangles,
+                               animation.mesh.positions, retrace_params);
   }
-  const MeshTopology& topology = (*session)->topology();
+  const MeshTopology& topology = session->topology();
 
   const std::string out_dir = absl::GetFlag(FLAGS_out);
   if (!out_dir.empty()) {
@@ -193,7 +193,7 @@ absl::Status Run() {
   report.non_manifold_edges =
       static_cast<int>(topology.non_manifold_edges().size());
 
-  int num_frames = animation->num_frames();
+  int num_frames = animation.num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0) {
     num_frames = std::min(num_frames, absl::GetFlag(FLAGS_frames));
   }
@@ -210,12 +210,12 @@ absl::Status Run() {
   WrinkleStatistics wrinkle_stats;
   std::string jsonl;
   for (int frame = 0; frame < num_frames; ++frame) {
-    const absl::Span<const float> positions = animation->frames.Sample(frame);
-    if (absl::Status s = (*session)->ProcessFrame(positions); !s.ok()) {
+    const absl::Span<const float> positions = animation.frames.Sample(frame);
+    if (absl::Status s = session->ProcessFrame(positions); !s.ok()) {
       return absl::Status(s.code(), absl::StrCat(pc2_path, ": frame ", frame,
                                                  ": ", s.message()));
     }
-    const Session& sess = **session;
+    const Session& sess = *session;
     if (retrace != nullptr) (void)retrace->ProcessFrame(positions);
     FrameReport f;
     f.frame = frame;
@@ -264,7 +264,7 @@ absl::Status Run() {
         return s;
       }
       if (absl::Status s = files::WriteStringToFile(stem + "_wrinkles.obj",
-                                                 FormatWrinklesObj(sess));
+                                                    FormatWrinklesObj(sess));
           !s.ok()) {
         return s;
       }
@@ -291,7 +291,8 @@ absl::Status Run() {
   const std::string table = FormatReportTable(report);
   if (!quiet) std::cout << table;
   if (!out_dir.empty()) {
-    if (absl::Status s = files::WriteStringToFile(out_dir + "/summary.txt", table);
+    if (absl::Status s =
+            files::WriteStringToFile(out_dir + "/summary.txt", table);
         !s.ok()) {
       return s;
     }

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/file_util.h"
+#include "common/status_macros.h"
 
 namespace crease::io {
 namespace {
@@ -45,7 +46,7 @@ class ObjParser {
       if (end == std::string_view::npos) end = text.size();
       std::string_view line = text.substr(pos, end - pos);
       pos = end + 1;
-      if (absl::Status s = ParseLine(line); !s.ok()) return s;
+      CREASE_RETURN_IF_ERROR(ParseLine(line));
     }
     return std::move(mesh_);
   }
@@ -136,9 +137,8 @@ absl::StatusOr<TriangleMesh> ParseObj(std::string_view text,
 }
 
 absl::StatusOr<TriangleMesh> ReadObj(const std::string& path) {
-  absl::StatusOr<std::string> text = files::ReadFileToString(path);
-  if (!text.ok()) return text.status();
-  return ParseObj(*text, path);
+  CREASE_ASSIGN_OR_RETURN(std::string text, files::ReadFileToString(path));
+  return ParseObj(text, path);
 }
 
 std::string FormatObj(const TriangleMesh& mesh) {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/file_util.h"
+#include "common/status_macros.h"
 
 namespace crease::io {
 namespace {
@@ -111,9 +112,8 @@ absl::StatusOr<PointCache> ParsePc2(std::string_view bytes,
 
 absl::StatusOr<PointCache> ReadPc2(const std::string& path,
                                    int expected_points) {
-  absl::StatusOr<std::string> bytes = files::ReadFileToString(path);
-  if (!bytes.ok()) return bytes.status();
-  return ParsePc2(*bytes, path, expected_points);
+  CREASE_ASSIGN_OR_RETURN(std::string bytes, files::ReadFileToString(path));
+  return ParsePc2(bytes, path, expected_points);
 }
 
 std::string FormatPc2(const PointCache& cache) {
