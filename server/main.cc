@@ -12,9 +12,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/file_util.h"
 #include "common/flags_usage.h"
 #include "server/crease_server.h"
-#include "common/file_util.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "host:port to listen on; port 0 picks a free one");

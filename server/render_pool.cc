@@ -12,10 +12,6 @@
 namespace crease::server {
 namespace {
 
-double MsSince(int64_t start_ns) {
-  return static_cast<double>(absl::GetCurrentTimeNanos() - start_ns) * 1e-6;
-}
-
 // Images larger than this (1080p; the framebuffers are ~40 bytes a pixel with
 // 4x MSAA, depth and the resolve) are drawn in framebuffers made for them and
 // freed right after, with the heap's free pages given back: one 4096x4096
@@ -56,8 +52,7 @@ RenderPool::~RenderPool() {
 void RenderPool::Submit(RenderJob job,
                         absl::AnyInvocable<void(RenderOutcome) &&> done) {
   absl::MutexLock lock(&mu_);
-  queue_.push_back(
-      {std::move(job), std::move(done), absl::GetCurrentTimeNanos()});
+  queue_.push_back({std::move(job), std::move(done), Stopwatch()});
 }
 
 void RenderPool::Run(int index) {
@@ -96,26 +91,25 @@ void RenderPool::Run(int index) {
       queue_.pop_front();
     }
     RenderOutcome outcome;
-    outcome.queue_ms = MsSince(item.queued_ns);
+    outcome.queue_ms = item.queued.Lap();
     if (item.job.abandoned != nullptr && item.job.abandoned->load()) {
       outcome.encoded = absl::CancelledError("the call was cancelled");
       std::move(item.done)(std::move(outcome));
       continue;
     }
-    const int64_t render_start = absl::GetCurrentTimeNanos();
+    Stopwatch stage;
     absl::StatusOr<image::RgbaImage> image =
         (*frame_renderer)
             ->Render(item.job.positions, item.job.triangles, item.job.wrinkles,
                      item.job.options);
-    outcome.render_ms = MsSince(render_start);
+    outcome.render_ms = stage.Lap();
     if (!image.ok()) {
       outcome.encoded = image.status();
     } else {
-      const int64_t encode_start = absl::GetCurrentTimeNanos();
       outcome.encoded = item.job.encoding == ImageEncoding::kPng
                             ? image::EncodePng(*image)
                             : image::EncodeJpeg(*image, item.job.jpeg_quality);
-      outcome.encode_ms = MsSince(encode_start);
+      outcome.encode_ms = stage.Lap();
     }
     std::move(item.done)(std::move(outcome));
     if (static_cast<int64_t>(item.job.options.width) * item.job.options.height >

@@ -13,6 +13,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "renderer/frame_renderer.h"
+#include "wrinkle/stopwatch.h"
 
 namespace crease::server {
 
@@ -60,7 +61,7 @@ class RenderPool {
   struct Queued {
     RenderJob job;
     absl::AnyInvocable<void(RenderOutcome) &&> done;
-    int64_t queued_ns;
+    Stopwatch queued;
   };
   RenderPool() = default;
   void Run(int index);

@@ -21,10 +21,6 @@ grpc::Status ToGrpc(const absl::Status& status) {
 // Meshes up to this size (about 1.5 ms a frame here) may run inline.
 constexpr int kInlineMaxTriangles = 5000;
 
-double MsSince(int64_t start_ns) {
-  return static_cast<double>(absl::GetCurrentTimeNanos() - start_ns) * 1e-6;
-}
-
 // "ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1"; "ipv6:[::1]:5000" -> "ipv6:[::1]".
 std::string PeerHost(const std::string& peer) {
   const size_t colon = peer.rfind(':');
@@ -247,7 +243,7 @@ void SessionReactor::OnReadDone(bool ok) {
 }
 
 void SessionReactor::Work() {
-  work_start_ns_ = absl::GetCurrentTimeNanos();
+  work_timer_ = Stopwatch();
   response_.Clear();
   if (abandoned_) {
     // Cancelled while waiting for a worker: nobody wants the answer.
@@ -324,19 +320,17 @@ void SessionReactor::HandleStart() {
 }
 
 void SessionReactor::FrameError(const absl::Status& status) {
-  v1::FrameResult* result = response_.mutable_frame_result();
-  result->Clear();
-  result->set_index(request_.frame().index());
-  result->mutable_error()->set_code(static_cast<int>(status.code()));
-  result->mutable_error()->set_message(std::string(status.message()));
+  SetFrameError(request_.frame().index(), status, "",
+                response_.mutable_frame_result());
   Write();
 }
 
 void SessionReactor::HandleFrame() {
   const v1::Frame& frame = request_.frame();
-  if (absl::Status s = ValidateFrame(frame, setup_.vertex_count, last_index_);
-      !s.ok()) {
-    FrameError(s);
+  absl::StatusOr<std::optional<image::Camera>> camera =
+      ValidateFrame(frame, setup_.vertex_count, last_index_);
+  if (!camera.ok()) {
+    FrameError(camera.status());
     return;
   }
   positions_.assign(frame.positions().begin(), frame.positions().end());
@@ -362,10 +356,8 @@ void SessionReactor::HandleFrame() {
     Write();
     return;
   }
-  if (frame.has_camera()) {
-    // Validated above; it stays for the frames after this one.
-    setup_.render_options.camera = *CameraFromProto(frame.camera(), "");
-  }
+  // A camera given stays for the frames after this one.
+  if (camera->has_value()) setup_.render_options.camera = **camera;
   RenderJob job;
   job.positions = positions_;
   job.triangles = setup_.triangles;
@@ -390,13 +382,8 @@ void SessionReactor::HandleFrame() {
   state_->render_pool->Submit(std::move(job), [this](RenderOutcome outcome) {
     v1::FrameResult* result = response_.mutable_frame_result();
     if (!outcome.encoded.ok()) {
-      const uint32_t index = result->index();
-      result->Clear();
-      result->set_index(index);
-      result->mutable_error()->set_code(
-          static_cast<int>(outcome.encoded.status().code()));
-      result->mutable_error()->set_message(
-          absl::StrFormat("image: %s", outcome.encoded.status().message()));
+      SetFrameError(result->index(), outcome.encoded.status(),
+                    "image: ", result);
     } else {
       v1::Image* image = result->mutable_image();
       image->set_format(setup_.encoding == ImageEncoding::kPng
@@ -417,8 +404,7 @@ void SessionReactor::HandleFrame() {
 
 void SessionReactor::Write() {
   if (response_.has_frame_result()) {
-    state_->metrics->FrameDone(response_.frame_result(),
-                               MsSince(work_start_ns_));
+    state_->metrics->FrameDone(response_.frame_result(), work_timer_.Lap());
   }
   Lock lock(mu_);
   if (cancelled_) {

@@ -15,6 +15,7 @@
 #include "server/service_state.h"
 #include "server/session_setup.h"
 #include "wrinkle/session.h"
+#include "wrinkle/stopwatch.h"
 
 namespace crease::server {
 
@@ -103,7 +104,7 @@ class SessionReactor
   v1::SessionRequest request_;
   v1::SessionResponse response_;
   bool started_ = false;
-  int64_t work_start_ns_ = 0;
+  Stopwatch work_timer_;  // since the message's work began
   SessionSetup setup_;
   std::unique_ptr<Session> session_;
   std::optional<uint32_t> last_index_;

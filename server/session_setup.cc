@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
 
@@ -234,8 +235,9 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
   return setup;
 }
 
-absl::Status ValidateFrame(const v1::Frame& frame, uint32_t vertex_count,
-                           std::optional<uint32_t> last_index) {
+absl::StatusOr<std::optional<image::Camera>> ValidateFrame(
+    const v1::Frame& frame, uint32_t vertex_count,
+    std::optional<uint32_t> last_index) {
   // Indices only go up, so the largest would leave no index for a later
   // frame: refused, and the session stays usable.
   if (frame.index() == std::numeric_limits<uint32_t>::max()) {
@@ -256,11 +258,16 @@ absl::Status ValidateFrame(const v1::Frame& frame, uint32_t vertex_count,
       return Invalid("frame.positions: vertex %d is not finite", i / 3);
     }
   }
-  if (frame.has_camera()) {
-    CREASE_RETURN_IF_ERROR(
-        CameraFromProto(frame.camera(), "frame.camera").status());
-  }
-  return absl::OkStatus();
+  if (!frame.has_camera()) return std::nullopt;
+  return CameraFromProto(frame.camera(), "frame.camera");
+}
+
+void SetFrameError(uint32_t index, const absl::Status& status,
+                   absl::string_view prefix, v1::FrameResult* result) {
+  result->Clear();
+  result->set_index(index);
+  result->mutable_error()->set_code(static_cast<int>(status.code()));
+  result->mutable_error()->set_message(absl::StrCat(prefix, status.message()));
 }
 
 void FillFrameResult(const Session& session, const v1::Outputs& outputs,

@@ -39,10 +39,17 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
                                            const ServerLimits& limits,
                                            bool can_render);
 
-// INVALID_ARGUMENT for a wrong position count, non-finite positions, an index
-// not above the last accepted one, or a bad camera.
-absl::Status ValidateFrame(const v1::Frame& frame, uint32_t vertex_count,
-                           std::optional<uint32_t> last_index);
+// The frame's camera if it has one (parsed once, here). INVALID_ARGUMENT for a
+// wrong position count, non-finite positions, an index not above the last
+// accepted one (or the reserved largest), or a bad camera.
+absl::StatusOr<std::optional<image::Camera>> ValidateFrame(
+    const v1::Frame& frame, uint32_t vertex_count,
+    std::optional<uint32_t> last_index);
+
+// Makes `result` an error answer for frame `index`: every output cleared,
+// the status's code and message (after `prefix`, e.g. "image: ").
+void SetFrameError(uint32_t index, const absl::Status& status,
+                   absl::string_view prefix, v1::FrameResult* result);
 
 absl::StatusOr<image::Camera> CameraFromProto(const v1::Camera& camera,
                                               const char* field);
