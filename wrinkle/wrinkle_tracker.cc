@@ -91,7 +91,7 @@ void WrinkleTracker::Step(const SurfaceFrame& surface) {
   Stopwatch stopwatch;
   Evolve(surface);
   timings_.evolve_ms = stopwatch.Lap();
-  Seed(surface);
+  Seed(surface, params_.max_new_per_frame);
   timings_.seed_ms = stopwatch.Lap();
   Shape(surface);
   timings_.shape_ms = stopwatch.Lap();
@@ -102,10 +102,8 @@ void WrinkleTracker::RetraceFromScratch(const SurfaceFrame& surface) {
   deaths_.clear();
   for (const WrinklePath& p : paths_) deaths_.push_back({p.id, p.age});
   paths_.clear();
-  const int cap = params_.max_new_per_frame;
-  params_.max_new_per_frame = params_.max_wrinkles;
-  Seed(surface);
-  params_.max_new_per_frame = cap;
+  // No births-per-frame cap: every wrinkle is born on this frame.
+  Seed(surface, params_.max_wrinkles);
   // Every wrinkle is new each frame here: fading in would only flatten them.
   for (WrinklePath& path : paths_) path.fade = 1.0;
   Shape(surface);
@@ -356,22 +354,32 @@ void WrinkleTracker::CollectSeedCandidates(const SurfaceFrame& surface) {
   });
 }
 
-void WrinkleTracker::Seed(const SurfaceFrame& surface) {
+namespace {
+
+// The axis-aligned box around a path's points.
+void BoundsOf(const SurfaceFrame& surface, const WrinklePath& path,
+              Eigen::Vector3d* lo, Eigen::Vector3d* hi) {
+  *lo = *hi = surface.Position(path.points[0]);
+  for (const EdgePoint& p : path.points) {
+    *lo = lo->cwiseMin(surface.Position(p));
+    *hi = hi->cwiseMax(surface.Position(p));
+  }
+}
+
+}  // namespace
+
+void WrinkleTracker::Seed(const SurfaceFrame& surface, int max_births) {
   const MeshTopology& topology = *surface.topology;
   segments_.Reset(topology.num_triangles());
   bbox_lo_.resize(paths_.size());
   bbox_hi_.resize(paths_.size());
   for (size_t w = 0; w < paths_.size(); ++w) {
     segments_.AddPath(surface, static_cast<int32_t>(w), paths_[w]);
-    bbox_lo_[w] = bbox_hi_[w] = surface.Position(paths_[w].points[0]);
-    for (const EdgePoint& p : paths_[w].points) {
-      bbox_lo_[w] = bbox_lo_[w].cwiseMin(surface.Position(p));
-      bbox_hi_[w] = bbox_hi_[w].cwiseMax(surface.Position(p));
-    }
+    BoundsOf(surface, paths_[w], &bbox_lo_[w], &bbox_hi_[w]);
   }
   CollectSeedCandidates(surface);
   for (int32_t f : candidates_) {
-    if (births_ >= params_.max_new_per_frame ||
+    if (births_ >= max_births ||
         static_cast<int>(paths_.size()) >= params_.max_wrinkles) {
       break;
     }
@@ -408,13 +416,8 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface) {
     candidate_.dormant = 0;
     paths_.push_back(candidate_);
     segments_.AddPath(surface, index, paths_.back());
-    Eigen::Vector3d lo = surface.Position(candidate_.points[0]), hi = lo;
-    for (const EdgePoint& p : candidate_.points) {
-      lo = lo.cwiseMin(surface.Position(p));
-      hi = hi.cwiseMax(surface.Position(p));
-    }
-    bbox_lo_.push_back(lo);
-    bbox_hi_.push_back(hi);
+    BoundsOf(surface, candidate_, &bbox_lo_.emplace_back(),
+             &bbox_hi_.emplace_back());
     ++births_;
   }
 }

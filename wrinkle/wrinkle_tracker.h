@@ -132,7 +132,8 @@ class WrinkleTracker {
   // Updates the path's dormancy and fade; false when it dies now.
   bool StaysAlive(const SurfaceFrame& surface, WrinklePath* path) const;
   void CollectSeedCandidates(const SurfaceFrame& surface);
-  void Seed(const SurfaceFrame& surface);
+  // Births at most `max_births` new wrinkles (this frame's total).
+  void Seed(const SurfaceFrame& surface, int max_births);
   void Shape(const SurfaceFrame& surface);
   bool FarFromPaths(const SurfaceFrame& surface, const Eigen::Vector3d& q,
                     double distance) const;
