@@ -13,16 +13,16 @@ bool IsSeedFace(const StretchTensor& t, const TracingParams& params) {
   return !t.degenerate && t.compression > params.tau;
 }
 
-void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
-                    const Eigen::Vector3d& start, Eigen::Vector3d direction,
-                    const TracingParams& params, const SegmentIndex& segments,
-                    int32_t path_index, int max_segments, double spacing,
-                    TraceScratch& scratch, std::vector<EdgePoint>* points,
-                    std::vector<int32_t>* faces) {
+void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
+                    const SegmentIndex& segments, const TraceRequest& request,
+                    TraceScratch& scratch, TracedEdges* out) {
   const MeshTopology& topology = *surface.topology;
-  Eigen::Vector3d from = start;
+  int32_t face = request.face;
+  int entry_slot = request.entry_slot;
+  Eigen::Vector3d direction = request.direction;
+  Eigen::Vector3d from = request.start;
   Eigen::Vector3d incoming = direction;  // the direction we came in by
-  for (int taken = 0; taken < max_segments; ++taken) {
+  for (int taken = 0; taken < request.max_segments; ++taken) {
     scratch.visit_stamp[face] = scratch.stamp;
     const LocalFrame& frame = surface.frames[face];
     const Eigen::Vector2d p = surface.ToFace(face, from);
@@ -42,12 +42,13 @@ void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
     const int32_t edge = topology.face_edges(face)[slot];
     const EdgePoint exit{edge, SlotToEdgeT(topology, face, slot, u)};
     const Eigen::Vector3d to = surface.Position(exit);
-    if (segments.Crosses(surface, face, path_index, from, to) ||
-        segments.NearOtherPath(surface, exit, path_index, spacing)) {
+    if (segments.Crosses(surface, face, request.path_index, from, to) ||
+        segments.NearOtherPath(surface, exit, request.path_index,
+                               request.spacing)) {
       return;
     }
-    points->push_back(exit);
-    faces->push_back(face);
+    out->points.push_back(exit);
+    out->faces.push_back(face);
 
     const int32_t next = topology.face_neighbors(face)[slot];
     if (next < 0 || scratch.visit_stamp[next] == scratch.stamp) return;
@@ -86,35 +87,36 @@ bool TraceFromSeed(const SurfaceFrame& surface, int32_t face,
     scratch.stamp = 0;
   }
   ++scratch.stamp;
-  scratch.back_points.clear();
-  scratch.back_faces.clear();
-  scratch.forward_points.clear();
-  scratch.forward_faces.clear();
-  const int half = std::max(1, params.max_segments / 2);
-  TraceDirection(surface, face, -1, seed, dir, params, segments, path_index,
-                 half, spacing, scratch, &scratch.forward_points,
-                 &scratch.forward_faces);
-  TraceDirection(surface, face, -1, seed, -dir, params, segments, path_index,
-                 half, spacing, scratch, &scratch.back_points,
-                 &scratch.back_faces);
-  const size_t n = scratch.back_points.size() + scratch.forward_points.size();
+  scratch.back.clear();
+  scratch.forward.clear();
+  TraceRequest request;
+  request.face = face;
+  request.start = seed;
+  request.direction = dir;
+  request.path_index = path_index;
+  request.max_segments = std::max(1, params.max_segments / 2);
+  request.spacing = spacing;
+  TraceDirection(surface, params, segments, request, scratch, &scratch.forward);
+  request.direction = -dir;
+  TraceDirection(surface, params, segments, request, scratch, &scratch.back);
+  const size_t n = scratch.back.points.size() + scratch.forward.points.size();
   if (n < 2) return false;
   path->points.clear();
   path->faces.clear();
-  path->points.insert(path->points.end(), scratch.back_points.rbegin(),
-                      scratch.back_points.rend());
-  path->points.insert(path->points.end(), scratch.forward_points.begin(),
-                      scratch.forward_points.end());
+  path->points.insert(path->points.end(), scratch.back.points.rbegin(),
+                      scratch.back.points.rend());
+  path->points.insert(path->points.end(), scratch.forward.points.begin(),
+                      scratch.forward.points.end());
   // Segment between the last backward and first forward point lies in the seed
   // face.
-  for (size_t i = scratch.back_faces.size(); i-- > 1;) {
-    path->faces.push_back(scratch.back_faces[i]);
+  for (size_t i = scratch.back.faces.size(); i-- > 1;) {
+    path->faces.push_back(scratch.back.faces[i]);
   }
-  if (!scratch.back_points.empty() && !scratch.forward_points.empty()) {
+  if (!scratch.back.points.empty() && !scratch.forward.points.empty()) {
     path->faces.push_back(face);
   }
-  for (size_t i = 1; i < scratch.forward_faces.size(); ++i) {
-    path->faces.push_back(scratch.forward_faces[i]);
+  for (size_t i = 1; i < scratch.forward.faces.size(); ++i) {
+    path->faces.push_back(scratch.forward.faces[i]);
   }
   return path->faces.size() + 1 == path->points.size();
 }

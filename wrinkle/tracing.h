@@ -25,11 +25,33 @@ struct TracingParams {
 };
 
 // Scratch state reused across traces so tracing does not allocate once warm.
+// What one trace crossed: the edge points where it leaves each triangle, and
+// those triangles (faces[i] holds the segment that ends at points[i]). Kept
+// by the caller and reused, so tracing does not allocate once warm.
+struct TracedEdges {
+  std::vector<EdgePoint> points;
+  std::vector<int32_t> faces;
+  void clear() {
+    points.clear();
+    faces.clear();
+  }
+};
+
 struct TraceScratch {
   std::vector<uint32_t> visit_stamp;  // per face
   uint32_t stamp = 0;
-  std::vector<EdgePoint> back_points, forward_points;
-  std::vector<int32_t> back_faces, forward_faces;
+  TracedEdges back, forward;
+};
+
+// Where one trace starts and how far it may go.
+struct TraceRequest {
+  int32_t face = -1;    // the triangle it starts in
+  int entry_slot = -1;  // the slot of `face` it enters by; -1: starts inside
+  Eigen::Vector3d start = Eigen::Vector3d::Zero();  // a 3D point in `face`
+  Eigen::Vector3d direction = Eigen::Vector3d::Zero();
+  int32_t path_index = -1;  // the path traced: its own segments do not stop it
+  int max_segments = 0;
+  double spacing = 0;  // kept from every other path
 };
 
 // True if the triangle may carry a wrinkle: compressed beyond the keep
@@ -39,18 +61,15 @@ bool IsWrinkleFace(const StretchTensor& t, const TracingParams& params);
 // degenerate.
 bool IsSeedFace(const StretchTensor& t, const TracingParams& params);
 
-// Walks from `start` (a 3D point in `face`, on its slot `entry_slot` or inside
-// when -1) along `direction`, crossing into neighbours, and appends the edge
-// points where it leaves each triangle and the triangles themselves. Stops
-// where the next triangle is below tau, at a boundary, on re-entering a
-// triangle, where it would cross another path in `segments` or come within
-// `spacing` of one (that segment is not taken), or at `max_segments`.
-void TraceDirection(const SurfaceFrame& surface, int32_t face, int entry_slot,
-                    const Eigen::Vector3d& start, Eigen::Vector3d direction,
-                    const TracingParams& params, const SegmentIndex& segments,
-                    int32_t path_index, int max_segments, double spacing,
-                    TraceScratch& scratch, std::vector<EdgePoint>* points,
-                    std::vector<int32_t>* faces);
+// Walks from the request's start along its direction, crossing into
+// neighbours, and appends to `out` the edge points where it leaves each
+// triangle and the triangles themselves. Stops where the next triangle is
+// below the keep threshold, at a boundary, on re-entering a triangle, where it
+// would cross another path in `segments` or come within the request's spacing
+// of one (that segment is not taken), or at its max_segments.
+void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
+                    const SegmentIndex& segments, const TraceRequest& request,
+                    TraceScratch& scratch, TracedEdges* out);
 
 // Traces both ways from a seed inside `face` along its wrinkle direction,
 // keeping `spacing` from other paths. Returns false when fewer than 2 edge

@@ -292,24 +292,29 @@ bool WrinkleTracker::Extend(const SurfaceFrame& surface, int index,
       from - surface.Position(path.points[path.points.size() - 2]);
   Eigen::Vector3d dir = surface.field[next].wrinkle_dir;
   if (dir.dot(heading) < 0) dir = -dir;
-  extra_points_.clear();
-  extra_faces_.clear();
+  extra_.clear();
   const int room = params_.tracing.max_segments - path.num_segments();
   if (room <= 0) return false;
-  TraceDirection(surface, next, EdgeSlot(topology, next, end.edge), from, dir,
-                 params_.tracing, segments_, index, room,
-                 MidWidth(CompressionOf(surface, path).max, min_width_),
-                 trace_scratch_, &extra_points_, &extra_faces_);
+  TraceRequest request;
+  request.face = next;
+  request.entry_slot = EdgeSlot(topology, next, end.edge);
+  request.start = from;
+  request.direction = dir;
+  request.path_index = index;
+  request.max_segments = room;
+  request.spacing = MidWidth(CompressionOf(surface, path).max, min_width_);
+  TraceDirection(surface, params_.tracing, segments_, request, trace_scratch_,
+                 &extra_);
   double used = 0;
   Eigen::Vector3d prev = from;
   bool grew = false;
-  for (size_t j = 0; j < extra_points_.size(); ++j) {
-    const Eigen::Vector3d p = surface.Position(extra_points_[j]);
+  for (size_t j = 0; j < extra_.points.size(); ++j) {
+    const Eigen::Vector3d p = surface.Position(extra_.points[j]);
     used += (p - prev).norm();
     if (used > budget) break;
-    path.points.push_back(extra_points_[j]);
-    path.faces.push_back(extra_faces_[j]);
-    segments_.Add(extra_faces_[j], index, prev, p);
+    path.points.push_back(extra_.points[j]);
+    path.faces.push_back(extra_.faces[j]);
+    segments_.Add(extra_.faces[j], index, prev, p);
     prev = p;
     grew = true;
   }

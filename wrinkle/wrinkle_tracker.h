@@ -159,8 +159,7 @@ class WrinkleTracker {
   TriangleRangesScratch ranges_scratch_;
   std::vector<int32_t> order_, candidates_;
   std::vector<double> lengths_;
-  std::vector<EdgePoint> extra_points_;
-  std::vector<int32_t> extra_faces_;
+  TracedEdges extra_;
   std::vector<Eigen::Vector3d> bbox_lo_, bbox_hi_;
   WrinklePath candidate_;
 };
