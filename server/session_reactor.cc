@@ -500,9 +500,11 @@ bool SessionReactor::working() {
 }
 
 void SessionReactor::OnDone() {
-  ReleaseSlot();
   { Lock lock(mu_); }  // whoever finished the stream has let go
+  // Recorded before the slot is freed, so whoever sees the slot free (the
+  // tests, an operator) also sees how the stream ended.
   Account();
+  ReleaseSlot();
   delete this;
 }
 

@@ -82,10 +82,11 @@ absl::StatusOr<image::Camera> CameraFromProto(const v1::Camera& camera,
   return out;
 }
 
-absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
-                                           const ServerLimits& limits,
-                                           bool can_render) {
-  SessionSetup setup;
+namespace {
+
+// The mesh: counts within the limits, indices in range, rest positions.
+absl::Status ValidateTopology(const v1::Start& start,
+                              const ServerLimits& limits, SessionSetup* setup) {
   if (!start.has_topology()) return Invalid("start.topology: missing");
   const v1::Topology& topology = start.topology();
   if (topology.vertex_count() < 3) {
@@ -109,8 +110,8 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
         "of %d",
         num_triangles, limits.max_triangles));
   }
-  setup.vertex_count = topology.vertex_count();
-  setup.triangles.resize(num_triangles);
+  setup->vertex_count = topology.vertex_count();
+  setup->triangles.resize(num_triangles);
   for (uint32_t f = 0; f < num_triangles; ++f) {
     for (int k = 0; k < 3; ++k) {
       const uint32_t v = topology.triangles(3 * f + k);
@@ -119,7 +120,7 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
             "start.topology.triangles: triangle %d uses vertex %d of %d", f, v,
             topology.vertex_count());
       }
-      setup.triangles[f][k] = static_cast<int32_t>(v);
+      setup->triangles[f][k] = static_cast<int32_t>(v);
     }
   }
   if (topology.rest_positions_size() != 0) {
@@ -136,12 +137,16 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
                        i / 3);
       }
     }
-    setup.rest_positions.assign(topology.rest_positions().begin(),
-                                topology.rest_positions().end());
+    setup->rest_positions.assign(topology.rest_positions().begin(),
+                                 topology.rest_positions().end());
   }
+  return absl::OkStatus();
+}
 
+// The wrinkle parameters, defaults filled in `setup->effective`.
+absl::Status ValidateParameters(const v1::Start& start, SessionSetup* setup) {
   const v1::Parameters& p = start.parameters();
-  SessionParams& params = setup.params;
+  SessionParams& params = setup->params;
   if (p.min_width() < 0 || !std::isfinite(p.min_width())) {
     return Invalid("start.parameters.min_width: %g, need >= 0", p.min_width());
   }
@@ -177,24 +182,30 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
     }
     params.wrinkles.fade_frames = static_cast<int>(p.fade_frames());
   }
-  setup.effective.set_min_width(params.wrinkles.min_width);
-  setup.effective.set_min_width_fraction(params.wrinkles.min_width_fraction);
-  setup.effective.set_seed_compression(params.wrinkles.tracing.tau);
-  setup.effective.set_max_wrinkles(params.wrinkles.max_wrinkles);
-  setup.effective.set_seed(params.wrinkles.seed);
-  setup.effective.set_fade_frames(
+  setup->effective.set_min_width(params.wrinkles.min_width);
+  setup->effective.set_min_width_fraction(params.wrinkles.min_width_fraction);
+  setup->effective.set_seed_compression(params.wrinkles.tracing.tau);
+  setup->effective.set_max_wrinkles(params.wrinkles.max_wrinkles);
+  setup->effective.set_seed(params.wrinkles.seed);
+  setup->effective.set_fade_frames(
       static_cast<uint32_t>(params.wrinkles.fade_frames));
+  return absl::OkStatus();
+}
 
-  setup.outputs = start.outputs();
-  if (start.outputs().has_image()) {
-    const v1::ImageRequest& image = start.outputs().image();
+// The image asked for, if any: size, camera, format.
+absl::Status ValidateImage(const v1::Outputs& outputs,
+                           const ServerLimits& limits, bool can_render,
+                           SessionSetup* setup) {
+  setup->outputs = outputs;
+  if (outputs.has_image()) {
+    const v1::ImageRequest& image = outputs.image();
     if (!can_render) {
       return absl::FailedPreconditionError(
           "start.outputs.image: this server renders no images (started with "
           "--render_threads=0)");
     }
-    setup.image = true;
-    renderer::RenderOptions& options = setup.render_options;
+    setup->image = true;
+    renderer::RenderOptions& options = setup->render_options;
     options.width = image.width() == 0 ? 640 : static_cast<int>(image.width());
     options.height =
         image.height() == 0 ? 480 : static_cast<int>(image.height());
@@ -215,10 +226,10 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
     switch (image.format()) {
       case v1::IMAGE_FORMAT_UNSPECIFIED:
       case v1::IMAGE_FORMAT_JPEG:
-        setup.encoding = ImageEncoding::kJpeg;
+        setup->encoding = ImageEncoding::kJpeg;
         break;
       case v1::IMAGE_FORMAT_PNG:
-        setup.encoding = ImageEncoding::kPng;
+        setup->encoding = ImageEncoding::kPng;
         break;
       default:
         return Invalid("start.outputs.image.format: unknown value %d",
@@ -229,9 +240,22 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
                      image.jpeg_quality());
     }
     if (image.jpeg_quality() != 0) {
-      setup.jpeg_quality = static_cast<int>(image.jpeg_quality());
+      setup->jpeg_quality = static_cast<int>(image.jpeg_quality());
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
+                                           const ServerLimits& limits,
+                                           bool can_render) {
+  SessionSetup setup;
+  CREASE_RETURN_IF_ERROR(ValidateTopology(start, limits, &setup));
+  CREASE_RETURN_IF_ERROR(ValidateParameters(start, &setup));
+  CREASE_RETURN_IF_ERROR(
+      ValidateImage(start.outputs(), limits, can_render, &setup));
   return setup;
 }
 
