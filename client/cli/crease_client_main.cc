@@ -118,6 +118,63 @@ absl::Status CheckHealth() {
   return absl::OkStatus();
 }
 
+// The Start the flags ask for: parameters, outputs, and the camera turned by
+// --azimuth.
+v1::Start StartFromFlags(const io::Animation& animation,
+                         const std::string& image) {
+  v1::Start start = StartForMesh(animation.mesh);
+  start.mutable_parameters()->set_min_width(absl::GetFlag(FLAGS_min_width));
+  if (absl::GetFlag(FLAGS_fade_frames) >= 0) {
+    start.mutable_parameters()->set_fade_frames(
+        static_cast<uint32_t>(absl::GetFlag(FLAGS_fade_frames)));
+  }
+  start.mutable_outputs()->set_paths(absl::GetFlag(FLAGS_paths));
+  if (image != "none") {
+    v1::ImageRequest* request = start.mutable_outputs()->mutable_image();
+    request->set_format(image == "png" ? v1::IMAGE_FORMAT_PNG
+                                       : v1::IMAGE_FORMAT_JPEG);
+    request->set_width(static_cast<uint32_t>(absl::GetFlag(FLAGS_width)));
+    request->set_height(static_cast<uint32_t>(absl::GetFlag(FLAGS_height)));
+    request->set_jpeg_quality(static_cast<uint32_t>(
+        std::clamp(absl::GetFlag(FLAGS_quality), 1, 100)));
+    if (absl::GetFlag(FLAGS_azimuth) != 0) {
+      // Framed on the first frame as the server frames, then turned.
+      *request->mutable_camera() = ProtoCamera(
+          image::AutoFrame(animation.frames.Sample(0),
+                           static_cast<float>(absl::GetFlag(FLAGS_width)) /
+                               absl::GetFlag(FLAGS_height),
+                           static_cast<float>(absl::GetFlag(FLAGS_azimuth))));
+    }
+  }
+  return start;
+}
+
+// Decodes each row's plain and wrinkled image and writes them side by side
+// as out/contact_sheet.png.
+absl::Status WriteContactSheet(const std::vector<std::string>& plain_images,
+                               const std::vector<std::string>& wrinkled_images,
+                               bool png, const std::string& out) {
+  const int rows = static_cast<int>(plain_images.size());
+  std::vector<image::RgbaImage> decoded;
+  decoded.reserve(2 * rows);
+  for (int r = 0; r < rows; ++r) {
+    for (const std::string* bytes : {&plain_images[r], &wrinkled_images[r]}) {
+      CREASE_ASSIGN_OR_RETURN(
+          image::RgbaImage d,
+          png ? image::DecodePng(*bytes) : image::DecodeJpeg(*bytes));
+      decoded.push_back(std::move(d));
+    }
+  }
+  std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
+      pairs;
+  for (int r = 0; r < rows; ++r) {
+    pairs.push_back({&decoded[2 * r], &decoded[2 * r + 1]});
+  }
+  CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet, image::ContactSheet(pairs));
+  CREASE_ASSIGN_OR_RETURN(std::string encoded, image::EncodePng(sheet));
+  return files::WriteStringToFile(out + "/contact_sheet.png", encoded);
+}
+
 absl::Status Run() {
   const std::string obj = absl::GetFlag(FLAGS_obj);
   const std::string pc2 = absl::GetFlag(FLAGS_pc2);
@@ -146,30 +203,7 @@ absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
                           ConnectFromFlags());
 
-  v1::Start start = StartForMesh(animation.mesh);
-  start.mutable_parameters()->set_min_width(absl::GetFlag(FLAGS_min_width));
-  if (absl::GetFlag(FLAGS_fade_frames) >= 0) {
-    start.mutable_parameters()->set_fade_frames(
-        static_cast<uint32_t>(absl::GetFlag(FLAGS_fade_frames)));
-  }
-  start.mutable_outputs()->set_paths(absl::GetFlag(FLAGS_paths));
-  if (want_images) {
-    v1::ImageRequest* request = start.mutable_outputs()->mutable_image();
-    request->set_format(image == "png" ? v1::IMAGE_FORMAT_PNG
-                                       : v1::IMAGE_FORMAT_JPEG);
-    request->set_width(static_cast<uint32_t>(absl::GetFlag(FLAGS_width)));
-    request->set_height(static_cast<uint32_t>(absl::GetFlag(FLAGS_height)));
-    request->set_jpeg_quality(static_cast<uint32_t>(
-        std::clamp(absl::GetFlag(FLAGS_quality), 1, 100)));
-    if (absl::GetFlag(FLAGS_azimuth) != 0) {
-      // Framed on the first frame as the server frames, then turned.
-      *request->mutable_camera() = ProtoCamera(
-          image::AutoFrame(animation.frames.Sample(0),
-                           static_cast<float>(absl::GetFlag(FLAGS_width)) /
-                               absl::GetFlag(FLAGS_height),
-                           static_cast<float>(absl::GetFlag(FLAGS_azimuth))));
-    }
-  }
+  const v1::Start start = StartFromFlags(animation, image);
   CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> session,
                           client->OpenSession(start));
   std::unique_ptr<SessionStream> plain;
@@ -285,36 +319,12 @@ absl::Status Run() {
   }
 
   if (absl::GetFlag(FLAGS_paths)) {
-    if (absl::Status s =
-            files::WriteStringToFile(out + "/wrinkles.jsonl", jsonl);
-        !s.ok()) {
-      return s;
-    }
+    CREASE_RETURN_IF_ERROR(
+        files::WriteStringToFile(out + "/wrinkles.jsonl", jsonl));
   }
   if (want_sheet) {
-    std::vector<image::RgbaImage> decoded;
-    decoded.reserve(2 * rows);
-    const bool png = image == "png";
-    for (int r = 0; r < rows; ++r) {
-      for (const std::string* bytes : {&plain_images[r], &wrinkled_images[r]}) {
-        CREASE_ASSIGN_OR_RETURN(
-            image::RgbaImage d,
-            png ? image::DecodePng(*bytes) : image::DecodeJpeg(*bytes));
-        decoded.push_back(std::move(d));
-      }
-    }
-    std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
-        pairs;
-    for (int r = 0; r < rows; ++r) {
-      pairs.push_back({&decoded[2 * r], &decoded[2 * r + 1]});
-    }
-    CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet, image::ContactSheet(pairs));
-    CREASE_ASSIGN_OR_RETURN(std::string encoded, image::EncodePng(sheet));
-    if (absl::Status s =
-            files::WriteStringToFile(out + "/contact_sheet.png", encoded);
-        !s.ok()) {
-      return s;
-    }
+    CREASE_RETURN_IF_ERROR(
+        WriteContactSheet(plain_images, wrinkled_images, image == "png", out));
     summary.contact_sheet_frames = sheet_frames;
   }
   const std::string json = SummaryJson(summary);
