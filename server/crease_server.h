@@ -45,8 +45,10 @@ class CreaseServer {
   // UNAVAILABLE, sessions waiting for a frame end with UNAVAILABLE, frames in
   // flight get their answers first, and the server still takes connections
   // meanwhile (so a new health check sees NOT_SERVING, not a closed port);
-  // after `shutdown_grace` the rest are cancelled. Returns when all are done,
-  // or at most 2 s after the grace.
+  // after `shutdown_grace` the rest are cancelled (queued renders skipped).
+  // Returns when every call has ended: a frame already rendering at the
+  // deadline is not interrupted, so crease-server itself stops waiting for it
+  // 2 s past the grace.
   void Shutdown();
 
  private:

@@ -32,23 +32,34 @@ class HealthService::WatchReactor final
     WriteLocked(status);
   }
 
-  // With service->mu_ held. Ends the stream OK; a write the client never
-  // takes cannot be waited for, so then the call is cancelled instead.
-  void End() {
+  // With service->mu_ held. Ends the stream OK once the write in flight (if
+  // any) is taken; `cancel` (a watch past its age, whose client may never
+  // read) cancels the call instead of waiting.
+  void End(bool cancel) {
     std::lock_guard<std::mutex> lock(mu_);
     if (finished_) return;
-    if (writing_) {
+    if (!writing_) {
+      FinishLocked(grpc::Status::OK);
+    } else if (cancel) {
+      cancelled_ = true;
       context_->TryCancel();
-      return;
+    } else {
+      end_after_write_ = true;
     }
-    FinishLocked(grpc::Status::OK);
   }
 
+  const std::string& name() const { return name_; }
   absl::Time opened() const { return opened_; }
 
   // Registers with the service (or refuses) and writes the first status.
   void Open() {
     absl::MutexLock service_lock(&service_->mu_);
+    if (service_->closing_) {
+      std::lock_guard<std::mutex> lock(mu_);
+      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                "the server is shutting down"));
+      return;
+    }
     if (static_cast<int>(service_->watches_.size()) >=
         service_->limits_.max_watches) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -66,20 +77,28 @@ class HealthService::WatchReactor final
   void OnWriteDone(bool ok) override {
     std::lock_guard<std::mutex> lock(mu_);
     writing_ = false;
-    if (!ok) {
+    // OnCancel and a write that completed anyway can come in either order:
+    // whichever runs second finishes.
+    if (!ok || cancelled_) {
       FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
       return;
     }
-    if (next_ && *next_ != last_) WriteLocked(*next_);
+    if (next_ && *next_ != last_) {
+      WriteLocked(*next_);
+      next_.reset();
+      return;
+    }
     next_.reset();
+    if (end_after_write_) FinishLocked(grpc::Status::OK);
   }
 
   void OnCancel() override {
     std::lock_guard<std::mutex> lock(mu_);
+    cancelled_ = true;
     if (!writing_) {
       FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
     }
-    // else OnWriteDone(false) follows and finishes.
+    // else OnWriteDone finishes.
   }
 
   void OnDone() override {
@@ -112,6 +131,8 @@ class HealthService::WatchReactor final
   std::mutex mu_;
   bool writing_ = false;  // guarded by mu_, like the three below
   bool finished_ = false;
+  bool cancelled_ = false;
+  bool end_after_write_ = false;
   Status last_ = HealthCheckResponse::UNKNOWN;
   std::optional<Status> next_;
   HealthCheckResponse response_;
@@ -131,19 +152,22 @@ HealthService::Status HealthService::StatusOf(
 void HealthService::SetServing(bool serving) {
   absl::MutexLock lock(&mu_);
   serving_ = serving;
-  for (WatchReactor* watch : watches_) watch->Notify(StatusOf(""));
+  for (WatchReactor* watch : watches_) watch->Notify(StatusOf(watch->name()));
 }
 
 void HealthService::ExpireWatches(absl::Time now) {
   absl::MutexLock lock(&mu_);
   for (WatchReactor* watch : watches_) {
-    if (now - watch->opened() > limits_.max_watch) watch->End();
+    if (now - watch->opened() > limits_.max_watch) watch->End(/*cancel=*/true);
   }
 }
 
 void HealthService::EndWatches() {
   absl::MutexLock lock(&mu_);
-  for (WatchReactor* watch : watches_) watch->End();
+  closing_ = true;
+  // Gracefully: each watcher gets its last status (NOT_SERVING) first; the
+  // server's shutdown deadline cancels whatever is still unread.
+  for (WatchReactor* watch : watches_) watch->End(/*cancel=*/false);
 }
 
 int HealthService::watches() {

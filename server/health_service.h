@@ -23,8 +23,9 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   void SetServing(bool serving);
   // From the server's reaper: ends watches older than max_watch.
   void ExpireWatches(absl::Time now);
-  // Before the server shuts down: ends every watch (they would otherwise
-  // hold the shutdown to its deadline).
+  // Before the server shuts down: ends every watch once its last status is
+  // taken, and refuses new ones (they would hold the shutdown to its
+  // deadline).
   void EndWatches();
   int watches();
 
@@ -45,6 +46,7 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   const HealthLimits limits_;
   absl::Mutex mu_;
   bool serving_ ABSL_GUARDED_BY(mu_) = false;
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;  // EndWatches called: no new ones
   absl::flat_hash_set<WatchReactor*> watches_ ABSL_GUARDED_BY(mu_);
 };
 

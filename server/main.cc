@@ -1,10 +1,12 @@
 // crease-server: the Crease wrinkle service. Runs until SIGINT or SIGTERM, then
 // shuts down gracefully (frames in flight get their answers).
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -52,6 +54,9 @@ ABSL_FLAG(absl::Duration, max_health_watch, absl::Minutes(5),
           "End a health Watch stream after this long (clients re-watch)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM, how long frames in flight may take");
+
+// How long past --shutdown_grace the process waits for a frame still in work.
+constexpr absl::Duration kShutdownSlack = absl::Seconds(2);
 
 int main(int argc, char** argv) {
   crease::SetFlagsUsage(
@@ -129,17 +134,26 @@ int main(int argc, char** argv) {
   sigwait(&signals, &signal);
   std::fprintf(stderr, "crease-server: %s, shutting down\n",
                signal == SIGINT ? "SIGINT" : "SIGTERM");
-  (*server)->Shutdown();
-  if (const int left = (*server)->active_sessions(); left > 0) {
-    // A render that was running at the deadline is not interrupted; the
-    // process does not wait for it (joining the render threads would).
+  // gRPC's shutdown waits for every call to end, a render that was running
+  // at the deadline too (it is not interrupted); the process waits for it at
+  // most kShutdownSlack past the grace.
+  std::atomic<bool> stopped{false};
+  std::thread stopper([&] {
+    (*server)->Shutdown();
+    stopped = true;
+  });
+  const absl::Time give_up =
+      absl::Now() + options.shutdown_grace + kShutdownSlack;
+  while (!stopped && absl::Now() < give_up)
+    absl::SleepFor(absl::Milliseconds(20));
+  if (!stopped) {
     std::fprintf(stderr,
-                 "crease-server: stopped; %d session(s) still rendering past "
-                 "the grace, abandoned\n",
-                 left);
+                 "crease-server: stopped; a frame still in work past the "
+                 "grace was abandoned\n");
     std::fflush(nullptr);
     std::_Exit(0);
   }
+  stopper.join();
   std::fprintf(stderr, "crease-server: stopped\n");
   return 0;
 }

@@ -72,7 +72,10 @@ grpc::Status SessionReactor::Admit() {
                         "server's limit (max_pending_streams)",
                         limits.max_pending_streams));
   }
-  uint32_t& from_peer = state_->pending_by_peer[peer_host_];
+  // Looked up, not inserted: a refused peer leaves no entry behind.
+  const auto it = state_->pending_by_peer.find(peer_host_);
+  const uint32_t from_peer =
+      it == state_->pending_by_peer.end() ? 0 : it->second;
   if (from_peer >= limits.max_pending_streams_per_peer) {
     return grpc::Status(
         grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -81,7 +84,7 @@ grpc::Status SessionReactor::Admit() {
                         "(max_pending_streams_per_peer)",
                         from_peer, peer_host_));
   }
-  ++from_peer;
+  ++state_->pending_by_peer[peer_host_];
   ++state_->pending_streams;
   state_->sessions.insert(this);
   slot_ = Slot::kPending;
@@ -270,13 +273,13 @@ void SessionReactor::HandleStart() {
                               "start: the first message must be a start"));
     return;
   }
-  if (absl::Status slot = TakeSessionSlot(); !slot.ok()) {
-    Lock lock(mu_);
-    FinishLocked(ToGrpc(slot));
-    return;
-  }
+  // Validated before a session slot is taken (an invalid Start never holds
+  // one), welded after (the costly part, only for a session that has one).
   absl::StatusOr<SessionSetup> setup = ValidateStart(
       request_.start(), state_->options.limits, state_->render_pool != nullptr);
+  if (setup.ok()) {
+    if (absl::Status slot = TakeSessionSlot(); !slot.ok()) setup = slot;
+  }
   if (setup.ok() && !setup->rest_positions.empty()) {
     absl::StatusOr<std::unique_ptr<Session>> session =
         Session::Create(setup->triangles, setup->rest_positions, setup->params);
@@ -380,6 +383,12 @@ void SessionReactor::HandleFrame() {
   job.jpeg_quality = setup_.jpeg_quality;
   job.abandoned = &abandoned_;
   state_->render_pool->Submit(std::move(job), [this](RenderOutcome outcome) {
+    if (abandoned_) {
+      // Cancelled (or timed out writing): no answer to write or count.
+      Lock lock(mu_);
+      FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+      return;
+    }
     v1::FrameResult* result = response_.mutable_frame_result();
     if (!outcome.encoded.ok()) {
       SetFrameError(result->index(), outcome.encoded.status(),
