@@ -29,7 +29,7 @@ class HealthService::WatchReactor final
       next_ = status;
       return;
     }
-    WriteLocked(status);
+    if (!written_ || status != last_) WriteLocked(status);  // changes only
   }
 
   // With service->mu_ held. Ends the stream OK once the write in flight (if
@@ -112,6 +112,7 @@ class HealthService::WatchReactor final
 
  private:
   void WriteLocked(Status status) {
+    written_ = true;
     last_ = status;
     response_.set_status(status);
     writing_ = true;
@@ -132,6 +133,7 @@ class HealthService::WatchReactor final
   bool writing_ = false;  // guarded by mu_, like the three below
   bool finished_ = false;
   bool cancelled_ = false;
+  bool written_ = false;  // a status was sent (the first always is)
   bool end_after_write_ = false;
   Status last_ = HealthCheckResponse::UNKNOWN;
   std::optional<Status> next_;

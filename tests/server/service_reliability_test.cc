@@ -305,6 +305,30 @@ TEST(ServiceReliabilityTest, HealthWatchesAreCappedAndEnd) {
   EXPECT_TRUE(WaitFor([&] { return running.server->health_watches() == 0; }));
 }
 
+// A watch on a name this server does not serve says so and keeps saying so
+// (it used to be told SERVING or NOT_SERVING when the server's status
+// changed); at shutdown every watch ends.
+TEST(ServiceReliabilityTest, AWatchOnAnUnknownNameStaysUnknown) {
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  auto channel =
+      grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
+  auto stub = Health::NewStub(channel);
+  grpc::ClientContext context;
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service("no.such.Service");
+  auto reader = stub->Watch(&context, request);
+  HealthCheckResponse response;
+  ASSERT_TRUE(reader->Read(&response));
+  EXPECT_EQ(response.status(), HealthCheckResponse::SERVICE_UNKNOWN);
+  HealthWatch known(*stub);
+  ASSERT_EQ(known.Next(), HealthCheckResponse::SERVING);
+  running.server->Shutdown();
+  EXPECT_EQ(known.Next(), HealthCheckResponse::NOT_SERVING);
+  EXPECT_EQ(known.Next(), std::nullopt);
+  EXPECT_FALSE(reader->Read(&response)) << response.status();
+  EXPECT_EQ(running.server->health_watches(), 0);
+}
+
 // During the drain the server still takes connections: a new health check
 // sees NOT_SERVING (it used to find the port closed), and a watcher is told.
 TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
