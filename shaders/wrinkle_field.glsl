@@ -4,12 +4,16 @@
 // the surface, padding; each range is [first, last] refined points of one
 // wrinkle near the triangle and the wrinkle's own ends among them (else -1);
 // points carry xyz + width, frames the bisector normal s + height.
-layout(std430, binding = 1) readonly buffer TriangleRanges { ivec4 triangle_ranges[]; };
+layout(std430, binding = 1) readonly buffer TriangleRanges {
+  ivec4 triangle_ranges[];
+};
 layout(std430, binding = 2) readonly buffer Ranges { ivec4 ranges[]; };
 layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
 layout(std430, binding = 4) readonly buffer Frames { vec4 frames[]; };
 // Per range: a sphere holding every point the range can lift (centre, radius).
-layout(std430, binding = 5) readonly buffer RangeBounds { vec4 range_bounds[]; };
+layout(std430, binding = 5) readonly buffer RangeBounds {
+  vec4 range_bounds[];
+};
 
 // Projects p onto refined points [range.x, range.y] of one wrinkle
 // (Gillette's smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection
@@ -86,6 +90,30 @@ float WrinkleOffset(int first, int count, vec3 p) {
   return best;
 }
 
+// Range r as seen from surface point p (normal n): false when it cannot reach
+// p (outside its bounds, or flat there). Else the distance from p to the
+// wrinkle's centre line, the unit direction across it in the tangent plane
+// (from the line towards p), and the width and height at the projection.
+bool WrinkleAcross(int r, vec3 p, vec3 n, float margin, out float line_distance,
+                   out vec3 dir, out float width, out float height) {
+  line_distance = 0.0;
+  dir = vec3(0.0);
+  width = 0.0;
+  height = 0.0;
+  vec4 bounds = range_bounds[r];
+  vec3 to_centre = p - bounds.xyz;
+  if (dot(to_centre, to_centre) > bounds.w * bounds.w) return false;
+  vec3 q;
+  float d2 = ProjectOntoWrinkle(ranges[r], p, margin, q, width, height);
+  if (width <= 0.0 || height <= 0.0) return false;
+  vec3 across = p - q;
+  across -= dot(across, n) * n;
+  float len = length(across);
+  dir = len > 1e-12 ? across / len : vec3(0.0);
+  line_distance = sqrt(d2);
+  return true;
+}
+
 // Whether any wrinkle over ranges [first, first + count) reaches the pixel:
 // a sub-pixel's footprint (see mesh.frag) reaches at most 0.6 of the pixel's
 // steps (0.25 (|x| + |y|) + half its own 0.5) from the pixel's centre, which
@@ -94,19 +122,12 @@ float WrinkleOffset(int first, int count, vec3 p) {
 bool WrinkleReaches(int first, int count, vec3 p, vec3 center, vec3 n,
                     vec3 dpdx, vec3 dpdy, float margin) {
   for (int r = first; r < first + count; ++r) {
-    vec4 bounds = range_bounds[r];
-    vec3 to_centre = p - bounds.xyz;
-    if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
-    vec3 q;
-    float width, height;
-    float d2 = ProjectOntoWrinkle(ranges[r], p, margin, q, width, height);
-    if (width <= 0.0 || height <= 0.0) continue;
-    vec3 across = p - q;
-    across -= dot(across, n) * n;
-    float len = length(across);
-    vec3 dir = len > 1e-12 ? across / len : vec3(0.0);
+    float line_distance, width, height;
+    vec3 dir;
+    if (!WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
+      continue;
     float reach = 0.6 * length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
-    if (sqrt(d2) + dot(center - p, dir) - reach < 0.5 * width) return true;
+    if (line_distance + dot(center - p, dir) - reach < 0.5 * width) return true;
   }
   return false;
 }
@@ -168,18 +189,11 @@ float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
   vec4 weight_sum = vec4(0.0);
   float occlusion = 1.0;
   for (int r = first; r < first + count; ++r) {
-    vec4 bounds = range_bounds[r];
-    vec3 to_centre = p - bounds.xyz;
-    if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
-    vec3 q;
-    float width, height;
-    float d2 = ProjectOntoWrinkle(ranges[r], p, margin, q, width, height);
+    float line_distance, width, height;
+    vec3 dir;
+    if (!WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
+      continue;
     float half_width = 0.5 * width;
-    if (half_width <= 0.0 || height <= 0.0) continue;
-    vec3 across = p - q;
-    across -= dot(across, n) * n;
-    float len = length(across);
-    vec3 dir = len > 1e-12 ? across / len : vec3(0.0);
     // The pixel's footprint across the wrinkle: the width of a box with the
     // variance of the pixel's projection onto `dir`, in half-widths.
     vec2 f = vec2(dot(dpdx, dir), dot(dpdy, dir));
@@ -187,7 +201,7 @@ float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
     // Centred on the pixel's centre, not on p: a pixel split between
     // triangles is shaded once per triangle at its own centroid, and the
     // parts must average the same footprint.
-    float t = (sqrt(d2) + dot(center - p, dir)) / half_width;
+    float t = (line_distance + dot(center - p, dir)) / half_width;
     if (abs(t) - e >= 1.0) continue;
     float k = height / half_width;
     float inv = float(kSlices) / (2.0 * e);
