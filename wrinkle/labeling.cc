@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "absl/strings/str_format.h"
-#include "maxflow.h"
 #include "common/status_macros.h"
+#include "maxflow.h"
 
 namespace crease {
 namespace {

@@ -4,13 +4,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/file_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "image/image_encoding.h"
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/renderer_fixture.h"
 #include "wrinkle/io/animation.h"
-#include "common/file_util.h"
 #include "wrinkle/session.h"
 
 namespace crease::renderer {

@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "absl/strings/str_format.h"
-#include "image/image_encoding.h"
 #include "common/file_util.h"
+#include "image/image_encoding.h"
 
 namespace crease::renderer {
 namespace {

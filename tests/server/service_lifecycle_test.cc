@@ -12,10 +12,10 @@
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "common/file_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/server/service_fixture.h"
-#include "common/file_util.h"
 #include "wrinkle/session.h"
 
 namespace crease::server {
@@ -232,9 +232,9 @@ TEST(ServiceLifecycleTest, GracefulShutdownFinishesFramesInFlight) {
 
 TEST(ServiceLifecycleTest, TokensAreRequiredWhenConfigured) {
   const std::string tokens = ::testing::TempDir() + "/crease_tokens.txt";
-  ASSERT_TRUE(
-      files::WriteStringToFile(tokens, "# service tokens\nsecret-1\n\nsecret-2\n")
-          .ok());
+  ASSERT_TRUE(files::WriteStringToFile(
+                  tokens, "# service tokens\nsecret-1\n\nsecret-2\n")
+                  .ok());
   ServerOptions options = LoopbackOptions();
   options.tokens_file = tokens;
   RunningServer running = RunningServer::Start(options);
@@ -275,7 +275,8 @@ TEST(ServiceLifecycleTest, TlsWithASelfSignedCertificate) {
   options.tls_key_file = dir + "/crease_key.pem";
   RunningServer running = RunningServer::Start(options);
   client::ClientOptions tls;
-  tls.tls_root_certificates = *files::ReadFileToString(dir + "/crease_cert.pem");
+  tls.tls_root_certificates =
+      *files::ReadFileToString(dir + "/crease_cert.pem");
   auto info = running.Client(tls)->GetServerInfo(absl::Seconds(5));
   EXPECT_TRUE(info.ok()) << info.status();
   // Plaintext against a TLS server fails.

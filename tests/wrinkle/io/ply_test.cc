@@ -3,9 +3,9 @@
 #include <cstring>
 #include <string>
 
+#include "common/file_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "common/file_util.h"
 
 namespace crease::io {
 namespace {
