@@ -2,8 +2,8 @@
 #define CREASE_CLIENT_CREASE_CLIENT_H_
 
 // The thin client of the Crease service: open a session, send frames, receive
-// results in order, with a bounded number of frames in flight. Links gRPC and
-// the generated crease.v1 code only.
+// results in order, with a bounded number of frames in flight. Links gRPC, the
+// generated crease.v1 code and crease_io (mesh messages); no maxflow, no GL.
 
 #include <cstdint>
 #include <memory>
