@@ -23,6 +23,12 @@ struct Scene {
   io::Animation animation;
   std::unique_ptr<Session> session;
   int frame = 0;
+  FrameWrinkles wrinkles;  // the session's at `frame`
+
+  RenderMesh mesh() const {
+    return {animation.frames.Sample(frame), animation.mesh.triangles,
+            session->topology().weld_map()};
+  }
 };
 
 GpuContext& Gpu() {
@@ -59,6 +65,7 @@ Scene& SceneOf(const std::string& name, double min_width = 0) {
       if (pass == 1 && f == scene->frame) break;
     }
   }
+  scene->session->wrinkles().ExportFrame(&scene->wrinkles);
   return *scene;
 }
 
@@ -72,9 +79,7 @@ void BM_Render(benchmark::State& state, const std::string& name,
   RenderStats stats;
   for (auto _ : state) {
     auto image =
-        scene.renderer->Render(scene.animation.frames.Sample(scene.frame),
-                               scene.animation.mesh.triangles,
-                               &scene.session->wrinkles(), options, &stats);
+        scene.renderer->Render(scene.mesh(), &scene.wrinkles, options, &stats);
     if (!image.ok()) {
       state.SkipWithError(std::string(image.status().message()).c_str());
       return;
@@ -130,9 +135,7 @@ image::RgbaImage Frame1080p() {
   RenderOptions options;
   options.width = 1920;
   options.height = 1080;
-  return *scene.renderer->Render(scene.animation.frames.Sample(scene.frame),
-                                 scene.animation.mesh.triangles,
-                                 &scene.session->wrinkles(), options);
+  return *scene.renderer->Render(scene.mesh(), &scene.wrinkles, options);
 }
 
 void BM_EncodeJpeg1080p(benchmark::State& state) {

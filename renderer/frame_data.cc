@@ -40,64 +40,59 @@ Eigen::Vector3f ClosestPointOnTriangle(const Eigen::Vector3f& p,
   return a + ab * (vb / denominator) + ac * (vc / denominator);
 }
 
+uint64_t EdgeKey(int32_t a, int32_t b) {
+  return static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32 |
+         static_cast<uint32_t>(b);
+}
+
+// The same key for an edge from either side, through welded ids.
+uint64_t WeldedEdgeKey(const RenderMesh& mesh, int32_t a, int32_t b) {
+  a = mesh.welded[a];
+  b = mesh.welded[b];
+  if (b < a) std::swap(a, b);
+  return EdgeKey(a, b);
+}
+
 }  // namespace
 
-void SmoothNormals::Compute(absl::Span<const float> positions,
-                            absl::Span<const io::Triangle> triangles) {
-  const int32_t n = static_cast<int32_t>(positions.size() / 3);
-  order_.resize(n);
-  for (int32_t v = 0; v < n; ++v) order_[v] = v;
-  auto key = [&](int32_t v) {
-    return std::array<float, 3>{positions[3 * v], positions[3 * v + 1],
-                                positions[3 * v + 2]};
-  };
-  std::sort(order_.begin(), order_.end(),
-            [&](int32_t a, int32_t b) { return key(a) < key(b); });
-  canonical_.resize(n);
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t v = order_[i];
-    canonical_[v] =
-        i > 0 && key(order_[i - 1]) == key(v) ? canonical_[order_[i - 1]] : v;
-  }
-  interleaved_.assign(static_cast<size_t>(n) * 6, 0.0f);
-  for (const io::Triangle& t : triangles) {
-    const Eigen::Vector3f a = Vertex(positions, t[0]);
-    const Eigen::Vector3f normal =
-        (Vertex(positions, t[1]) - a).cross(Vertex(positions, t[2]) - a);
+void SmoothNormals::Compute(const RenderMesh& mesh) {
+  const size_t n = mesh.positions.size() / 3;
+  // Area-weighted sums per welded id (ids are below the vertex count).
+  sums_.assign(n * 3, 0.0f);
+  for (const io::Triangle& t : mesh.triangles) {
+    const Eigen::Vector3f a = Vertex(mesh.positions, t[0]);
+    const Eigen::Vector3f normal = (Vertex(mesh.positions, t[1]) - a)
+                                       .cross(Vertex(mesh.positions, t[2]) - a);
     for (int32_t v : t) {
-      float* dst = &interleaved_[6 * canonical_[v] + 3];
-      for (int c = 0; c < 3; ++c) dst[c] += normal[c];
+      float* sum = &sums_[3 * static_cast<size_t>(mesh.welded[v])];
+      for (int c = 0; c < 3; ++c) sum[c] += normal[c];
     }
   }
-  for (int32_t v = 0; v < n; ++v) {
+  interleaved_.resize(n * 6);
+  for (size_t v = 0; v < n; ++v) {
     float* dst = &interleaved_[6 * v];
+    const float* sum = &sums_[3 * static_cast<size_t>(mesh.welded[v])];
     for (int c = 0; c < 3; ++c) {
-      dst[c] = positions[3 * v + c];
-      dst[3 + c] = interleaved_[6 * canonical_[v] + 3 + c];
+      dst[c] = mesh.positions[3 * v + c];
+      dst[3 + c] = sum[c];
     }
   }
 }
 
-Closure ClassifyClosure(absl::Span<const float> positions,
-                        absl::Span<const io::Triangle> triangles,
-                        absl::Span<const int32_t> canonical,
+Closure ClassifyClosure(const RenderMesh& mesh,
                         std::vector<uint64_t>* scratch) {
-  auto key = [](int32_t a, int32_t b) {
-    return static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32 |
-           static_cast<uint32_t>(b);
-  };
   std::vector<uint64_t>& edges = *scratch;
   edges.clear();
   double volume = 0;  // six times the signed volume
-  for (const io::Triangle& t : triangles) {
+  for (const io::Triangle& t : mesh.triangles) {
     for (int k = 0; k < 3; ++k) {
-      const int32_t a = canonical[t[k]], b = canonical[t[(k + 1) % 3]];
+      const int32_t a = mesh.welded[t[k]], b = mesh.welded[t[(k + 1) % 3]];
       if (a == b) return Closure::kOpen;  // degenerate: no clean surface
-      edges.push_back(key(a, b));
+      edges.push_back(EdgeKey(a, b));
     }
-    const Eigen::Vector3d p0 = Vertex(positions, t[0]).cast<double>();
-    const Eigen::Vector3d p1 = Vertex(positions, t[1]).cast<double>();
-    const Eigen::Vector3d p2 = Vertex(positions, t[2]).cast<double>();
+    const Eigen::Vector3d p0 = Vertex(mesh.positions, t[0]).cast<double>();
+    const Eigen::Vector3d p1 = Vertex(mesh.positions, t[1]).cast<double>();
+    const Eigen::Vector3d p2 = Vertex(mesh.positions, t[2]).cast<double>();
     volume += p0.dot(p1.cross(p2));
   }
   std::sort(edges.begin(), edges.end());
@@ -137,238 +132,305 @@ float LevelOfDetailFade(float width_pixels, const TessellationTarget& target) {
   return x * x * (3.0f - 2.0f * x);
 }
 
-void FillWrinkleBuffers(absl::Span<const float> positions,
-                        absl::Span<const io::Triangle> triangles,
-                        absl::Span<const int32_t> canonical,
-                        const WrinkleTracker& tracker,
-                        const TessellationTarget& target, WrinkleBuffers* out) {
-  ClearWrinkleBuffers(triangles.size(), out);
-  const auto& wrinkles = tracker.wrinkles();
-  // Where each wrinkle's refined points start, and refined samples per path
-  // segment (ranges are given in path segments).
-  std::vector<int32_t>& first_point = out->first_point;
-  std::vector<int32_t>& samples = out->samples_per_segment;
-  first_point.resize(wrinkles.size() + 1);
-  samples.resize(wrinkles.size());
-  std::vector<uint8_t>& visible = out->visible;
-  std::vector<uint8_t>& displaced = out->displaced;
-  visible.assign(wrinkles.size(), 0);
-  displaced.assign(wrinkles.size(), 0);
-  // A profile is sampled as the spec asks by edges of 3/8 of its width; a
-  // wrinkle whose widest point gets less than that at min_edge_pixels would
-  // be undersampled (spikes and aliasing), so it only bends normals.
-  const float min_displaced_pixels = target.min_edge_pixels / 0.375f;
-  // Pixels per model unit at clip depth w: f (h / 2) / w, where f, the
-  // projection's vertical focal factor, is the length of the view-projection
-  // matrix's second row (the view part is a rotation).
-  const float focal_pixels =
-      target.view_projection.row(1).head<3>().norm() * 0.5f * target.height;
-  // A refined point's width on screen; behind the eye or near it: infinite
-  // (kept, and displaced).
-  auto width_pixels = [&](const RefinedPoint& r) {
-    const float depth = target.view_projection.row(3).dot(
-        r.position.cast<float>().homogeneous());
+namespace {
+
+// Pixels per model unit at clip depth w are f (h / 2) / w, where f, the
+// projection's vertical focal factor, is the length of the view-projection
+// matrix's second row (the view part is a rotation).
+class ScreenScale {
+ public:
+  explicit ScreenScale(const TessellationTarget& target)
+      : depth_row_(target.view_projection.row(3)),
+        focal_pixels_(target.view_projection.row(1).head<3>().norm() * 0.5f *
+                      target.height) {}
+
+  // A point's width on screen; behind the eye or near it: infinite (kept,
+  // and displaced).
+  float WidthPixels(const RefinedPoint& r) const {
+    const float depth = Depth(r);
     return depth <= 1e-6f ? std::numeric_limits<float>::infinity()
-                          : static_cast<float>(r.width) * focal_pixels / depth;
-  };
+                          : static_cast<float>(r.width) * focal_pixels_ / depth;
+  }
   // kFootprintReachPixels at a point's depth, with slack: a pixel within
   // reach lies a little deeper than the point.
-  auto footprint_reach = [&](const RefinedPoint& r) {
-    const float depth = target.view_projection.row(3).dot(
-        r.position.cast<float>().homogeneous());
-    return std::max(depth, 0.0f) * 1.25f * kFootprintReachPixels / focal_pixels;
-  };
+  float FootprintReach(const RefinedPoint& r) const {
+    return std::max(Depth(r), 0.0f) * 1.25f * kFootprintReachPixels /
+           focal_pixels_;
+  }
+
+ private:
+  float Depth(const RefinedPoint& r) const {
+    return depth_row_.dot(r.position.cast<float>().homogeneous());
+  }
+  Eigen::RowVector4f depth_row_;
+  float focal_pixels_;
+};
+
+// Marks which wrinkles are drawn and which of those displace, and counts
+// them. A profile is sampled as the spec asks by edges of 3/8 of its width;
+// a wrinkle whose widest point gets less than that at min_edge_pixels would
+// be undersampled (spikes and aliasing), so it only bends normals.
+void ChooseDrawnWrinkles(const FrameWrinkles& wrinkles,
+                         const TessellationTarget& target,
+                         const ScreenScale& screen, WrinkleBuffers* out) {
+  const int count = wrinkles.num_wrinkles();
+  out->visible.assign(count, 0);
+  out->displaced.assign(count, 0);
+  const float min_displaced_pixels = target.min_edge_pixels / 0.375f;
   const float fade_start = kFadeStart * target.min_wrinkle_pixels;
-  for (size_t w = 0; w < wrinkles.size(); ++w) {
-    const std::vector<RefinedPoint>& refined = tracker.shapes()[w].refined;
-    for (const RefinedPoint& r : refined) {
-      const float pixels = width_pixels(r);
-      if (pixels > fade_start) visible[w] = 1;
-      if (visible[w] && pixels >= min_displaced_pixels) {
-        displaced[w] = 1;
+  for (int w = 0; w < count; ++w) {
+    for (const RefinedPoint& r : wrinkles.refined(w)) {
+      const float pixels = screen.WidthPixels(r);
+      if (pixels > fade_start) out->visible[w] = 1;
+      if (out->visible[w] && pixels >= min_displaced_pixels) {
+        out->displaced[w] = 1;
         break;
       }
     }
-    out->drawn_wrinkles += visible[w];
-    out->displaced_wrinkles += displaced[w];
-    first_point[w] = static_cast<int32_t>(out->points.size());
-    samples[w] =
-        std::max<int32_t>(1, (static_cast<int32_t>(refined.size()) - 1) /
-                                 std::max(1, wrinkles[w].num_segments()));
-    const size_t n = refined.size();
-    for (size_t i = 0; i < n; ++i) {
-      const RefinedPoint& r = refined[i];
-      // Bisector normal: the mean of the unit directions to the nearest
-      // distinct points before and after (a path through a mesh vertex has
-      // zero-length segments, whose points share this normal); at the ends,
-      // the end segment's direction; at an exact reversal, the way on.
-      Eigen::Vector3d before = Eigen::Vector3d::Zero();
-      Eigen::Vector3d after = Eigen::Vector3d::Zero();
-      for (size_t j = i; j-- > 0;) {
-        if (refined[j].position != r.position) {
-          before = (r.position - refined[j].position).normalized();
-          break;
-        }
-      }
-      for (size_t j = i + 1; j < n; ++j) {
-        if (refined[j].position != r.position) {
-          after = (refined[j].position - r.position).normalized();
-          break;
-        }
-      }
-      Eigen::Vector3d s = before + after;
-      if (s.squaredNorm() < 1e-12) s = after.squaredNorm() > 0 ? after : before;
-      if (s.squaredNorm() > 0) s.normalize();
-      out->points.push_back({static_cast<float>(r.position.x()),
-                             static_cast<float>(r.position.y()),
-                             static_cast<float>(r.position.z()),
-                             static_cast<float>(r.width)});
-      // Level of detail: the height (so the offset and the normal bend) fades
-      // in with the width on screen; the shaders filter what is left.
-      const float fade = LevelOfDetailFade(width_pixels(r), target);
-      out->frames.push_back(
-          {static_cast<float>(s.x()), static_cast<float>(s.y()),
-           static_cast<float>(s.z()), fade * static_cast<float>(r.height)});
-      out->reach.push_back(footprint_reach(r));
-      std::array<float, 4> bounds = {0, 0, 0, 0};
-      if (i + 1 < n) {
-        const RefinedPoint& next = refined[i + 1];
-        const Eigen::Vector3d mid = 0.5 * (r.position + next.position);
-        const double reach = 0.5 * ((next.position - r.position).norm() +
-                                    std::max(r.width, next.width)) +
-                             std::max(out->reach.back(), footprint_reach(next));
-        // A hair larger, so rounding never skips a point on the boundary.
-        bounds = {static_cast<float>(mid.x()), static_cast<float>(mid.y()),
-                  static_cast<float>(mid.z()),
-                  static_cast<float>(reach * 1.0001 + 1e-7)};
-      }
-      out->segment_bounds.push_back(bounds);
+    out->drawn_wrinkles += out->visible[w];
+    out->displaced_wrinkles += out->displaced[w];
+  }
+}
+
+// Bisector normal at refined point i: the mean of the unit directions to the
+// nearest distinct points before and after (a path through a mesh vertex has
+// zero-length segments, whose points share this normal); at the ends, the end
+// segment's direction; at an exact reversal, the way on.
+Eigen::Vector3d BisectorAt(absl::Span<const RefinedPoint> refined, size_t i) {
+  const Eigen::Vector3d& p = refined[i].position;
+  Eigen::Vector3d before = Eigen::Vector3d::Zero();
+  Eigen::Vector3d after = Eigen::Vector3d::Zero();
+  for (size_t j = i; j-- > 0;) {
+    if (refined[j].position != p) {
+      before = (p - refined[j].position).normalized();
+      break;
     }
   }
-  first_point[wrinkles.size()] = static_cast<int32_t>(out->points.size());
-  const float target_edge = 0.375f * static_cast<float>(tracker.min_width());
-  const Eigen::Vector2f pixels(0.5f * target.width, 0.5f * target.height);
-  const float max_level = static_cast<float>(target.max_level);
-  // From the edge alone, with its ends in a fixed order, so both triangles
-  // agree.
-  auto edge_level = [&](int32_t a, int32_t b) {
-    if (b < a) std::swap(a, b);
-    const Eigen::Vector3f pa = Vertex(positions, a), pb = Vertex(positions, b);
-    const Eigen::Vector4f ca = target.view_projection * pa.homogeneous();
-    const Eigen::Vector4f cb = target.view_projection * pb.homogeneous();
-    float cap = max_level;
-    if (ca.w() > 0 && cb.w() > 0) {
-      const Eigen::Vector2f sa = ca.head<2>() / ca.w(),
-                            sb = cb.head<2>() / cb.w();
-      cap = std::ceil((sa - sb).cwiseProduct(pixels).norm() /
-                      target.min_edge_pixels);
+  for (size_t j = i + 1; j < refined.size(); ++j) {
+    if (refined[j].position != p) {
+      after = (refined[j].position - p).normalized();
+      break;
     }
-    const float wanted =
-        std::ceil((pa - pb).norm() / std::max(target_edge, 1e-12f));
-    return std::clamp(std::min(wanted, cap), 1.0f, max_level);
-  };
-  auto edge_key = [&](int32_t a, int32_t b) {
-    a = canonical[a];
-    b = canonical[b];
-    if (b < a) std::swap(a, b);
-    return static_cast<uint64_t>(a) << 32 | static_cast<uint32_t>(b);
-  };
-  // One wrinkle's refined points over one triangle, with their bounding
-  // sphere. The tracker's range (whole path segments) is clipped to the
-  // refined segments whose reach sphere meets the triangle: for points in the
-  // triangle the lookup is unchanged (the shaders skip the others), but walks
-  // fewer segments. False if none is left.
-  Eigen::Vector3f corner[3];  // of the current triangle
-  Eigen::Vector3f centre;     // of its bounding sphere
-  float radius = 0;
-  auto append_range = [&](const TriangleWrinkleRange& range) {
-    const int32_t k = samples[range.wrinkle];
-    const int32_t start = first_point[range.wrinkle];
-    const int32_t last_point = first_point[range.wrinkle + 1] - 1;
+  }
+  Eigen::Vector3d s = before + after;
+  if (s.squaredNorm() < 1e-12) s = after.squaredNorm() > 0 ? after : before;
+  if (s.squaredNorm() > 0) s.normalize();
+  return s;
+}
+
+// One wrinkle's refined points: position and width, bisector and faded
+// height, footprint reach and the sphere around each segment.
+void AppendWrinklePoints(absl::Span<const RefinedPoint> refined,
+                         const TessellationTarget& target,
+                         const ScreenScale& screen, WrinkleBuffers* out) {
+  const size_t n = refined.size();
+  for (size_t i = 0; i < n; ++i) {
+    const RefinedPoint& r = refined[i];
+    const Eigen::Vector3d s = BisectorAt(refined, i);
+    out->points.push_back(
+        {static_cast<float>(r.position.x()), static_cast<float>(r.position.y()),
+         static_cast<float>(r.position.z()), static_cast<float>(r.width)});
+    // Level of detail: the height (so the offset and the normal bend) fades
+    // in with the width on screen; the shaders filter what is left.
+    const float fade = LevelOfDetailFade(screen.WidthPixels(r), target);
+    out->frames.push_back({static_cast<float>(s.x()), static_cast<float>(s.y()),
+                           static_cast<float>(s.z()),
+                           fade * static_cast<float>(r.height)});
+    out->reach.push_back(screen.FootprintReach(r));
+    std::array<float, 4> bounds = {0, 0, 0, 0};
+    if (i + 1 < n) {
+      const RefinedPoint& next = refined[i + 1];
+      const Eigen::Vector3d mid = 0.5 * (r.position + next.position);
+      const double reach =
+          0.5 * ((next.position - r.position).norm() +
+                 std::max(r.width, next.width)) +
+          std::max(out->reach.back(), screen.FootprintReach(next));
+      // A hair larger, so rounding never skips a point on the boundary.
+      bounds = {static_cast<float>(mid.x()), static_cast<float>(mid.y()),
+                static_cast<float>(mid.z()),
+                static_cast<float>(reach * 1.0001 + 1e-7)};
+    }
+    out->segment_bounds.push_back(bounds);
+  }
+}
+
+// One wrinkle's refined points over one triangle, with their bounding sphere.
+// The range (whole path segments) is clipped to the refined segments whose
+// reach sphere meets the triangle: for points in the triangle the lookup is
+// unchanged (the shaders skip the others), but walks fewer segments.
+class RangeClipper {
+ public:
+  RangeClipper(const FrameWrinkles& wrinkles, WrinkleBuffers* out)
+      : wrinkles_(wrinkles), out_(*out) {}
+
+  void SetTriangle(const RenderMesh& mesh, const io::Triangle& t) {
+    for (int k = 0; k < 3; ++k) corner_[k] = Vertex(mesh.positions, t[k]);
+    const Eigen::Vector3f &a = corner_[0], &b = corner_[1], &c = corner_[2];
+    centre_ = (a + b + c) / 3.0f;
+    radius_ = 1.0001f * std::sqrt(std::max({(a - centre_).squaredNorm(),
+                                            (b - centre_).squaredNorm(),
+                                            (c - centre_).squaredNorm()})) +
+              1e-7f;
+  }
+
+  // Appends the clipped range and its sphere; false if none is left.
+  bool Append(const TriangleWrinkleRange& range) {
+    const int32_t k = wrinkles_.samples_per_segment(range.wrinkle);
+    const int32_t start = wrinkles_.point_offsets[range.wrinkle];
+    const int32_t last_point = wrinkles_.point_offsets[range.wrinkle + 1] - 1;
     int32_t first = start + range.first_segment * k;
     int32_t last = start + (range.last_segment + 1) * k;
-    // The bounding spheres first, then the segment's sphere against the
-    // triangle itself (a hair of slack for rounding).
-    auto reaches = [&](int32_t i) {
-      const std::array<float, 4>& b = out->segment_bounds[i];
-      const Eigen::Vector3f mid(b.data());
-      const float outer = b[3] + radius;
-      if ((mid - centre).squaredNorm() > outer * outer) return false;
-      const float reach = b[3] + 1e-3f * radius;
-      return (ClosestPointOnTriangle(mid, corner[0], corner[1], corner[2]) -
-              mid)
-                 .squaredNorm() <= reach * reach;
-    };
-    while (first < last && !reaches(first)) ++first;
-    while (last > first && !reaches(last - 1)) --last;
+    while (first < last && !Reaches(first)) ++first;
+    while (last > first && !Reaches(last - 1)) --last;
     if (first == last) return false;
     // The lookup's fallback (p in no segment's cell) is the nearer end of
     // the wrinkle itself; a clipped end is out of reach, so none.
-    out->ranges.push_back({first, last, first == start ? first : -1,
+    out_.ranges.push_back({first, last, first == start ? first : -1,
                            last == last_point ? last : -1});
-    Eigen::Vector3f lo(out->points[first].data()), hi = lo;
+    out_.range_bounds.push_back(BoundsOf(first, last));
+    return true;
+  }
+
+ private:
+  // Whether segment i's sphere meets the triangle: the bounding spheres
+  // first, then against the triangle itself (a hair of slack for rounding).
+  bool Reaches(int32_t i) const {
+    const std::array<float, 4>& b = out_.segment_bounds[i];
+    const Eigen::Vector3f mid(b.data());
+    const float outer = b[3] + radius_;
+    if ((mid - centre_).squaredNorm() > outer * outer) return false;
+    const float reach = b[3] + 1e-3f * radius_;
+    return (ClosestPointOnTriangle(mid, corner_[0], corner_[1], corner_[2]) -
+            mid)
+               .squaredNorm() <= reach * reach;
+  }
+
+  // Every surface point refined points [first, last] can lift, or a pixel
+  // can see them from.
+  std::array<float, 4> BoundsOf(int32_t first, int32_t last) const {
+    Eigen::Vector3f lo(out_.points[first].data()), hi = lo;
     float widest = 0, footprint = 0;
     for (int32_t i = first; i <= last; ++i) {
-      const Eigen::Vector3f p(out->points[i].data());
+      const Eigen::Vector3f p(out_.points[i].data());
       lo = lo.cwiseMin(p);
       hi = hi.cwiseMax(p);
-      widest = std::max(widest, out->points[i][3]);
-      footprint = std::max(footprint, out->reach[i]);
+      widest = std::max(widest, out_.points[i][3]);
+      footprint = std::max(footprint, out_.reach[i]);
     }
     const Eigen::Vector3f mid = 0.5f * (lo + hi);
     const float reach = 0.5f * (hi - lo).norm() + 0.5f * widest + footprint;
     // A hair larger, so a point on the boundary is never skipped by rounding.
-    out->range_bounds.push_back(
-        {mid.x(), mid.y(), mid.z(), reach * 1.0001f + 1e-7f});
-    return true;
-  };
-  std::vector<uint64_t>& wrinkled_edges = out->wrinkled_edges;
-  wrinkled_edges.clear();
-  for (size_t f = 0; f < triangles.size(); ++f) {
-    const int32_t begin = tracker.range_offsets()[f];
-    const int32_t end = tracker.range_offsets()[f + 1];
+    return {mid.x(), mid.y(), mid.z(), reach * 1.0001f + 1e-7f};
+  }
+
+  const FrameWrinkles& wrinkles_;
+  WrinkleBuffers& out_;
+  Eigen::Vector3f corner_[3];
+  Eigen::Vector3f centre_;  // of the triangle's bounding sphere
+  float radius_ = 0;
+};
+
+// Per triangle, its clipped ranges, displaced wrinkles first (the evaluation
+// stage reads only those); the edges of triangles a displaced wrinkle
+// reaches go to wrinkled_edges, sorted.
+void ListTriangleRanges(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
+                        WrinkleBuffers* out) {
+  RangeClipper clipper(wrinkles, out);
+  out->wrinkled_edges.clear();
+  for (size_t f = 0; f < mesh.triangles.size(); ++f) {
+    const int32_t begin = wrinkles.range_offsets[f];
+    const int32_t end = wrinkles.range_offsets[f + 1];
     std::array<int32_t, 4>& list = out->triangle_ranges[f];
     list = {static_cast<int32_t>(out->ranges.size()), 0, 0, 0};
     if (begin == end) continue;
-    const io::Triangle& t = triangles[f];
-    for (int k = 0; k < 3; ++k) corner[k] = Vertex(positions, t[k]);
-    const Eigen::Vector3f &a = corner[0], &b = corner[1], &c = corner[2];
-    centre = (a + b + c) / 3.0f;
-    radius = 1.0001f * std::sqrt(std::max({(a - centre).squaredNorm(),
-                                           (b - centre).squaredNorm(),
-                                           (c - centre).squaredNorm()})) +
-             1e-7f;
-    // Displaced wrinkles first: the evaluation stage reads only those.
+    const io::Triangle& t = mesh.triangles[f];
+    clipper.SetTriangle(mesh, t);
     for (int32_t r = begin; r < end; ++r) {
-      const TriangleWrinkleRange& range = tracker.ranges()[r];
-      if (displaced[range.wrinkle] && append_range(range)) ++list[2];
+      const TriangleWrinkleRange& range = wrinkles.ranges[r];
+      if (out->displaced[range.wrinkle] && clipper.Append(range)) ++list[2];
     }
     for (int32_t r = begin; r < end; ++r) {
-      const TriangleWrinkleRange& range = tracker.ranges()[r];
-      if (visible[range.wrinkle] && !displaced[range.wrinkle]) {
-        append_range(range);
+      const TriangleWrinkleRange& range = wrinkles.ranges[r];
+      if (out->visible[range.wrinkle] && !out->displaced[range.wrinkle]) {
+        clipper.Append(range);
       }
     }
     list[1] = static_cast<int32_t>(out->ranges.size()) - list[0];
     if (list[2] == 0) continue;
     for (int k = 0; k < 3; ++k) {
-      wrinkled_edges.push_back(edge_key(t[k], t[(k + 1) % 3]));
+      out->wrinkled_edges.push_back(WeldedEdgeKey(mesh, t[k], t[(k + 1) % 3]));
     }
   }
-  std::sort(wrinkled_edges.begin(), wrinkled_edges.end());
-  for (size_t f = 0; f < triangles.size(); ++f) {
-    const io::Triangle& t = triangles[f];
+  std::sort(out->wrinkled_edges.begin(), out->wrinkled_edges.end());
+}
+
+// Tessellation level of edge ab from the edge alone (welded ends in a fixed
+// order, so both triangles agree): length / (3/8 L_min), capped so no
+// generated edge is shorter than min_edge_pixels on screen.
+float EdgeLevel(const RenderMesh& mesh,
+                absl::Span<const int32_t> representative, int32_t a, int32_t b,
+                const TessellationTarget& target, float target_edge) {
+  a = mesh.welded[a];
+  b = mesh.welded[b];
+  if (b < a) std::swap(a, b);
+  // Through one vertex per welded id: copies at a seam may differ by
+  // rounding, and both triangles must get the same level.
+  const Eigen::Vector3f pa = Vertex(mesh.positions, representative[a]);
+  const Eigen::Vector3f pb = Vertex(mesh.positions, representative[b]);
+  const float max_level = static_cast<float>(target.max_level);
+  const Eigen::Vector4f ca = target.view_projection * pa.homogeneous();
+  const Eigen::Vector4f cb = target.view_projection * pb.homogeneous();
+  float cap = max_level;
+  if (ca.w() > 0 && cb.w() > 0) {
+    const Eigen::Vector2f pixels(0.5f * target.width, 0.5f * target.height);
+    const Eigen::Vector2f sa = ca.head<2>() / ca.w(),
+                          sb = cb.head<2>() / cb.w();
+    cap = std::ceil((sa - sb).cwiseProduct(pixels).norm() /
+                    target.min_edge_pixels);
+  }
+  const float wanted =
+      std::ceil((pa - pb).norm() / std::max(target_edge, 1e-12f));
+  return std::clamp(std::min(wanted, cap), 1.0f, max_level);
+}
+
+// Levels of every triangle's edges: wrinkled edges by EdgeLevel, the rest 1.
+void SetEdgeLevels(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
+                   const TessellationTarget& target, WrinkleBuffers* out) {
+  const float target_edge = 0.375f * static_cast<float>(wrinkles.min_width);
+  const std::vector<uint64_t>& wrinkled = out->wrinkled_edges;
+  // The first vertex of each welded id.
+  std::vector<int32_t>& representative = out->representative;
+  representative.assign(mesh.welded.size(), -1);
+  for (size_t v = mesh.welded.size(); v-- > 0;) {
+    representative[mesh.welded[v]] = static_cast<int32_t>(v);
+  }
+  for (size_t f = 0; f < mesh.triangles.size(); ++f) {
+    const io::Triangle& t = mesh.triangles[f];
     std::array<float, 4>& l = out->levels[f];
     for (int k = 0; k < 3; ++k) {
       const int32_t a = t[k], b = t[(k + 1) % 3];
-      if (std::binary_search(wrinkled_edges.begin(), wrinkled_edges.end(),
-                             edge_key(a, b))) {
-        l[k] = edge_level(canonical[a], canonical[b]);
+      if (std::binary_search(wrinkled.begin(), wrinkled.end(),
+                             WeldedEdgeKey(mesh, a, b))) {
+        l[k] = EdgeLevel(mesh, representative, a, b, target, target_edge);
       }
     }
     l[3] = std::max({l[0], l[1], l[2]});
     out->max_level = std::max(out->max_level, static_cast<int>(l[3]));
   }
+}
+
+}  // namespace
+
+void FillWrinkleBuffers(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
+                        const TessellationTarget& target, WrinkleBuffers* out) {
+  ClearWrinkleBuffers(mesh.triangles.size(), out);
+  const ScreenScale screen(target);
+  ChooseDrawnWrinkles(wrinkles, target, screen, out);
+  for (int w = 0; w < wrinkles.num_wrinkles(); ++w) {
+    AppendWrinklePoints(wrinkles.refined(w), target, screen, out);
+  }
+  ListTriangleRanges(mesh, wrinkles, out);
+  SetEdgeLevels(mesh, wrinkles, target, out);
 }
 
 }  // namespace crease::renderer

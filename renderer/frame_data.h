@@ -11,37 +11,41 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/wrinkle_tracker.h"
 
 namespace crease::renderer {
 
+// One frame's mesh as the renderer reads it (borrowed).
+struct RenderMesh {
+  absl::Span<const float> positions;  // xyz per vertex
+  absl::Span<const io::Triangle> triangles;
+  // Per vertex, its welded id (below the vertex count), as
+  // MeshTopology::weld_map() gives it: vertices with one id share a normal and
+  // their edges, so meshes split at UV seams (or given as triangle soups)
+  // shade and displace as one surface. FrameRenderer::Render welds by
+  // WeldVerticesRelative's default when it is empty; the rest require it.
+  absl::Span<const int32_t> welded;
+};
+
 // Interleaved position + normal per vertex (6 floats). Normals are area
-// weighted and shared by every vertex at exactly the same position, so meshes
-// split at UV seams (or given as triangle soup) shade and displace as one
-// surface. Reuses the vectors' storage from frame to frame.
+// weighted and shared by every vertex with the same welded id. Reuses the
+// vector's storage from frame to frame.
 class SmoothNormals {
  public:
-  void Compute(absl::Span<const float> positions,
-               absl::Span<const io::Triangle> triangles);
+  void Compute(const RenderMesh& mesh);
   const std::vector<float>& interleaved() const { return interleaved_; }
-  // Per vertex, the lowest-sorted vertex at the same position.
-  const std::vector<int32_t>& canonical() const { return canonical_; }
 
  private:
-  std::vector<int32_t> order_;      // vertices sorted by position
-  std::vector<int32_t> canonical_;  // first vertex at the same position
+  std::vector<float> sums_;  // per welded id
   std::vector<float> interleaved_;
 };
 
-// Whether a mesh (welded through `canonical`) is closed and consistently
+// Whether a mesh (welded through `welded`) is closed and consistently
 // wound: every directed edge once, its reverse once. Outward: positive signed
 // volume (counter-clockwise seen from outside). `scratch` is reused.
 enum class Closure { kOpen, kClosedOutward, kClosedInward };
-Closure ClassifyClosure(absl::Span<const float> positions,
-                        absl::Span<const io::Triangle> triangles,
-                        absl::Span<const int32_t> canonical,
-                        std::vector<uint64_t>* scratch);
+Closure ClassifyClosure(const RenderMesh& mesh, std::vector<uint64_t>* scratch);
 
 // Buffers of one frame's wrinkles, in the std430 layouts the shaders declare.
 struct WrinkleBuffers {
@@ -74,15 +78,14 @@ struct WrinkleBuffers {
   int max_level = 1;           // largest inner level
   int drawn_wrinkles = 0;      // wide enough on screen to shade
   int displaced_wrinkles = 0;  // and to displace the surface
-  // Edges (canonical vertex pairs) of triangles that wrinkles reach, sorted.
+  // Edges (welded vertex pairs) of triangles that wrinkles reach, sorted.
   std::vector<uint64_t> wrinkled_edges;
-  // Scratch per wrinkle (first refined point, with one past the last wrinkle's
-  // last; refined samples per segment), kept so a steady stream of frames
-  // does not allocate.
-  std::vector<int32_t> first_point, samples_per_segment;
+  // Scratch per wrinkle and per refined point, kept so a steady stream of
+  // frames does not allocate.
   std::vector<uint8_t> visible;    // per wrinkle: wide enough on screen
   std::vector<uint8_t> displaced;  // per wrinkle: tessellation samples it
   std::vector<float> reach;        // per refined point: the footprint reach
+  std::vector<int32_t> representative;  // per welded id: its first vertex
 };
 
 struct TessellationTarget {
@@ -108,7 +111,8 @@ inline constexpr float kFadeStart = 0.25f;
 inline constexpr float kFootprintReachPixels = 1.0f;
 float LevelOfDetailFade(float width_pixels, const TessellationTarget& target);
 
-// Fills `out` (storage reused) for `tracker`'s current wrinkles on this mesh.
+// Fills `out` (storage reused) for `wrinkles` (valid for this mesh: see
+// ValidateFrameWrinkles) on this mesh, whose `welded` ids must be set.
 // Level of detail, decided per wrinkle (so neighbouring triangles agree) from
 // its widest point on screen: at most kFadeStart * min_wrinkle_pixels, left
 // out (heights fade per point, see LevelOfDetailFade);
@@ -119,12 +123,9 @@ float LevelOfDetailFade(float width_pixels, const TessellationTarget& target);
 // level from the edge alone (length / (3/8 L_min), capped so no generated edge
 // is shorter than min_edge_pixels on screen), in both triangles on it, also
 // when the other one has no wrinkles (else a T-junction cracks); all other
-// edges keep level 1. `canonical` (SmoothNormals::canonical) identifies
-// coincident vertices, so edges are shared across seams and in soups.
-void FillWrinkleBuffers(absl::Span<const float> positions,
-                        absl::Span<const io::Triangle> triangles,
-                        absl::Span<const int32_t> canonical,
-                        const WrinkleTracker& tracker,
+// edges keep level 1. Edges are identified by welded ids, so they are shared
+// across seams and in soups.
+void FillWrinkleBuffers(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
                         const TessellationTarget& target, WrinkleBuffers* out);
 
 // Resets `out` to one frame with no wrinkles (level 1 everywhere).

@@ -13,6 +13,7 @@
 #include "renderer/frame_data.h"
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/offscreen_target.h"
+#include "wrinkle/weld.h"
 
 namespace crease::shaders {
 extern const char kShader_mesh_vert[];
@@ -109,6 +110,7 @@ struct FrameRenderer::Gl {
   WrinkleBuffers wrinkle_data;
   SmoothNormals normals;
   std::vector<uint64_t> edge_scratch;  // ClassifyClosure
+  std::vector<int32_t> welded;         // when the caller gives no welding
   GLint wrinkles_flag = -1;
   GLint max_level = 64;
   std::optional<gl::OffscreenTarget> target;
@@ -184,89 +186,116 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   return r;
 }
 
-absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
-    absl::Span<const float> positions, absl::Span<const io::Triangle> triangles,
-    const WrinkleTracker* wrinkles, const RenderOptions& options,
-    RenderStats* stats) {
-  if (positions.empty() || positions.size() % 3 != 0) {
+namespace {
+
+absl::Status ValidateMesh(const RenderMesh& mesh) {
+  if (mesh.positions.empty() || mesh.positions.size() % 3 != 0) {
     return absl::InvalidArgumentError(
         absl::StrFormat("positions: %d floats is not a positive multiple of 3",
-                        positions.size()));
+                        mesh.positions.size()));
   }
-  const size_t num_vertices = positions.size() / 3;
-  for (size_t i = 0; i < positions.size(); ++i) {
-    if (!std::isfinite(positions[i])) {
+  const size_t num_vertices = mesh.positions.size() / 3;
+  for (size_t i = 0; i < mesh.positions.size(); ++i) {
+    if (!std::isfinite(mesh.positions[i])) {
       return absl::InvalidArgumentError(
           absl::StrFormat("positions: vertex %d is not finite", i / 3));
     }
   }
-  for (size_t f = 0; f < triangles.size(); ++f) {
-    for (int32_t v : triangles[f]) {
+  for (size_t f = 0; f < mesh.triangles.size(); ++f) {
+    for (int32_t v : mesh.triangles[f]) {
       if (v < 0 || static_cast<size_t>(v) >= num_vertices) {
         return absl::InvalidArgumentError(absl::StrFormat(
             "triangles: triangle %d uses vertex %d of %d", f, v, num_vertices));
       }
     }
   }
-  // A tracker that has seen no frame yet has no lists: nothing to draw.
-  const bool draw_wrinkles = options.wrinkles && wrinkles != nullptr &&
-                             !wrinkles->range_offsets().empty();
-  if (draw_wrinkles &&
-      wrinkles->range_offsets().size() != triangles.size() + 1) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("wrinkles: lists for %d triangles, the mesh has %d",
-                        static_cast<int>(wrinkles->range_offsets().size()) - 1,
-                        triangles.size()));
+  if (mesh.welded.empty()) return absl::OkStatus();
+  if (mesh.welded.size() != num_vertices) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "welded: %d ids for %d vertices", mesh.welded.size(), num_vertices));
   }
-  CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
-  Gl& g = *gl_;
-  if (!g.target || g.target->width() != options.width ||
-      g.target->height() != options.height ||
-      g.target->samples() != std::max(options.samples, 1)) {
-    g.target.reset();
-    CREASE_ASSIGN_OR_RETURN(
-        gl::OffscreenTarget target,
-        gl::OffscreenTarget::Create(options.width, options.height,
-                                    options.samples));
-    g.target.emplace(std::move(target));
+  for (size_t v = 0; v < num_vertices; ++v) {
+    if (mesh.welded[v] < 0 ||
+        static_cast<size_t>(mesh.welded[v]) >= num_vertices) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("welded: vertex %d has id %d, outside [0, %d)", v,
+                          mesh.welded[v], num_vertices));
+    }
   }
+  return absl::OkStatus();
+}
 
-  g.normals.Compute(positions, triangles);
+}  // namespace
+
+// The camera and its matrix.
+struct FrameRenderer::View {
+  Eigen::Vector3f eye, target, up;
+  Eigen::Matrix4f view_projection;
+};
+
+absl::StatusOr<FrameRenderer::View> FrameRenderer::ViewFor(
+    absl::Span<const float> positions, const RenderOptions& options) {
+  const float aspect = static_cast<float>(options.width) / options.height;
+  const image::Camera camera =
+      options.camera ? *options.camera : image::AutoFrame(positions, aspect);
+  View view;
+  view.eye = Eigen::Vector3f(camera.eye[0], camera.eye[1], camera.eye[2]);
+  view.target =
+      Eigen::Vector3f(camera.target[0], camera.target[1], camera.target[2]);
+  view.up = Eigen::Vector3f(camera.up[0], camera.up[1], camera.up[2]);
+  if ((view.target - view.eye).squaredNorm() == 0 ||
+      (view.target - view.eye).cross(view.up).squaredNorm() == 0) {
+    return absl::InvalidArgumentError(
+        "camera: eye equals target, or up is along the view");
+  }
+  view.view_projection = image::ViewProjection(camera, positions, aspect);
+  return view;
+}
+
+absl::Status FrameRenderer::PrepareTarget(const RenderOptions& options) {
+  Gl& g = *gl_;
+  if (g.target && g.target->width() == options.width &&
+      g.target->height() == options.height &&
+      g.target->samples() == std::max(options.samples, 1)) {
+    return absl::OkStatus();
+  }
+  g.target.reset();
+  CREASE_ASSIGN_OR_RETURN(gl::OffscreenTarget target,
+                          gl::OffscreenTarget::Create(
+                              options.width, options.height, options.samples));
+  g.target.emplace(std::move(target));
+  return absl::OkStatus();
+}
+
+void FrameRenderer::UploadMesh(const RenderMesh& mesh) {
+  Gl& g = *gl_;
+  g.normals.Compute(mesh);
   const std::vector<float>& interleaved = g.normals.interleaved();
-  g.corners.resize(triangles.size() * 18);
+  g.corners.resize(mesh.triangles.size() * 18);
   float* corner = g.corners.data();
-  for (const io::Triangle& t : triangles) {
+  for (const io::Triangle& t : mesh.triangles) {
     for (int32_t v : t) {
       std::copy_n(&interleaved[6 * static_cast<size_t>(v)], 6, corner);
       corner += 6;
     }
   }
   g.vertices.Upload(g.corners);
+}
 
-  const float aspect = static_cast<float>(options.width) / options.height;
-  const image::Camera camera =
-      options.camera ? *options.camera : image::AutoFrame(positions, aspect);
-  const Eigen::Vector3f eye(camera.eye[0], camera.eye[1], camera.eye[2]);
-  const Eigen::Vector3f target(camera.target[0], camera.target[1],
-                               camera.target[2]);
-  const Eigen::Vector3f up(camera.up[0], camera.up[1], camera.up[2]);
-  if ((target - eye).squaredNorm() == 0 ||
-      (target - eye).cross(up).squaredNorm() == 0) {
-    return absl::InvalidArgumentError(
-        "camera: eye equals target, or up is along the view");
-  }
-  const Eigen::Matrix4f view_projection =
-      image::ViewProjection(camera, positions, aspect);
-
+void FrameRenderer::UploadWrinkles(const RenderMesh& mesh,
+                                   const FrameWrinkles* wrinkles,
+                                   const RenderOptions& options,
+                                   const View& view) {
+  Gl& g = *gl_;
   WrinkleBuffers& w = g.wrinkle_data;
-  if (draw_wrinkles) {
+  if (wrinkles != nullptr) {
     FillWrinkleBuffers(
-        positions, triangles, g.normals.canonical(), *wrinkles,
-        {view_projection, options.width, options.height,
+        mesh, *wrinkles,
+        {view.view_projection, options.width, options.height,
          options.min_edge_pixels, options.min_wrinkle_pixels, g.max_level},
         &w);
   } else {
-    ClearWrinkleBuffers(triangles.size(), &w);
+    ClearWrinkleBuffers(mesh.triangles.size(), &w);
   }
   g.levels.UploadStorage(0, w.levels);
   g.triangle_ranges.UploadStorage(1, w.triangle_ranges);
@@ -274,15 +303,13 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
   g.points.UploadStorage(3, w.points);
   g.frames.UploadStorage(4, w.frames);
   g.range_bounds.UploadStorage(5, w.range_bounds);
-  const int max_level = w.max_level;
+}
 
-  g.target->Bind();
-  g.target->Clear(options.background);
-  glEnable(GL_DEPTH_TEST);
+void FrameRenderer::SetCulling(const RenderMesh& mesh,
+                               const RenderOptions& options) {
   Closure closure = Closure::kClosedOutward;
   if (options.culling == FaceCulling::kAuto) {
-    closure = ClassifyClosure(positions, triangles, g.normals.canonical(),
-                              &g.edge_scratch);
+    closure = ClassifyClosure(mesh, &gl_->edge_scratch);
   }
   if (options.culling == FaceCulling::kNone || closure == Closure::kOpen) {
     glDisable(GL_CULL_FACE);
@@ -291,28 +318,37 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
     glFrontFace(closure == Closure::kClosedInward ? GL_CW : GL_CCW);
     glCullFace(GL_BACK);
   }
+}
+
+void FrameRenderer::SetUniforms(const View& view, const RenderOptions& options,
+                                bool draw_wrinkles) {
+  const Gl& g = *gl_;
   glUseProgram(g.program.get());
-  glUniformMatrix4fv(g.view_projection, 1, GL_FALSE, view_projection.data());
-  glUniform3f(g.eye, eye.x(), eye.y(), eye.z());
+  glUniformMatrix4fv(g.view_projection, 1, GL_FALSE,
+                     view.view_projection.data());
+  glUniform3f(g.eye, view.eye.x(), view.eye.y(), view.eye.z());
   glUniform3fv(g.base_color, 1, options.base_color.data());
-  const Lights lights = LightsFor(eye, target, up);
+  const Lights lights = LightsFor(view.eye, view.target, view.up);
   glUniform3fv(g.key, 1, lights.key.data());
   glUniform3fv(g.fill, 1, lights.fill.data());
   glUniform3fv(g.sky, 1, lights.sky.data());
-  const Eigen::Vector3f forward = (target - eye).normalized();
+  const Eigen::Vector3f forward = (view.target - view.eye).normalized();
   glUniform3fv(g.forward, 1, forward.data());
   // Pixels per unit at unit depth, as FillWrinkleBuffers measures them.
   const float focal_pixels =
-      view_projection.row(1).head<3>().norm() * 0.5f * options.height;
+      view.view_projection.row(1).head<3>().norm() * 0.5f * options.height;
   glUniform1f(g.reach_per_depth, kFootprintReachPixels / focal_pixels);
   glUniform1i(g.wrinkles_flag, draw_wrinkles ? 1 : 0);
-  glBindVertexArray(g.vao.get());
+}
+
+int FrameRenderer::DrawPatches(int num_patches, const RenderOptions& options) {
+  glBindVertexArray(gl_->vao.get());
   glPatchParameteri(GL_PATCH_VERTICES, 3);
-  const int per_draw = options.max_patches_per_draw > 0
-                           ? options.max_patches_per_draw
-                           : std::max(1, kMaxTessellatedVerticesPerDraw /
-                                             VerticesPerPatch(max_level));
-  const int num_patches = static_cast<int>(triangles.size());
+  const int per_draw =
+      options.max_patches_per_draw > 0
+          ? options.max_patches_per_draw
+          : std::max(1, kMaxTessellatedVerticesPerDraw /
+                            VerticesPerPatch(gl_->wrinkle_data.max_level));
   int draw_calls = 0;
   for (int first = 0; first < num_patches; first += per_draw) {
     const int count = std::min(per_draw, num_patches - first);
@@ -320,7 +356,43 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
     ++draw_calls;
   }
   glBindVertexArray(0);
+  return draw_calls;
+}
+
+absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
+    const RenderMesh& given_mesh, const FrameWrinkles* wrinkles,
+    const RenderOptions& options, RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(ValidateMesh(given_mesh));
+  // Wrinkles with no lists yet (a session that has seen no frame): none.
+  if (!options.wrinkles || wrinkles == nullptr ||
+      wrinkles->range_offsets.empty()) {
+    wrinkles = nullptr;
+  } else {
+    CREASE_RETURN_IF_ERROR(
+        ValidateFrameWrinkles(*wrinkles, given_mesh.triangles.size()));
+  }
+  RenderMesh mesh = given_mesh;
+  if (mesh.welded.empty()) {
+    int num_welded = 0;
+    gl_->welded = WeldVerticesRelative(
+        mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
+    mesh.welded = gl_->welded;
+  }
+  CREASE_ASSIGN_OR_RETURN(const View view, ViewFor(mesh.positions, options));
+  CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
+  CREASE_RETURN_IF_ERROR(PrepareTarget(options));
+  UploadMesh(mesh);
+  UploadWrinkles(mesh, wrinkles, options, view);
+  Gl& g = *gl_;
+  g.target->Bind();
+  g.target->Clear(options.background);
+  glEnable(GL_DEPTH_TEST);
+  SetCulling(mesh, options);
+  SetUniforms(view, options, wrinkles != nullptr);
+  const int draw_calls =
+      DrawPatches(static_cast<int>(mesh.triangles.size()), options);
   if (stats != nullptr) {
+    const WrinkleBuffers& w = g.wrinkle_data;
     stats->drawn_wrinkles = w.drawn_wrinkles;
     stats->displaced_wrinkles = w.displaced_wrinkles;
     stats->tessellated_triangles = static_cast<int>(std::count_if(

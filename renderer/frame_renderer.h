@@ -9,9 +9,10 @@
 #include "absl/types/span.h"
 #include "image/camera.h"
 #include "image/rgba_image.h"
+#include "renderer/frame_data.h"
 #include "renderer/gpu_context.h"
+#include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/wrinkle_tracker.h"
 
 namespace crease::renderer {
 
@@ -73,15 +74,15 @@ class FrameRenderer {
   static absl::StatusOr<std::unique_ptr<FrameRenderer>> Create(GpuContext* gpu);
   ~FrameRenderer();
 
-  // `positions` are packed xyz per vertex. `wrinkles` (may be null) are the
-  // wrinkles of this very frame of a Session on this mesh. InvalidArgument for
-  // a wrong length, non-finite values, indices out of range, wrinkle lists that
-  // do not match the triangles, or an unsupported size. `stats` (may be null)
-  // receives what was drawn.
-  absl::StatusOr<image::RgbaImage> Render(
-      absl::Span<const float> positions,
-      absl::Span<const io::Triangle> triangles, const WrinkleTracker* wrinkles,
-      const RenderOptions& options, RenderStats* stats = nullptr);
+  // Draws `mesh` with `wrinkles` (may be null: none), the wrinkles of this
+  // very frame on this mesh (WrinkleTracker::ExportFrame).
+  // InvalidArgument for a wrong length, non-finite values, indices or welded
+  // ids out of range, wrinkles that fail ValidateFrameWrinkles, or an
+  // unsupported size. `stats` (may be null) receives what was drawn.
+  absl::StatusOr<image::RgbaImage> Render(const RenderMesh& mesh,
+                                          const FrameWrinkles* wrinkles,
+                                          const RenderOptions& options,
+                                          RenderStats* stats = nullptr);
 
   // Frees the framebuffers kept for the last size (the next Render makes
   // them again): after an unusually large image, so that one request does
@@ -90,7 +91,20 @@ class FrameRenderer {
 
  private:
   struct Gl;
+  struct View;  // the camera and its matrix
   explicit FrameRenderer(GpuContext* gpu);
+  // The steps of Render, in order.
+  static absl::StatusOr<View> ViewFor(absl::Span<const float> positions,
+                                      const RenderOptions& options);
+  absl::Status PrepareTarget(const RenderOptions& options);
+  void UploadMesh(const RenderMesh& mesh);
+  void UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
+                      const RenderOptions& options, const View& view);
+  void SetCulling(const RenderMesh& mesh, const RenderOptions& options);
+  void SetUniforms(const View& view, const RenderOptions& options,
+                   bool draw_wrinkles);
+  int DrawPatches(int num_patches, const RenderOptions& options);
+
   GpuContext* gpu_;
   std::unique_ptr<Gl> gl_;
 };

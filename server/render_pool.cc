@@ -100,8 +100,7 @@ void RenderPool::Run(int index) {
     Stopwatch stage;
     absl::StatusOr<image::RgbaImage> image =
         (*frame_renderer)
-            ->Render(item.job.positions, item.job.triangles, item.job.wrinkles,
-                     item.job.options);
+            ->Render(item.job.mesh, item.job.wrinkles, item.job.options);
     outcome.render_ms = stage.Lap();
     if (!image.ok()) {
       outcome.encoded = image.status();

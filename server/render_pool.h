@@ -22,9 +22,8 @@ enum class ImageEncoding { kJpeg, kPng };
 // One frame to draw. Everything borrowed stays valid and unchanged until `done`
 // has run (the session waits for its image before it reads the next frame).
 struct RenderJob {
-  absl::Span<const float> positions;
-  absl::Span<const io::Triangle> triangles;
-  const WrinkleTracker* wrinkles = nullptr;
+  renderer::RenderMesh mesh;
+  const FrameWrinkles* wrinkles = nullptr;
   renderer::RenderOptions options;
   ImageEncoding encoding = ImageEncoding::kJpeg;
   int jpeg_quality = 90;

@@ -362,9 +362,9 @@ void SessionReactor::HandleFrame() {
   // A camera given stays for the frames after this one.
   if (camera->has_value()) setup_.render_options.camera = **camera;
   RenderJob job;
-  job.positions = positions_;
-  job.triangles = setup_.triangles;
-  job.wrinkles = &session_->wrinkles();
+  job.mesh = {positions_, setup_.triangles, session_->topology().weld_map()};
+  session_->wrinkles().ExportFrame(&frame_wrinkles_);
+  job.wrinkles = &frame_wrinkles_;
   job.options = setup_.render_options;
   if (!job.options.camera) {
     // No camera from the client: framed on the first frame and kept steady

@@ -14,6 +14,7 @@
 #include "crease/v1/crease.grpc.pb.h"
 #include "server/service_state.h"
 #include "server/session_setup.h"
+#include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/session.h"
 #include "wrinkle/stopwatch.h"
 
@@ -109,6 +110,7 @@ class SessionReactor
   std::unique_ptr<Session> session_;
   std::optional<uint32_t> last_index_;
   std::vector<float> positions_;  // the frame being worked on
+  FrameWrinkles frame_wrinkles_;  // its wrinkles, while it renders
   // When the client gives no camera: the first frame's framing, kept steady.
   std::optional<image::Camera> steady_camera_;
 };

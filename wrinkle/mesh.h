@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "wrinkle/io/triangle_mesh.h"
+#include "wrinkle/weld.h"
 
 namespace crease {
 
@@ -16,8 +17,8 @@ struct MeshTopologyOptions {
   // Vertices whose positions are closer than this fraction of the bounding-box
   // diagonal are one vertex for adjacency (game meshes are split along UV
   // seams, or stored as triangle soups). Negative: no welding, only shared
-  // indices connect triangles.
-  double weld_relative_tolerance = 1e-6;
+  // indices connect triangles. The rule is WeldVerticesRelative's.
+  double weld_relative_tolerance = kDefaultWeldRelativeTolerance;
 };
 
 // Connectivity of a triangle mesh with fixed topology.
@@ -123,13 +124,6 @@ class MeshTopology {
   std::vector<int32_t> vertex_neighbor_offsets_, vertex_neighbor_list_;
   std::vector<bool> manifold_vertex_;
 };
-
-// Welds coincident vertices: returns caller vertex -> welded id
-// (first-appearance order) and sets *num_welded. Vertices within `tolerance`
-// (absolute) of an earlier representative join it; the earliest such
-// representative wins.
-std::vector<int32_t> WeldVertices(absl::Span<const float> positions,
-                                  double tolerance, int* num_welded);
 
 }  // namespace crease
 

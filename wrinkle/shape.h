@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/surface.h"
 #include "wrinkle/wrinkle_path.h"
 
@@ -27,12 +28,6 @@ class ArcHeightTable {
   double phi_max_;
   double q_max_;
   std::vector<double> height_per_width_;  // at q = q_max * i / (samples - 1)
-};
-
-struct RefinedPoint {
-  Eigen::Vector3d position;
-  double width = 0;   // L: full wrinkle width at this point
-  double height = 0;  // h: bulge height at this point
 };
 
 struct WrinkleShape {
@@ -64,12 +59,6 @@ void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
 // ranges of path segments. Conservative: the triangle's bounding sphere is
 // tested against each segment's chord widened by half the largest width plus
 // the Bezier's deviation.
-struct TriangleWrinkleRange {
-  int32_t wrinkle;  // index into the wrinkle list
-  int32_t first_segment;
-  int32_t last_segment;
-};
-
 struct TriangleRangesScratch {
   std::vector<uint32_t> stamp;
   std::vector<Eigen::Vector4d>

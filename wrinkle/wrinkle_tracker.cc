@@ -460,4 +460,18 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
                       ranges_scratch_, &range_offsets_, &ranges_);
 }
 
+void WrinkleTracker::ExportFrame(FrameWrinkles* out) const {
+  out->Clear();
+  out->min_width = min_width_;
+  out->point_offsets.push_back(0);
+  for (size_t w = 0; w < paths_.size(); ++w) {
+    const std::vector<RefinedPoint>& refined = shapes_[w].refined;
+    out->points.insert(out->points.end(), refined.begin(), refined.end());
+    out->point_offsets.push_back(static_cast<int32_t>(out->points.size()));
+    out->segments.push_back(paths_[w].num_segments());
+  }
+  out->range_offsets.assign(range_offsets_.begin(), range_offsets_.end());
+  out->ranges.assign(ranges_.begin(), ranges_.end());
+}
+
 }  // namespace crease

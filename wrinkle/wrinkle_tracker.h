@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/joining.h"
 #include "wrinkle/persistence.h"
 #include "wrinkle/shape.h"
@@ -108,6 +109,11 @@ class WrinkleTracker {
   // / L).
   double max_length_update() const { return max_length_update_; }
   const WrinkleStageTimings& timings() const { return timings_; }
+
+  // This frame's wrinkles as plain data for a renderer (the lists, refined
+  // points and L_min), into `out`'s reused storage. Before the first Step:
+  // no lists.
+  void ExportFrame(FrameWrinkles* out) const;
 
  private:
   // 0..1: how much of its height a wrinkle of this shape compression shows.

@@ -107,6 +107,10 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
     options.camera =
         image::AutoFrame(positions, static_cast<float>(w) / h,
                          static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
+    const RenderMesh mesh = {positions, anim.mesh.triangles,
+                             session->topology().weld_map()};
+    FrameWrinkles wrinkles;
+    session->wrinkles().ExportFrame(&wrinkles);
     double means[2];
     int pixels = 0;
     RenderStats stats;
@@ -125,8 +129,7 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
             RenderOptions{}.min_wrinkle_pixels * factor;
         // Stats of the W x H frame (the reference draws more wrinkles).
         CREASE_ASSIGN_OR_RETURN(
-            auto image, renderer.Render(positions, anim.mesh.triangles,
-                                        &session->wrinkles(), options,
+            auto image, renderer.Render(mesh, &wrinkles, options,
                                         factor == 1 ? &stats : nullptr));
         images.push_back(std::move(image));
       }

@@ -89,6 +89,7 @@ absl::Status Run() {
   std::vector<std::pair<image::RgbaImage, image::RgbaImage>>
       rendered;  // (plain, wrinkled)
   std::vector<int> rendered_frames;
+  FrameWrinkles wrinkles;  // of the frame rendered, storage reused
   const bool progress = isatty(STDERR_FILENO);
   int frames = anim.num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0)
@@ -101,14 +102,15 @@ absl::Status Run() {
         positions, static_cast<float>(options.width) / options.height,
         static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
     options.camera = camera;
+    const RenderMesh mesh = {positions, anim.mesh.triangles,
+                             session->topology().weld_map()};
+    session->wrinkles().ExportFrame(&wrinkles);
     options.wrinkles = false;
     CREASE_ASSIGN_OR_RETURN(image::RgbaImage plain,
-                            renderer->Render(positions, anim.mesh.triangles,
-                                             &session->wrinkles(), options));
+                            renderer->Render(mesh, &wrinkles, options));
     options.wrinkles = true;
     CREASE_ASSIGN_OR_RETURN(image::RgbaImage wrinkled,
-                            renderer->Render(positions, anim.mesh.triangles,
-                                             &session->wrinkles(), options));
+                            renderer->Render(mesh, &wrinkles, options));
     CREASE_ASSIGN_OR_RETURN(
         std::string bytes,
         format == "png"

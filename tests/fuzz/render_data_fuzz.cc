@@ -4,7 +4,8 @@
 // must be consistent: sizes, indices in range, finite numbers, tessellation
 // levels in [1, max] and, so that no crack opens, every edge given the same
 // level by every triangle that shares it (edges identified through the
-// canonical vertices, as across UV seams).
+// welded vertices, as across UV seams). The tracker's exported frame must
+// pass ValidateFrameWrinkles.
 
 #include <algorithm>
 #include <array>
@@ -59,8 +60,8 @@ renderer::TessellationTarget MakeTarget(FuzzInput& in,
   return target;
 }
 
-void CheckBuffers(const Sheet& sheet, absl::Span<const int32_t> canonical,
-                  const WrinkleTracker& tracker,
+void CheckBuffers(const Sheet& sheet, absl::Span<const int32_t> welded,
+                  const FrameWrinkles& wrinkles,
                   const renderer::TessellationTarget& target,
                   const renderer::WrinkleBuffers& w) {
   const size_t num_triangles = sheet.triangles.size();
@@ -76,7 +77,7 @@ void CheckBuffers(const Sheet& sheet, absl::Span<const int32_t> canonical,
     max_inner = std::max(max_inner, static_cast<int>(level[3]));
     const io::Triangle& t = sheet.triangles[f];
     for (int k = 0; k < 3; ++k) {
-      int32_t a = canonical[t[k]], b = canonical[t[(k + 1) % 3]];
+      int32_t a = welded[t[k]], b = welded[t[(k + 1) % 3]];
       if (a == b) continue;  // a collapsed edge draws nothing
       if (a > b) std::swap(a, b);
       const auto [it, inserted] = edge_level.emplace(std::pair(a, b), level[k]);
@@ -109,9 +110,9 @@ void CheckBuffers(const Sheet& sheet, absl::Span<const int32_t> canonical,
   for (const std::array<float, 4>& sphere : w.range_bounds) {
     CREASE_FUZZ_CHECK(Finite4(sphere) && sphere[3] >= 0);
   }
-  CREASE_FUZZ_CHECK(
-      0 <= w.displaced_wrinkles && w.displaced_wrinkles <= w.drawn_wrinkles &&
-      w.drawn_wrinkles <= static_cast<int>(tracker.wrinkles().size()));
+  CREASE_FUZZ_CHECK(0 <= w.displaced_wrinkles &&
+                    w.displaced_wrinkles <= w.drawn_wrinkles &&
+                    w.drawn_wrinkles <= wrinkles.num_wrinkles());
 }
 
 }  // namespace
@@ -123,18 +124,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::FuzzedAnimation animation = fuzz::StartFuzzedAnimation(in);
   if (animation.session == nullptr) return 0;
   std::vector<float> positions;
-  renderer::SmoothNormals normals;
+  FrameWrinkles wrinkles;
   renderer::WrinkleBuffers buffers;
   for (int f = 0; f < animation.frames; ++f) {
     fuzz::MakeFrame(in, animation.sheet, positions);
     CREASE_FUZZ_CHECK(animation.session->ProcessFrame(positions).ok());
-    normals.Compute(positions, animation.sheet.triangles);
+    animation.session->wrinkles().ExportFrame(&wrinkles);
+    CREASE_FUZZ_CHECK(
+        ValidateFrameWrinkles(wrinkles, animation.sheet.triangles.size()).ok());
+    const renderer::RenderMesh mesh = {
+        positions, animation.sheet.triangles,
+        animation.session->topology().weld_map()};
     const renderer::TessellationTarget target = fuzz::MakeTarget(in, positions);
-    renderer::FillWrinkleBuffers(
-        positions, animation.sheet.triangles, normals.canonical(),
-        animation.session->wrinkles(), target, &buffers);
-    fuzz::CheckBuffers(animation.sheet, normals.canonical(),
-                       animation.session->wrinkles(), target, buffers);
+    renderer::FillWrinkleBuffers(mesh, wrinkles, target, &buffers);
+    fuzz::CheckBuffers(animation.sheet, mesh.welded, wrinkles, target, buffers);
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "wrinkle/profile_shared.h"
 #include "wrinkle/projection_shared.h"
 #include "wrinkle/session.h"
+#include "wrinkle/weld.h"
 
 namespace crease::renderer {
 namespace {
@@ -21,8 +22,10 @@ TEST(SmoothNormalsTest, CoincidentVerticesShareOneNormal) {
   const float positions[] = {0, 0, 0, 1, 0, 0, 0, 1, 0,   // triangle 0
                              1, 0, 0, 1, 1, 1, 0, 1, 0};  // triangle 1 (copies)
   const io::Triangle triangles[] = {{0, 1, 2}, {3, 4, 5}};
+  // Welded ids need not be vertex indices nor in first-appearance order.
+  const int32_t welded[] = {3, 2, 0, 2, 1, 0};
   SmoothNormals normals;
-  normals.Compute(positions, triangles);
+  normals.Compute({positions, triangles, welded});
   const std::vector<float>& v = normals.interleaved();
   ASSERT_EQ(v.size(), 36u);
   auto normal = [&](int i) {
@@ -60,10 +63,8 @@ TEST(WrinkleBuffersTest, SharedEdgesAgreeAndRangesAreInBounds) {
   target.view_projection(2, 3) = -3;
   WrinkleBuffers buffers;
   const auto positions = anim->frames.Sample(36);
-  SmoothNormals normals;
-  normals.Compute(positions, anim->mesh.triangles);
-  FillWrinkleBuffers(positions, anim->mesh.triangles, normals.canonical(),
-                     session->wrinkles(), target, &buffers);
+  const RenderMesh mesh = MeshOf(*session, positions);
+  FillWrinkleBuffers(mesh, WrinklesOf(*session), target, &buffers);
   ASSERT_EQ(buffers.levels.size(), anim->mesh.triangles.size());
   // Every edge has one level, in whichever triangle: also between a wrinkled
   // triangle and one without wrinkles (no T-junctions).
@@ -72,8 +73,8 @@ TEST(WrinkleBuffersTest, SharedEdgesAgreeAndRangesAreInBounds) {
   for (size_t f = 0; f < anim->mesh.triangles.size(); ++f) {
     const auto& t = anim->mesh.triangles[f];
     for (int k = 0; k < 3; ++k) {
-      const std::pair<int, int> edge = std::minmax(
-          normals.canonical()[t[k]], normals.canonical()[t[(k + 1) % 3]]);
+      const std::pair<int, int> edge =
+          std::minmax(mesh.welded[t[k]], mesh.welded[t[(k + 1) % 3]]);
       const auto [it, inserted] =
           edge_level.emplace(edge, buffers.levels[f][k]);
       if (!inserted) disagreements += it->second != buffers.levels[f][k];
@@ -166,28 +167,29 @@ float OffsetAt(const WrinkleBuffers& b, int triangle,
 }
 
 // Brute force: every displacing wrinkle, whole, for any p.
-float OffsetOfAllWrinkles(const WrinkleBuffers& b, const Eigen::Vector3f& p) {
+float OffsetOfAllWrinkles(const WrinkleBuffers& b,
+                          const FrameWrinkles& wrinkles,
+                          const Eigen::Vector3f& p) {
   float best = 0;
   for (size_t w = 0; w < b.displaced.size(); ++w) {
     if (!b.displaced[w]) continue;
-    const int32_t first = b.first_point[w], last = b.first_point[w + 1] - 1;
+    const int32_t first = wrinkles.point_offsets[w],
+                  last = wrinkles.point_offsets[w + 1] - 1;
     best = std::max(best, RangeOffset(b, {first, last, first, last}, p));
   }
   return best;
 }
 
-// Checks that along every edge two triangles share (by position, so soups
-// count), both triangles' wrinkle lists give the same offset; returns the
-// number of edges checked.
-int ExpectOffsetsAgreeAlongSharedEdges(absl::Span<const float> positions,
-                                       absl::Span<const io::Triangle> triangles,
-                                       const WrinkleTracker& tracker,
+// Checks that along every edge two triangles share (welded, so soups and
+// seams count), both triangles' wrinkle lists give the same offset for the
+// session's wrinkles on `positions`; returns the number of edges checked.
+int ExpectOffsetsAgreeAlongSharedEdges(const Session& session,
+                                       absl::Span<const float> positions,
                                        const std::string& what) {
   WrinkleBuffers buffers;
-  SmoothNormals normals;
-  normals.Compute(positions, triangles);
-  FillWrinkleBuffers(positions, triangles, normals.canonical(), tracker, {},
-                     &buffers);
+  const RenderMesh mesh = MeshOf(session, positions);
+  const absl::Span<const io::Triangle> triangles = mesh.triangles;
+  FillWrinkleBuffers(mesh, WrinklesOf(session), {}, &buffers);
   auto at = [&](int v) {
     return Eigen::Vector3f(positions[3 * v], positions[3 * v + 1],
                            positions[3 * v + 2]);
@@ -197,8 +199,8 @@ int ExpectOffsetsAgreeAlongSharedEdges(absl::Span<const float> positions,
   for (size_t f = 0; f < triangles.size(); ++f) {
     const auto& t = triangles[f];
     for (int k = 0; k < 3; ++k) {
-      const auto edge = std::minmax(normals.canonical()[t[k]],
-                                    normals.canonical()[t[(k + 1) % 3]]);
+      const auto edge =
+          std::minmax(mesh.welded[t[k]], mesh.welded[t[(k + 1) % 3]]);
       const auto [it, inserted] =
           first_triangle.emplace(edge, static_cast<int>(f));
       if (inserted) continue;
@@ -208,7 +210,7 @@ int ExpectOffsetsAgreeAlongSharedEdges(absl::Span<const float> positions,
         continue;
       }
       ++edges_checked;
-      const Eigen::Vector3f a = at(edge.first), b = at(edge.second);
+      const Eigen::Vector3f a = at(t[k]), b = at(t[(k + 1) % 3]);
       for (int i = 0; i <= 16; ++i) {
         const Eigen::Vector3f p = a + (b - a) * (i / 16.0f);
         const float mine = OffsetAt(buffers, static_cast<int>(f), p);
@@ -237,8 +239,7 @@ TEST(WrinkleBuffersTest, OffsetsAgreeAlongSharedEdges) {
     const auto positions = anim->frames.Sample(frame);
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
     edges_checked += ExpectOffsetsAgreeAlongSharedEdges(
-        positions, anim->mesh.triangles, session->wrinkles(),
-        "frame " + std::to_string(frame));
+        *session, positions, "frame " + std::to_string(frame));
     if (HasFailure()) return;
   }
   EXPECT_GT(edges_checked, 100);
@@ -254,16 +255,15 @@ TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
   ASSERT_TRUE(anim.ok());
   auto session =
       *Session::Create(anim->mesh.triangles, anim->mesh.positions, {});
-  SmoothNormals normals;
   WrinkleBuffers buffers;
+  FrameWrinkles wrinkles;
   int lifted = 0, clipped = 0, whole = 0;
   for (int frame = 0; frame < anim->num_frames(); ++frame) {
     const auto positions = anim->frames.Sample(frame);
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
     if (frame % 8 != 0) continue;
-    normals.Compute(positions, anim->mesh.triangles);
-    FillWrinkleBuffers(positions, anim->mesh.triangles, normals.canonical(),
-                       session->wrinkles(), {}, &buffers);
+    wrinkles = WrinklesOf(*session);
+    FillWrinkleBuffers(MeshOf(*session, positions), wrinkles, {}, &buffers);
     for (const auto& range : buffers.ranges) {
       whole += range[2] >= 0 && range[3] >= 0;
       clipped += range[2] < 0 || range[3] < 0;
@@ -284,7 +284,7 @@ TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
                corner[2] * static_cast<float>(j)) /
               static_cast<float>(kSteps);
           const float listed = OffsetAt(buffers, static_cast<int>(f), p);
-          const float all = OffsetOfAllWrinkles(buffers, p);
+          const float all = OffsetOfAllWrinkles(buffers, wrinkles, p);
           lifted += all > 0;
           ASSERT_NEAR(listed, all, 1e-6f + 1e-4f * all)
               << "frame " << frame << " triangle " << f << " at " << i << ","
@@ -301,13 +301,11 @@ TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
 TEST(WrinkleBuffersTest, OffsetsAgreeOnASqueezedSheet) {
   const SqueezedSheet scene = RunSqueezedSheet(/*max_wrinkles=*/1);
   ASSERT_NE(scene.session, nullptr);
-  const io::TriangleMesh& sheet = scene.mesh;
   const std::vector<float>& positions = scene.positions;
   const Session* session = scene.session.get();
   ASSERT_FALSE(session->wrinkles().wrinkles().empty());
 
-  EXPECT_GT(ExpectOffsetsAgreeAlongSharedEdges(positions, sheet.triangles,
-                                               session->wrinkles(), "sheet"),
+  EXPECT_GT(ExpectOffsetsAgreeAlongSharedEdges(*session, positions, "sheet"),
             10);
 }
 
@@ -339,13 +337,12 @@ TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
   const std::vector<float>& positions = scene.positions;
   const Session* session = scene.session.get();
   ASSERT_FALSE(session->wrinkles().wrinkles().empty());
-  SmoothNormals normals;
-  normals.Compute(positions, sheet.triangles);
+  ASSERT_EQ(session->topology().triangles(), sheet.triangles);
+  const FrameWrinkles wrinkles = WrinklesOf(*session);
   auto listed_at = [&](float distance) {
     const TessellationTarget target = LookingDownFrom(distance);
     WrinkleBuffers buffers;
-    FillWrinkleBuffers(positions, sheet.triangles, normals.canonical(),
-                       session->wrinkles(), target, &buffers);
+    FillWrinkleBuffers(MeshOf(*session, positions), wrinkles, target, &buffers);
     int listed = 0;
     for (const auto& list : buffers.triangle_ranges) listed += list[1];
     return listed;
@@ -375,14 +372,12 @@ TEST(WrinkleBuffersTest, HeightsFadeInWithTheWidthOnScreen) {
   }
   const SqueezedSheet scene = RunSqueezedSheet();
   ASSERT_NE(scene.session, nullptr);
-  SmoothNormals normals;
-  normals.Compute(scene.positions, scene.mesh.triangles);
   const WrinkleTracker& tracker = scene.session->wrinkles();
+  const FrameWrinkles wrinkles = WrinklesOf(*scene.session);
   for (float distance : {2.0f, 150.0f}) {
     WrinkleBuffers buffers;
-    FillWrinkleBuffers(scene.positions, scene.mesh.triangles,
-                       normals.canonical(), tracker, LookingDownFrom(distance),
-                       &buffers);
+    FillWrinkleBuffers(MeshOf(*scene.session, scene.positions), wrinkles,
+                       LookingDownFrom(distance), &buffers);
     size_t i = 0;
     for (const WrinkleShape& shape : tracker.shapes()) {
       for (const RefinedPoint& r : shape.refined) {
@@ -405,14 +400,13 @@ TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
   ASSERT_NE(scene.session, nullptr);
   const WrinkleTracker& tracker = scene.session->wrinkles();
   ASSERT_FALSE(tracker.wrinkles().empty());
-  SmoothNormals normals;
-  normals.Compute(scene.positions, scene.mesh.triangles);
+  const FrameWrinkles wrinkles = WrinklesOf(*scene.session);
   int both = 0, normals_only = 0, neither = 0;
   for (float distance = 1.5f; distance < 400.0f; distance *= 1.25f) {
     const TessellationTarget target = LookingDownFrom(distance);
     WrinkleBuffers buffers;
-    FillWrinkleBuffers(scene.positions, scene.mesh.triangles,
-                       normals.canonical(), tracker, target, &buffers);
+    FillWrinkleBuffers(MeshOf(*scene.session, scene.positions), wrinkles,
+                       target, &buffers);
     int drawn = 0, displaced = 0;
     for (const WrinkleShape& shape : tracker.shapes()) {
       double widest = 0;
@@ -456,22 +450,22 @@ namespace {
 
 TEST(ClassifyClosureTest, TetrahedraSoupsAndOpenMeshes) {
   const float tetra[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-  const int32_t canonical[] = {0, 1, 2, 3};
+  const int32_t welded[] = {0, 1, 2, 3};
   // Counter-clockwise seen from outside.
   std::vector<io::Triangle> outward = {
       {0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
   std::vector<uint64_t> scratch;
-  EXPECT_EQ(ClassifyClosure(tetra, outward, canonical, &scratch),
+  EXPECT_EQ(ClassifyClosure({tetra, outward, welded}, &scratch),
             Closure::kClosedOutward);
   std::vector<io::Triangle> inward = outward;
   for (io::Triangle& t : inward) std::swap(t[1], t[2]);
-  EXPECT_EQ(ClassifyClosure(tetra, inward, canonical, &scratch),
+  EXPECT_EQ(ClassifyClosure({tetra, inward, welded}, &scratch),
             Closure::kClosedInward);
   std::vector<io::Triangle> open(outward.begin(), outward.end() - 1);
-  EXPECT_EQ(ClassifyClosure(tetra, open, canonical, &scratch), Closure::kOpen);
+  EXPECT_EQ(ClassifyClosure({tetra, open, welded}, &scratch), Closure::kOpen);
   std::vector<io::Triangle> flipped_one = outward;
   std::swap(flipped_one[3][1], flipped_one[3][2]);
-  EXPECT_EQ(ClassifyClosure(tetra, flipped_one, canonical, &scratch),
+  EXPECT_EQ(ClassifyClosure({tetra, flipped_one, welded}, &scratch),
             Closure::kOpen);
   // The bundled Fox is a soup that is closed once welded; the trouser leg is
   // open.
@@ -481,11 +475,13 @@ TEST(ClassifyClosureTest, TetrahedraSoupsAndOpenMeshes) {
     const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
     const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
     ASSERT_TRUE(anim.ok());
-    SmoothNormals normals;
-    normals.Compute(anim->frames.Sample(10), anim->mesh.triangles);
-    EXPECT_EQ(ClassifyClosure(anim->frames.Sample(10), anim->mesh.triangles,
-                              normals.canonical(), &scratch),
-              want)
+    int num_welded = 0;
+    const std::vector<int32_t> welded = WeldVerticesRelative(
+        anim->mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
+    EXPECT_EQ(
+        ClassifyClosure({anim->frames.Sample(10), anim->mesh.triangles, welded},
+                        &scratch),
+        want)
         << name;
   }
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "common/file_util.h"
 #include "gmock/gmock.h"
@@ -34,7 +35,7 @@ TEST_F(FrameRendererTest, SquareSeenHeadOnIsCentredAndSymmetric) {
   options.height = 120;
   options.camera = image::Camera{{0, 0, 3}, {0, 0, 0}, {0, 1, 0}, 35.0f};
   const auto image =
-      renderer_->Render(kSquare, kSquareTriangles, nullptr, options);
+      renderer_->Render({kSquare, kSquareTriangles, {}}, nullptr, options);
   ASSERT_TRUE(image.ok()) << image.status();
   SaveTestImage(*image, "square");
   // The square spans 1 / (2 * 3 * tan(17.5 deg)) = 52.9 % of the view:
@@ -63,8 +64,8 @@ TEST_F(FrameRendererTest, AutoFramingKeepsABundledFrameInside) {
   const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
   ASSERT_TRUE(anim.ok());
   RenderOptions options;
-  const auto image = renderer_->Render(anim->frames.Sample(35),
-                                       anim->mesh.triangles, nullptr, options);
+  const auto image = renderer_->Render(
+      {anim->frames.Sample(35), anim->mesh.triangles, {}}, nullptr, options);
   ASSERT_TRUE(image.ok()) << image.status();
   SaveTestImage(*image, "pants_frame35");
   int covered = 0;
@@ -87,40 +88,95 @@ TEST_F(FrameRendererTest, SplitDrawsGiveTheSameImage) {
   RenderOptions options;
   options.width = 200;
   options.height = 150;
-  const auto whole = renderer_->Render(anim->frames.Sample(0),
-                                       anim->mesh.triangles, nullptr, options);
+  const auto whole = renderer_->Render(
+      {anim->frames.Sample(0), anim->mesh.triangles, {}}, nullptr, options);
   options.max_patches_per_draw = 7;
-  const auto split = renderer_->Render(anim->frames.Sample(0),
-                                       anim->mesh.triangles, nullptr, options);
+  const auto split = renderer_->Render(
+      {anim->frames.Sample(0), anim->mesh.triangles, {}}, nullptr, options);
   ASSERT_TRUE(whole.ok() && split.ok());
   EXPECT_EQ(whole->pixels, split->pixels);
+}
+
+// The Fox is split along UV seams. Welded by its session's topology (the
+// server's way) or by the renderer itself (no ids given), by one rule: the
+// same image, seams shaded as one surface.
+TEST_F(FrameRendererTest, TopologyWeldingMatchesTheRenderersOwn) {
+  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
+  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  ASSERT_TRUE(anim.ok());
+  auto session =
+      Session::Create(anim->mesh.triangles, anim->mesh.positions, {});
+  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_LT((*session)->topology().num_welded_vertices(),
+            (*session)->topology().num_vertices());  // it has seams
+  RenderOptions options;
+  options.width = 200;
+  options.height = 150;
+  const auto positions = anim->frames.Sample(20);
+  const auto own = renderer_->Render({positions, anim->mesh.triangles, {}},
+                                     nullptr, options);
+  const auto topology =
+      renderer_->Render(MeshOf(**session, positions), nullptr, options);
+  std::vector<int32_t> identity(positions.size() / 3);
+  for (size_t v = 0; v < identity.size(); ++v) identity[v] = v;
+  const auto unwelded = renderer_->Render(
+      {positions, anim->mesh.triangles, identity}, nullptr, options);
+  ASSERT_TRUE(own.ok() && topology.ok() && unwelded.ok());
+  EXPECT_EQ(own->pixels, topology->pixels);
+  // Not welding at all shows the seams: the ids are used.
+  EXPECT_NE(own->pixels, unwelded->pixels);
 }
 
 TEST_F(FrameRendererTest, RejectsBadInput) {
   RenderOptions options;
   const float nan_square[] = {NAN,  -0.5f, 0, 0.5f,  -0.5f, 0,
                               0.5f, 0.5f,  0, -0.5f, 0.5f,  0};
-  EXPECT_EQ(renderer_->Render(nan_square, kSquareTriangles, nullptr, options)
-                .status()
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      renderer_->Render({nan_square, kSquareTriangles, {}}, nullptr, options)
+          .status()
+          .code(),
+      absl::StatusCode::kInvalidArgument);
   const io::Triangle bad[] = {{0, 1, 4}};
-  EXPECT_EQ(renderer_->Render(kSquare, bad, nullptr, options).status().code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(renderer_
-                ->Render(absl::MakeConstSpan(kSquare, 7), kSquareTriangles,
-                         nullptr, options)
-                .status()
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      renderer_->Render({kSquare, bad, {}}, nullptr, options).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      renderer_
+          ->Render({absl::MakeConstSpan(kSquare, 7), kSquareTriangles, {}},
+                   nullptr, options)
+          .status()
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  const int32_t welded_out_of_range[] = {0, 1, 2, 4};
+  const int32_t welded_too_few[] = {0, 1, 2};
+  for (absl::Span<const int32_t> welded :
+       {absl::Span<const int32_t>(welded_out_of_range),
+        absl::Span<const int32_t>(welded_too_few)}) {
+    EXPECT_EQ(
+        renderer_->Render({kSquare, kSquareTriangles, welded}, nullptr, options)
+            .status()
+            .code(),
+        absl::StatusCode::kInvalidArgument);
+  }
+  // Wrinkle lists for one triangle; the square has two.
+  FrameWrinkles other_mesh;
+  other_mesh.min_width = 0.1;
+  other_mesh.point_offsets = {0};
+  other_mesh.range_offsets = {0, 0};
+  const auto wrong_lists =
+      renderer_->Render({kSquare, kSquareTriangles, {}}, &other_mesh, options);
+  EXPECT_EQ(wrong_lists.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong_lists.status().message().find("triangle lists"),
+            std::string::npos)
+      << wrong_lists.status();
   options.width = 5000;
-  EXPECT_EQ(renderer_->Render(kSquare, kSquareTriangles, nullptr, options)
+  EXPECT_EQ(renderer_->Render({kSquare, kSquareTriangles, {}}, nullptr, options)
                 .status()
                 .code(),
             absl::StatusCode::kInvalidArgument);
   options.width = 64;
   options.camera = image::Camera{{0, 0, 0}, {0, 0, 0}, {0, 1, 0}, 35.0f};
-  EXPECT_EQ(renderer_->Render(kSquare, kSquareTriangles, nullptr, options)
+  EXPECT_EQ(renderer_->Render({kSquare, kSquareTriangles, {}}, nullptr, options)
                 .status()
                 .code(),
             absl::StatusCode::kInvalidArgument);
@@ -147,13 +203,11 @@ TEST_F(FrameRendererTest, WrinklesChangeOnlyTheirNeighbourhoodAndOpenNoHoles) {
   RenderOptions options;
   options.wrinkles = false;
   const auto plain =
-      renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
-                        &session->wrinkles(), options);
+      RenderSession(*renderer_, *session, anim->frames.Sample(36), options);
   options.wrinkles = true;
   RenderStats stats;
-  const auto wrinkled =
-      renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
-                        &session->wrinkles(), options, &stats);
+  const auto wrinkled = RenderSession(*renderer_, *session,
+                                      anim->frames.Sample(36), options, &stats);
   ASSERT_TRUE(plain.ok() && wrinkled.ok()) << wrinkled.status();
   // Displaced, not only shaded: the hole check below means something.
   EXPECT_GT(stats.displaced_wrinkles, 0);
@@ -196,14 +250,13 @@ TEST_F(FrameRendererTest, PastLlvmpipesVertexLimitSplitDrawsRenderCorrectly) {
   for (int frame = 0; frame <= 36; ++frame) {
     ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
   }
-  const WrinkleTracker& wrinkles = session->wrinkles();
+  const FrameWrinkles wrinkles = WrinklesOf(*session);
   // A lower bound on the tessellated vertices: every wrinkled triangle's inner
   // level is at least its shortest edge over 3/8 L_min.
   const auto positions = anim->frames.Sample(36);
   long vertices = 0;
-  for (size_t f = 0; f + 1 < wrinkles.range_offsets().size(); ++f) {
-    if (wrinkles.range_offsets()[f + 1] == wrinkles.range_offsets()[f])
-      continue;
+  for (size_t f = 0; f + 1 < wrinkles.range_offsets.size(); ++f) {
+    if (wrinkles.range_offsets[f + 1] == wrinkles.range_offsets[f]) continue;
     double shortest = 1e9;
     for (int k = 0; k < 3; ++k) {
       const int a = anim->mesh.triangles[f][k],
@@ -222,16 +275,13 @@ TEST_F(FrameRendererTest, PastLlvmpipesVertexLimitSplitDrawsRenderCorrectly) {
   RenderOptions options;
   options.min_edge_pixels = 0.1f;
   RenderStats stats;
-  const auto split =
-      renderer_->Render(anim->frames.Sample(36), anim->mesh.triangles,
-                        &wrinkles, options, &stats);
+  const RenderMesh mesh = MeshOf(*session, positions);
+  const auto split = renderer_->Render(mesh, &wrinkles, options, &stats);
   // Every wrinkle displaces, so every triangle above is tessellated.
-  EXPECT_EQ(stats.displaced_wrinkles,
-            static_cast<int>(wrinkles.wrinkles().size()));
+  EXPECT_EQ(stats.displaced_wrinkles, wrinkles.num_wrinkles());
   EXPECT_GT(stats.draw_calls, 1);
   options.max_patches_per_draw = 1;
-  const auto one_by_one = renderer_->Render(
-      anim->frames.Sample(36), anim->mesh.triangles, &wrinkles, options);
+  const auto one_by_one = renderer_->Render(mesh, &wrinkles, options);
   ASSERT_TRUE(split.ok() && one_by_one.ok());
   EXPECT_EQ(split->pixels, one_by_one->pixels);
 }

@@ -45,7 +45,6 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   SkipUnlessLlvmpipe();
   SqueezedSheet scene = RunSqueezedSheet(/*max_wrinkles=*/1);
   ASSERT_NE(scene.session, nullptr);
-  const io::TriangleMesh& sheet = scene.mesh;
   const std::vector<float>& positions = scene.positions;
   Session* session = scene.session.get();
   ASSERT_EQ(session->wrinkles().wrinkles().size(), 1u);
@@ -56,15 +55,14 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   options.camera =
       image::Camera{{0.5f, 0.9f, 1.4f}, {0.5f, 0.0f, 0.5f}, {0, 1, 0}, 50.0f};
   RenderStats stats;
-  const auto wrinkled = renderer_->Render(
-      positions, sheet.triangles, &session->wrinkles(), options, &stats);
+  const auto wrinkled =
+      RenderSession(*renderer_, *session, positions, options, &stats);
   ASSERT_TRUE(wrinkled.ok()) << wrinkled.status();
   EXPECT_TRUE(MatchesGolden(*wrinkled, "flat_sheet_one_wrinkle"));
   EXPECT_EQ(stats.displaced_wrinkles, 1);  // a ridge, not only shading
   // The golden holds a wrinkle: it differs from the plain sheet.
   options.wrinkles = false;
-  const auto plain = renderer_->Render(positions, sheet.triangles,
-                                       &session->wrinkles(), options);
+  const auto plain = RenderSession(*renderer_, *session, positions, options);
   ASSERT_TRUE(plain.ok());
   EXPECT_GT(CountDifferentPixels(*plain, *wrinkled), 500);
   // The triangle index reaches the shaders intact in long draws: one patch per
@@ -73,8 +71,8 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   // ridge vanished, leaving a hole.)
   options.wrinkles = true;
   options.max_patches_per_draw = 1;
-  const auto one_by_one = renderer_->Render(positions, sheet.triangles,
-                                            &session->wrinkles(), options);
+  const auto one_by_one =
+      RenderSession(*renderer_, *session, positions, options);
   ASSERT_TRUE(one_by_one.ok());
   EXPECT_EQ(CountDifferentPixels(*one_by_one, *wrinkled), 0);
 }
@@ -131,8 +129,8 @@ TEST_F(GoldenTest, SubPixelWrinkleDoesNotAlias) {
     options.min_edge_pixels = 1e6f;
     options.min_wrinkle_pixels = RenderOptions{}.min_wrinkle_pixels * factor;
     RenderStats stats;
-    auto image = renderer_->Render(scene.positions, scene.mesh.triangles,
-                                   &scene.session->wrinkles(), options, &stats);
+    auto image = RenderSession(*renderer_, *scene.session, scene.positions,
+                               options, &stats);
     EXPECT_TRUE(image.ok()) << image.status();
     if (wrinkles) {
       EXPECT_EQ(stats.drawn_wrinkles, 1);
@@ -181,9 +179,8 @@ TEST_F(GoldenTest, BundledTrouserKneeFrame) {
       image::AutoFrame(anim.frames.Sample(36), 320 / 240.f, 180.0f);
   options.camera = camera;
   RenderStats stats;
-  const auto image =
-      renderer_->Render(anim.frames.Sample(36), anim.mesh.triangles,
-                        &session->wrinkles(), options, &stats);
+  const auto image = RenderSession(*renderer_, *session, anim.frames.Sample(36),
+                                   options, &stats);
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_GT(stats.displaced_wrinkles, 5);  // ridges, not only shading
   EXPECT_TRUE(MatchesGolden(*image, "pants_knee_frame36_back"));
@@ -212,15 +209,14 @@ TEST_F(GoldenTest, ClosedWrinkledMeshShowsNoBackgroundThroughIt) {
     ++frames_with_wrinkles;
     options.wrinkles = false;
     options.culling = FaceCulling::kNone;
-    const auto two_sided = renderer_->Render(positions, anim.mesh.triangles,
-                                             &session->wrinkles(), options);
+    const auto two_sided =
+        RenderSession(*renderer_, *session, positions, options);
     options.culling = FaceCulling::kBack;
-    const auto plain = renderer_->Render(positions, anim.mesh.triangles,
-                                         &session->wrinkles(), options);
+    const auto plain = RenderSession(*renderer_, *session, positions, options);
     // The default finds the Fox closed and culls the same faces.
     options.culling = FaceCulling::kAuto;
-    const auto automatic = renderer_->Render(positions, anim.mesh.triangles,
-                                             &session->wrinkles(), options);
+    const auto automatic =
+        RenderSession(*renderer_, *session, positions, options);
     ASSERT_TRUE(automatic.ok() && plain.ok());
     EXPECT_EQ(automatic->pixels, plain->pixels) << "frame " << frame;
     options.culling = FaceCulling::kBack;
@@ -229,8 +225,8 @@ TEST_F(GoldenTest, ClosedWrinkledMeshShowsNoBackgroundThroughIt) {
     // (the threshold, 0.75 / (3/8) = 2 px, is min_wrinkle_pixels).
     options.min_edge_pixels = 0.75f;
     RenderStats stats;
-    const auto wrinkled = renderer_->Render(
-        positions, anim.mesh.triangles, &session->wrinkles(), options, &stats);
+    const auto wrinkled =
+        RenderSession(*renderer_, *session, positions, options, &stats);
     ASSERT_TRUE(two_sided.ok() && plain.ok() && wrinkled.ok());
     displacing_frames += stats.displaced_wrinkles > 0;
     int covered = 0, cracks = 0;

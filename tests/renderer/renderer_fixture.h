@@ -35,6 +35,29 @@ class RendererTest : public ::testing::Test {
   static inline FrameRenderer* renderer_ = nullptr;
 };
 
+// A session's current wrinkles, as the renderer takes them.
+inline FrameWrinkles WrinklesOf(const Session& session) {
+  FrameWrinkles wrinkles;
+  session.wrinkles().ExportFrame(&wrinkles);
+  return wrinkles;
+}
+
+// `positions` (borrowed) on the session's mesh, welded by its topology.
+inline RenderMesh MeshOf(const Session& session,
+                         absl::Span<const float> positions) {
+  return {positions, session.topology().triangles(),
+          session.topology().weld_map()};
+}
+
+// Renders `session`'s current wrinkles on `positions` (its mesh).
+inline absl::StatusOr<image::RgbaImage> RenderSession(
+    FrameRenderer& renderer, const Session& session,
+    absl::Span<const float> positions, const RenderOptions& options,
+    RenderStats* stats = nullptr) {
+  const FrameWrinkles wrinkles = WrinklesOf(session);
+  return renderer.Render(MeshOf(session, positions), &wrinkles, options, stats);
+}
+
 // A flat 16 x 16 grid sheet (1 x 1, XZ plane) squeezed in its plane along X,
 // most in the middle (SqueezeSheetMiddle, to 70 % by frame 10), run through
 // a Session for 13 frames; `positions` are the last frame's.

@@ -1,0 +1,48 @@
+# Each part stays in its room (docs/architecture.md): fails the configure step when a
+# library reaches, through any chain of links, a library its part must not link.
+
+# Every target `target` links, directly or through others, into `out`.
+function(crease_linked_closure target out)
+  set(seen "")
+  set(queue ${target})
+  while(queue)
+    list(POP_FRONT queue current)
+    if(NOT TARGET ${current} OR current IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen ${current})
+    get_target_property(type ${current} TYPE)
+    set(links "")
+    if(NOT type STREQUAL "INTERFACE_LIBRARY")
+      get_target_property(direct ${current} LINK_LIBRARIES)
+      if(direct)
+        list(APPEND links ${direct})
+      endif()
+    endif()
+    get_target_property(interface ${current} INTERFACE_LINK_LIBRARIES)
+    if(interface)
+      list(APPEND links ${interface})
+    endif()
+    foreach(link IN LISTS links)
+      # $<LINK_ONLY:x> and similar wrappers name x.
+      string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" link "${link}")
+      list(APPEND queue ${link})
+    endforeach()
+  endwhile()
+  set(${out} ${seen} PARENT_SCOPE)
+endfunction()
+
+# crease_check_part(TARGET t FORBIDDEN a b ...): t must reach none of a, b, ...
+function(crease_check_part)
+  cmake_parse_arguments(PART "" "TARGET" "FORBIDDEN" ${ARGN})
+  if(NOT TARGET ${PART_TARGET})
+    return()
+  endif()
+  crease_linked_closure(${PART_TARGET} reached)
+  foreach(forbidden IN LISTS PART_FORBIDDEN)
+    if(forbidden IN_LIST reached)
+      message(FATAL_ERROR "${PART_TARGET} links ${forbidden}, which its part must not "
+                          "(docs/architecture.md, \"The parts\")")
+    endif()
+  endforeach()
+endfunction()

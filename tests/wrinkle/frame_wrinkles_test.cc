@@ -1,0 +1,161 @@
+#include "wrinkle/frame_wrinkles.h"
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/wrinkle/wrinkle_sheet_test.h"
+#include "wrinkle/session.h"
+#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/weld.h"
+
+namespace crease {
+namespace {
+
+// A squeezed sheet's wrinkles, exported after the last frame.
+FrameWrinkles SqueezedSheetWrinkles(std::unique_ptr<Session>* kept = nullptr) {
+  const io::TriangleMesh sheet = MakeGridSheet(20, 20, 1.0f, 1.0f);
+  auto session = testing::NewSession(sheet);
+  for (const auto& frame : testing::SqueezeThenHold(sheet, 0.5, 10)) {
+    EXPECT_TRUE(session->ProcessFrame(frame).ok());
+  }
+  FrameWrinkles wrinkles;
+  session->wrinkles().ExportFrame(&wrinkles);
+  if (kept != nullptr) *kept = std::move(session);
+  return wrinkles;
+}
+
+TEST(FrameWrinklesTest, ExportCopiesTheTrackersFrame) {
+  std::unique_ptr<Session> session;
+  const FrameWrinkles wrinkles = SqueezedSheetWrinkles(&session);
+  const WrinkleTracker& tracker = session->wrinkles();
+  ASSERT_GT(tracker.wrinkles().size(), 0u);
+  ASSERT_EQ(wrinkles.num_wrinkles(),
+            static_cast<int>(tracker.wrinkles().size()));
+  EXPECT_EQ(wrinkles.min_width, tracker.min_width());
+  for (int w = 0; w < wrinkles.num_wrinkles(); ++w) {
+    const std::vector<RefinedPoint>& refined = tracker.shapes()[w].refined;
+    const absl::Span<const RefinedPoint> exported = wrinkles.refined(w);
+    ASSERT_EQ(exported.size(), refined.size());
+    for (size_t i = 0; i < refined.size(); ++i) {
+      EXPECT_EQ(exported[i].position, refined[i].position);
+      EXPECT_EQ(exported[i].width, refined[i].width);
+      EXPECT_EQ(exported[i].height, refined[i].height);
+    }
+    EXPECT_EQ(wrinkles.segments[w], tracker.wrinkles()[w].num_segments());
+    // The tracker samples every segment alike.
+    EXPECT_EQ(wrinkles.samples_per_segment(w),
+              session->params().wrinkles.samples_per_segment);
+  }
+  EXPECT_EQ(wrinkles.range_offsets, tracker.range_offsets());
+  ASSERT_EQ(wrinkles.ranges.size(), tracker.ranges().size());
+  for (size_t r = 0; r < wrinkles.ranges.size(); ++r) {
+    EXPECT_EQ(wrinkles.ranges[r].wrinkle, tracker.ranges()[r].wrinkle);
+    EXPECT_EQ(wrinkles.ranges[r].first_segment,
+              tracker.ranges()[r].first_segment);
+    EXPECT_EQ(wrinkles.ranges[r].last_segment,
+              tracker.ranges()[r].last_segment);
+  }
+  EXPECT_TRUE(ValidateFrameWrinkles(wrinkles, session->num_triangles()).ok());
+  // Exporting again into the same storage gives the same frame.
+  FrameWrinkles again = wrinkles;
+  tracker.ExportFrame(&again);
+  EXPECT_EQ(again.point_offsets, wrinkles.point_offsets);
+  EXPECT_EQ(again.points.size(), wrinkles.points.size());
+}
+
+TEST(FrameWrinklesTest, NoListsYetIsValidAndEmpty) {
+  const WrinkleTracker tracker(WrinkleParams{});
+  FrameWrinkles wrinkles;
+  wrinkles.segments = {3};  // left over: Export clears it
+  tracker.ExportFrame(&wrinkles);
+  EXPECT_EQ(wrinkles.num_wrinkles(), 0);
+  EXPECT_TRUE(wrinkles.range_offsets.empty());
+  EXPECT_TRUE(ValidateFrameWrinkles(wrinkles, 10).ok());
+}
+
+// Each fault alone makes a valid frame invalid, with a message naming it.
+TEST(FrameWrinklesTest, ValidationNamesEachFault) {
+  std::unique_ptr<Session> session;
+  const FrameWrinkles valid = SqueezedSheetWrinkles(&session);
+  const size_t triangles = session->num_triangles();
+  ASSERT_TRUE(ValidateFrameWrinkles(valid, triangles).ok());
+  ASSERT_FALSE(valid.ranges.empty());
+  const struct {
+    std::string name;
+    std::function<void(FrameWrinkles&)> spoil;
+    std::string message;
+  } faults[] = {
+      {"lists for another mesh",
+       [](FrameWrinkles& w) { w.range_offsets.push_back(w.ranges.size()); },
+       "triangle lists"},
+      {"offsets that decrease",
+       [](FrameWrinkles& w) {
+         w.range_offsets[1] = w.range_offsets.back() + 1;
+       },
+       "decreases"},
+      {"point offsets short of the points",
+       [](FrameWrinkles& w) { w.points.push_back(w.points.back()); },
+       "point offsets"},
+      {"a range of no wrinkle",
+       [](FrameWrinkles& w) { w.ranges[0].wrinkle = w.num_wrinkles(); },
+       "range 0"},
+      {"a range past its wrinkle's end",
+       [](FrameWrinkles& w) {
+         w.ranges[0].last_segment = w.segments[w.ranges[0].wrinkle];
+       },
+       "range 0"},
+      {"a range backwards",
+       [](FrameWrinkles& w) {
+         w.ranges[0].first_segment = w.ranges[0].last_segment + 1;
+       },
+       "range 0"},
+      {"a point not finite",
+       [](FrameWrinkles& w) { w.points[2].position.x() = NAN; }, "point 2"},
+      {"a negative height", [](FrameWrinkles& w) { w.points[1].height = -1; },
+       "point 1"},
+      {"no L_min", [](FrameWrinkles& w) { w.min_width = 0; }, "min_width"},
+  };
+  for (const auto& fault : faults) {
+    FrameWrinkles spoilt = valid;
+    fault.spoil(spoilt);
+    const absl::Status status = ValidateFrameWrinkles(spoilt, triangles);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << fault.name;
+    EXPECT_NE(status.message().find(fault.message), std::string::npos)
+        << fault.name << ": " << status;
+  }
+}
+
+// The renderer welds by WeldVerticesRelative when it is given no ids: the
+// same ids the topology computes.
+TEST(WeldTest, RelativeWeldingIsTheTopologys) {
+  const io::TriangleMesh sheet = MakeGridSheet(4, 4, 1.0f, 1.0f);
+  // A soup: every triangle with its own corners.
+  std::vector<float> positions;
+  std::vector<io::Triangle> soup;
+  for (const io::Triangle& t : sheet.triangles) {
+    io::Triangle own;
+    for (int k = 0; k < 3; ++k) {
+      own[k] = static_cast<int32_t>(positions.size() / 3);
+      for (int c = 0; c < 3; ++c) {
+        positions.push_back(sheet.positions[3 * t[k] + c]);
+      }
+    }
+    soup.push_back(own);
+  }
+  const auto topology = MeshTopology::Build(soup, positions);
+  ASSERT_TRUE(topology.ok()) << topology.status();
+  int num_welded = 0;
+  EXPECT_EQ(WeldVerticesRelative(positions, kDefaultWeldRelativeTolerance,
+                                 &num_welded),
+            topology->weld_map());
+  EXPECT_EQ(num_welded, 25);
+  EXPECT_EQ(topology->num_welded_vertices(), 25);
+  WeldVerticesRelative(positions, -1, &num_welded);
+  EXPECT_EQ(num_welded, static_cast<int>(positions.size() / 3));
+}
+
+}  // namespace
+}  // namespace crease

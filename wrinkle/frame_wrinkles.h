@@ -1,0 +1,78 @@
+#ifndef CREASE_WRINKLE_FRAME_WRINKLES_H_
+#define CREASE_WRINKLE_FRAME_WRINKLES_H_
+
+// One frame's wrinkles as plain data: everything a renderer needs to draw
+// them, with no reference to the Session, tracker or solver that made them.
+// The server fills it from its tracker (WrinkleTracker::ExportFrame); the
+// points of each wrinkle are exactly a FrameResult's Wrinkle (points, widths,
+// heights), so a client holding the mesh could fill it too, given the
+// per-triangle lists (which the protocol does not carry yet).
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+
+namespace crease {
+
+// A sample of a wrinkle's refined centre line.
+struct RefinedPoint {
+  Eigen::Vector3d position;
+  double width = 0;   // L: full wrinkle width at this point
+  double height = 0;  // h: bulge height at this point
+};
+
+// Path segments [first_segment, last_segment] of one wrinkle that may reach
+// one triangle.
+struct TriangleWrinkleRange {
+  int32_t wrinkle;  // index into the frame's wrinkle list
+  int32_t first_segment;
+  int32_t last_segment;
+};
+
+struct FrameWrinkles {
+  // Refined points of every wrinkle, wrinkle after wrinkle: wrinkle w owns
+  // points[point_offsets[w] .. point_offsets[w + 1]).
+  std::vector<RefinedPoint> points;
+  std::vector<int32_t> point_offsets;  // num_wrinkles() + 1 entries
+  // Per wrinkle, the segments of its coarse path: segment s owns its refined
+  // points [s k, (s + 1) k] with k = (points - 1) / segments (at least 1).
+  std::vector<int32_t> segments;
+  // Per triangle f, the wrinkles that may reach it (CSR):
+  // ranges[range_offsets[f] .. range_offsets[f + 1]). Empty: no lists (a
+  // session that has seen no frame), nothing to draw.
+  std::vector<int32_t> range_offsets;
+  std::vector<TriangleWrinkleRange> ranges;
+  // L_min, the narrowest width a wrinkle can have: the tessellation samples
+  // wrinkles by edges of 3/8 of it.
+  double min_width = 0;
+
+  int num_wrinkles() const { return static_cast<int>(segments.size()); }
+  absl::Span<const RefinedPoint> refined(int w) const {
+    return absl::MakeConstSpan(points).subspan(
+        point_offsets[w], point_offsets[w + 1] - point_offsets[w]);
+  }
+  // Refined points per path segment of wrinkle w (k above).
+  int32_t samples_per_segment(int w) const {
+    const int32_t n = point_offsets[w + 1] - point_offsets[w];
+    return std::max<int32_t>(1, (n - 1) / std::max<int32_t>(1, segments[w]));
+  }
+  // Empties every list, keeping their storage for the next frame.
+  void Clear();
+};
+
+// OK when `wrinkles` is consistent and its lists are for `num_triangles`
+// triangles (or empty): offsets start at 0, never decrease and end at their
+// list's size; every range names a wrinkle and segments it has; points are
+// finite with non-negative widths and heights; min_width is positive.
+// InvalidArgument naming the first fault otherwise.
+absl::Status ValidateFrameWrinkles(const FrameWrinkles& wrinkles,
+                                   size_t num_triangles);
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_FRAME_WRINKLES_H_
