@@ -24,68 +24,85 @@ int32_t NearVertex(const MeshTopology& topology, const EdgePoint& p, double eps,
   return -1;
 }
 
-}  // namespace
-
-void SolvePersistence(const SurfaceFrame& surface,
-                      const PersistenceParams& params,
-                      PersistenceScratch& scratch, WrinklePath* path) {
-  const int n = static_cast<int>(path->points.size());
-  if (n < 2) return;
+// Samples the path on the current frame: each point's position (pbar_i, in
+// scratch.previous) and edge vector (g_i, in scratch.direction). Returns the
+// mean segment length.
+double SamplePath(const SurfaceFrame& surface, const WrinklePath& path,
+                  PersistenceScratch& scratch) {
+  const int n = static_cast<int>(path.points.size());
   const MeshTopology& topology = *surface.topology;
-  // Lengths in units of the path's mean segment length, so the balance between
-  // the terms of Eq. 5.2 does not depend on the model's units.
   scratch.direction.resize(n);
   scratch.previous.resize(n);
   for (int i = 0; i < n; ++i) {
-    const MeshTopology::Edge& e = topology.edge(path->points[i].edge);
+    const MeshTopology::Edge& e = topology.edge(path.points[i].edge);
     scratch.direction[i] = surface.positions[e.v0] - surface.positions[e.v1];
-    scratch.previous[i] = surface.Position(path->points[i]);
+    scratch.previous[i] = surface.Position(path.points[i]);
   }
   double scale = 0;
   for (int i = 0; i + 1 < n; ++i) {
     scale += (scratch.previous[i + 1] - scratch.previous[i]).norm();
   }
   scale /= (n - 1);
-  if (!(scale > 0)) return;
-  const double inv_scale = 1.0 / scale;
+  return scale;
+}
 
-  scratch.band.assign(3 * n, 0.0);
-  scratch.rhs.assign(n, 0.0);
-  auto add = [&](int i, int j, double v) {
+// The normal equations of Eq. 5.2 in delta (the change of each t), assembled
+// term by term into scratch.band (the lower band of the matrix, half-bandwidth
+// 2) and scratch.rhs.
+struct NormalEquations {
+  PersistenceScratch& scratch;
+  double inv_scale;
+
+  void Add(int i, int j, double v) {
     if (i < j) std::swap(i, j);
     scratch.band[3 * i + (i - j)] += v;
-  };
-  // Term 2: (t_i - tbar_i)^2.
-  for (int i = 0; i < n; ++i) add(i, i, 1.0);
-  // Term 1: alpha ((p_{i+1} - p_i) . e_i)^2 with p = pbar + delta g.
-  for (int i = 0; i + 1 < n; ++i) {
-    const Eigen::Vector3d& e = surface.field[path->faces[i]].compression_dir;
-    const double b0 = scratch.direction[i].dot(e) * inv_scale;
-    const double b1 = scratch.direction[i + 1].dot(e) * inv_scale;
-    const double c =
-        (scratch.previous[i + 1] - scratch.previous[i]).dot(e) * inv_scale;
-    add(i, i, params.alpha * b0 * b0);
-    add(i + 1, i + 1, params.alpha * b1 * b1);
-    add(i + 1, i, -params.alpha * b0 * b1);
-    scratch.rhs[i] += params.alpha * b0 * c;
-    scratch.rhs[i + 1] -= params.alpha * b1 * c;
   }
-  // Term 4 (ours): beta ((dp_{i+1} - dp_i) . u_i)^2, u_i the segment's unit
-  // direction: keeps each segment's length to first order while letting it
-  // turn. Term 1 alone is smallest for segments shrunk onto the vertex their
-  // two edges share, and paths collapsed over the frames.
-  for (int i = 0; params.length_weight > 0 && i + 1 < n; ++i) {
+  // weight ((dp_{i+1} - dp_i) . u)^2 on segment i; b0 and b1 are g_i . u and
+  // g_{i+1} . u, scaled.
+  void AddSegmentProjection(int i, double b0, double b1, double weight) {
+    Add(i, i, weight * b0 * b0);
+    Add(i + 1, i + 1, weight * b1 * b1);
+    Add(i + 1, i, -weight * b0 * b1);
+  }
+};
+
+// Term 1: alpha ((p_{i+1} - p_i) . e_i)^2 with p = pbar + delta g.
+void AddAlignmentTerm(const SurfaceFrame& surface, const WrinklePath& path,
+                      double alpha, NormalEquations& system) {
+  PersistenceScratch& scratch = system.scratch;
+  for (int i = 0; i + 1 < static_cast<int>(path.points.size()); ++i) {
+    const Eigen::Vector3d& e = surface.field[path.faces[i]].compression_dir;
+    const double b0 = scratch.direction[i].dot(e) * system.inv_scale;
+    const double b1 = scratch.direction[i + 1].dot(e) * system.inv_scale;
+    const double c = (scratch.previous[i + 1] - scratch.previous[i]).dot(e) *
+                     system.inv_scale;
+    system.AddSegmentProjection(i, b0, b1, alpha);
+    scratch.rhs[i] += alpha * b0 * c;
+    scratch.rhs[i + 1] -= alpha * b1 * c;
+  }
+}
+
+// Term 4 (ours): beta ((dp_{i+1} - dp_i) . u_i)^2, u_i the segment's unit
+// direction: keeps each segment's length to first order while letting it
+// turn. Term 1 alone is smallest for segments shrunk onto the vertex their
+// two edges share, and paths collapsed over the frames.
+void AddLengthTerm(int n, double beta, NormalEquations& system) {
+  const PersistenceScratch& scratch = system.scratch;
+  for (int i = 0; i + 1 < n; ++i) {
     const Eigen::Vector3d seg = scratch.previous[i + 1] - scratch.previous[i];
     const double len = seg.norm();
     if (!(len > 0)) continue;
     const Eigen::Vector3d u = seg / len;
-    const double b0 = scratch.direction[i].dot(u) * inv_scale;
-    const double b1 = scratch.direction[i + 1].dot(u) * inv_scale;
-    add(i, i, params.length_weight * b0 * b0);
-    add(i + 1, i + 1, params.length_weight * b1 * b1);
-    add(i + 1, i, -params.length_weight * b0 * b1);
+    const double b0 = scratch.direction[i].dot(u) * system.inv_scale;
+    const double b1 = scratch.direction[i + 1].dot(u) * system.inv_scale;
+    system.AddSegmentProjection(i, b0, b1, beta);
   }
-  // Term 3: |lap(delta g)_i|^2 with ghost points p_{-1} = p_1, p_n = p_{n-2}.
+}
+
+// Term 3: |lap(delta g)_i|^2 with ghost points p_{-1} = p_1, p_n = p_{n-2}.
+void AddSmoothnessTerm(int n, NormalEquations& system) {
+  const std::vector<Eigen::Vector3d>& g = system.scratch.direction;
+  const double inv_scale = system.inv_scale;
   for (int i = 0; i < n; ++i) {
     int idx[3];
     double w[3];
@@ -101,29 +118,34 @@ void SolvePersistence(const SurfaceFrame& surface,
     for (int a = 0; a < count; ++a) {
       for (int b = 0; b <= a; ++b) {
         const double v =
-            w[a] * w[b] *
-            scratch.direction[idx[a]].dot(scratch.direction[idx[b]]) *
-            inv_scale * inv_scale;
-        add(idx[a], idx[b], v);  // one entry stands for A(j, k) and A(k, j)
+            w[a] * w[b] * g[idx[a]].dot(g[idx[b]]) * inv_scale * inv_scale;
+        // One entry stands for A(j, k) and A(k, j).
+        system.Add(idx[a], idx[b], v);
       }
     }
   }
-  // Points at the same mesh vertex move as one: their distances to it change
-  // equally.
-  for (int i = 0; i + 1 < n; ++i) {
+}
+
+// Points at the same mesh vertex move as one: their distances to it change
+// equally.
+void AddVertexTies(const MeshTopology& topology, const WrinklePath& path,
+                   const PersistenceParams& params, NormalEquations& system) {
+  for (int i = 0; i + 1 < static_cast<int>(path.points.size()); ++i) {
     double s0 = 0, s1 = 0;
     const int32_t w0 =
-        NearVertex(topology, path->points[i], params.near_vertex, &s0);
+        NearVertex(topology, path.points[i], params.near_vertex, &s0);
     const int32_t w1 =
-        NearVertex(topology, path->points[i + 1], params.near_vertex, &s1);
+        NearVertex(topology, path.points[i + 1], params.near_vertex, &s1);
     if (w0 < 0 || w0 != w1) continue;
-    add(i, i, params.near_vertex_tie);
-    add(i + 1, i + 1, params.near_vertex_tie);
-    add(i + 1, i, -params.near_vertex_tie * s0 * s1);
+    system.Add(i, i, params.near_vertex_tie);
+    system.Add(i + 1, i + 1, params.near_vertex_tie);
+    system.Add(i + 1, i, -params.near_vertex_tie * s0 * s1);
   }
+}
 
-  // Banded LDL^T, half-bandwidth 2: band[3 i + k] holds A(i, i - k), then L and
-  // D.
+// Solves the assembled system into scratch.delta by a banded LDL^T,
+// half-bandwidth 2: band[3 i + k] holds A(i, i - k), then L and D.
+void SolveBandedLdlt(int n, PersistenceScratch& scratch) {
   std::vector<double>& a = scratch.band;
   for (int i = 0; i < n; ++i) {
     for (int j = std::max(0, i - 2); j <= i; ++j) {
@@ -150,7 +172,32 @@ void SolvePersistence(const SurfaceFrame& surface,
     for (int k = i + 1; k <= std::min(n - 1, i + 2); ++k)
       x[i] -= a[3 * k + (k - i)] * x[k];
   }
-  for (int i = 0; i < n; ++i) path->points[i].t += x[i];
+}
+
+}  // namespace
+
+void SolvePersistence(const SurfaceFrame& surface,
+                      const PersistenceParams& params,
+                      PersistenceScratch& scratch, WrinklePath* path) {
+  const int n = static_cast<int>(path->points.size());
+  if (n < 2) return;
+  // Lengths in units of the path's mean segment length, so the balance between
+  // the terms of Eq. 5.2 does not depend on the model's units.
+  const double scale = SamplePath(surface, *path, scratch);
+  if (!(scale > 0)) return;
+  NormalEquations system{scratch, 1.0 / scale};
+  scratch.band.assign(3 * n, 0.0);
+  scratch.rhs.assign(n, 0.0);
+  // Term 2: (t_i - tbar_i)^2.
+  for (int i = 0; i < n; ++i) system.Add(i, i, 1.0);
+  AddAlignmentTerm(surface, *path, params.alpha, system);
+  if (params.length_weight > 0) {
+    AddLengthTerm(n, params.length_weight, system);
+  }
+  AddSmoothnessTerm(n, system);
+  AddVertexTies(*surface.topology, *path, params, system);
+  SolveBandedLdlt(n, scratch);
+  for (int i = 0; i < n; ++i) path->points[i].t += scratch.delta[i];
 }
 
 namespace {
