@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/file_util.h"
@@ -125,16 +127,35 @@ void DrawProgress(int done, int total) {
   std::fflush(stderr);
 }
 
-absl::Status Run() {
-  const std::string obj_path = absl::GetFlag(FLAGS_obj);
-  const std::string pc2_path = absl::GetFlag(FLAGS_pc2);
-  if (obj_path.empty() || pc2_path.empty()) {
+// The flags that say what to read and what to write.
+struct Options {
+  std::string obj_path;
+  std::string pc2_path;
+  std::string out_dir;    // empty: no files written
+  std::string json_path;  // empty: no JSON; "-": stdout
+  bool quiet = false;
+  bool progress = false;  // a progress bar on stderr
+  double c_max = 0;       // compression of the darkest colour
+};
+
+absl::StatusOr<Options> OptionsFromFlags() {
+  Options options;
+  options.obj_path = absl::GetFlag(FLAGS_obj);
+  options.pc2_path = absl::GetFlag(FLAGS_pc2);
+  if (options.obj_path.empty() || options.pc2_path.empty()) {
     return absl::InvalidArgumentError(
         "--obj and --pc2 are required (see --help)");
   }
-  CREASE_ASSIGN_OR_RETURN(io::Animation animation,
-                          io::ReadAnimation(obj_path, pc2_path));
+  options.out_dir = absl::GetFlag(FLAGS_out);
+  options.json_path = absl::GetFlag(FLAGS_json);
+  options.quiet = absl::GetFlag(FLAGS_quiet);
+  options.progress = !options.quiet && isatty(STDERR_FILENO);
+  options.c_max = absl::GetFlag(FLAGS_compression_color_max);
+  return options;
+}
 
+// The flags that tune the session, checked.
+absl::StatusOr<SessionParams> SessionParamsFromFlags() {
   SessionParams params;
   params.topology.weld_relative_tolerance = absl::GetFlag(FLAGS_weld_tolerance);
   params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
@@ -160,162 +181,223 @@ absl::Status Run() {
         "--tau must exceed 1, --min_width be >= 0, --keep_fraction be in "
         "[0, 1] and --min_width_fraction in (0, 1)");
   }
-  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<Session> session,
+  return params;
+}
+
+// The session analysed and, with --compare_retrace, one that retraces every
+// frame from scratch for comparison.
+struct Sessions {
+  std::unique_ptr<Session> tracked;
+  std::unique_ptr<Session> retrace;  // null without --compare_retrace
+};
+
+absl::StatusOr<Sessions> CreateSessions(const io::Animation& animation,
+                                        const SessionParams& params) {
+  Sessions sessions;
+  CREASE_ASSIGN_OR_RETURN(sessions.tracked,
                           Session::Create(animation.mesh.triangles,
                                           animation.mesh.positions, params));
-  std::unique_ptr<Session> retrace;
   if (absl::GetFlag(FLAGS_compare_retrace)) {
     SessionParams retrace_params = params;
     retrace_params.retrace_every_frame = true;
-    retrace = *Session::Create(animation.mesh.triangles,
-                               animation.mesh.positions, retrace_params);
+    sessions.retrace = *Session::Create(
+        animation.mesh.triangles, animation.mesh.positions, retrace_params);
   }
-  const MeshTopology& topology = session->topology();
+  return sessions;
+}
 
-  const std::string out_dir = absl::GetFlag(FLAGS_out);
-  if (!out_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    if (ec) {
-      return absl::PermissionDeniedError(
-          absl::StrCat(out_dir, ": cannot create directory: ", ec.message()));
-    }
+absl::Status CreateOutputDirectory(const std::string& out_dir) {
+  if (out_dir.empty()) return absl::OkStatus();
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(out_dir, ": cannot create directory: ", ec.message()));
   }
+  return absl::OkStatus();
+}
 
-  AnalysisReport report;
-  report.obj_path = obj_path;
-  report.pc2_path = pc2_path;
-  report.vertices = topology.num_vertices();
-  report.welded_vertices = topology.num_welded_vertices();
-  report.triangles = topology.num_triangles();
-  report.edges = topology.num_edges();
-  report.boundary_edges = static_cast<int>(topology.boundary_edges().size());
-  report.non_manifold_edges =
-      static_cast<int>(topology.non_manifold_edges().size());
-
+int FramesToProcess(const io::Animation& animation) {
   int num_frames = animation.num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0) {
     num_frames = std::min(num_frames, absl::GetFlag(FLAGS_frames));
   }
-  const bool quiet = absl::GetFlag(FLAGS_quiet);
-  const bool progress = !quiet && isatty(STDERR_FILENO);
-  const double c_max = absl::GetFlag(FLAGS_compression_color_max);
-  const int n = topology.num_triangles();
-  std::vector<Label> previous_labels(n, Label::kRest),
-      previous_argmin(n, Label::kRest);
-  std::vector<io::Rgb> label_colors(n), compression_colors(n);
-  std::vector<float> compression(n);
+  return num_frames;
+}
+
+// The report being built, what the frame loop carries from one frame to the
+// next, and the per-triangle buffers it reuses.
+struct Analysis {
+  Analysis(const Options& options, const MeshTopology& topology)
+      : previous_labels(topology.num_triangles(), Label::kRest),
+        previous_argmin(topology.num_triangles(), Label::kRest),
+        label_colors(topology.num_triangles()),
+        compression_colors(topology.num_triangles()),
+        compression(topology.num_triangles()) {
+    report.obj_path = options.obj_path;
+    report.pc2_path = options.pc2_path;
+    report.vertices = topology.num_vertices();
+    report.welded_vertices = topology.num_welded_vertices();
+    report.triangles = topology.num_triangles();
+    report.edges = topology.num_edges();
+    report.boundary_edges = static_cast<int>(topology.boundary_edges().size());
+    report.non_manifold_edges =
+        static_cast<int>(topology.non_manifold_edges().size());
+  }
+
+  AnalysisReport report;
+  std::vector<Label> previous_labels, previous_argmin;
+  std::vector<io::Rgb> label_colors, compression_colors;
+  std::vector<float> compression;
   std::vector<WrinklePath> previous_wrinkles, previous_retrace;
   std::map<uint32_t, int> lifetime;  // id -> frames seen
   WrinkleStatistics wrinkle_stats;
-  std::string jsonl;
+  std::string jsonl;  // wrinkles.jsonl, one line per frame
+};
+
+absl::Status ProcessFrame(const Options& options, int frame,
+                          absl::Span<const float> positions,
+                          Sessions& sessions) {
+  if (absl::Status s = sessions.tracked->ProcessFrame(positions); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(options.pc2_path, ": frame ",
+                                               frame, ": ", s.message()));
+  }
+  if (sessions.retrace != nullptr) {
+    (void)sessions.retrace->ProcessFrame(positions);
+  }
+  return absl::OkStatus();
+}
+
+// The frame's row of the report. Also carries the frame into the analysis and
+// colours its triangles for the frame's files.
+FrameReport ReportFrame(int frame, const Sessions& sessions, double c_max,
+                        Analysis& analysis) {
+  const Session& sess = *sessions.tracked;
+  FrameReport f;
+  f.frame = frame;
+  f.label_shares = LabelShares(sess.labels());
+  f.flicker = LabelFlicker(analysis.previous_labels, sess.labels());
+  f.argmin_flicker =
+      LabelFlicker(analysis.previous_argmin, sess.argmin_labels());
+  f.energy = sess.labeling_energy();
+  f.timings = sess.timings();
+  const WrinkleTracker& tracker = sess.wrinkles();
+  f.wrinkles = static_cast<int>(tracker.wrinkles().size());
+  f.births = tracker.births();
+  f.deaths = static_cast<int>(tracker.deaths().size());
+  const double match_radius = 2 * std::numbers::pi * tracker.min_width();
+  f.jitter = PathJitter(sess.surface(), analysis.previous_wrinkles,
+                        tracker.wrinkles(), match_radius, nullptr);
+  analysis.previous_wrinkles = tracker.wrinkles();
+  if (const Session* retrace = sessions.retrace.get(); retrace != nullptr) {
+    f.retrace_jitter =
+        PathJitter(retrace->surface(), analysis.previous_retrace,
+                   retrace->wrinkles().wrinkles(), match_radius, nullptr);
+    analysis.previous_retrace = retrace->wrinkles().wrinkles();
+  }
+  for (const WrinklePath& p : tracker.wrinkles()) {
+    analysis.lifetime[p.id] = p.age + 1;
+  }
+  analysis.wrinkle_stats.AddFrame(sess.surface(), tracker);
+  analysis.report.min_width = tracker.min_width();
+  const int n = sess.topology().num_triangles();
+  for (int t = 0; t < n; ++t) {
+    const double c = sess.compression_field()[t].compression;
+    f.max_compression = std::max(f.max_compression, c);
+    analysis.compression[t] = static_cast<float>(c);
+    analysis.label_colors[t] = LabelColor(sess.labels()[t]);
+    analysis.compression_colors[t] = CompressionColor(c, c_max);
+  }
+  std::copy(sess.labels().begin(), sess.labels().end(),
+            analysis.previous_labels.begin());
+  std::copy(sess.argmin_labels().begin(), sess.argmin_labels().end(),
+            analysis.previous_argmin.begin());
+  return f;
+}
+
+// The frame's PLY meshes and wrinkle polylines; its wrinkles.jsonl line.
+absl::Status WriteFrameFiles(const std::string& out_dir, int frame,
+                             absl::Span<const float> positions,
+                             const Session& sess, Analysis& analysis) {
+  const MeshTopology& topology = sess.topology();
+  const std::string stem = absl::StrFormat("%s/frame_%04d", out_dir, frame);
+  const io::FaceScalar scalars[] = {{"compression", analysis.compression}};
+  CREASE_RETURN_IF_ERROR(
+      io::WritePlyWithFaceColors(stem + "_labels.ply", positions,
+                                 topology.triangles(), analysis.label_colors));
+  CREASE_RETURN_IF_ERROR(files::WriteStringToFile(stem + "_wrinkles.obj",
+                                                  FormatWrinklesObj(sess)));
+  absl::StrAppend(&analysis.jsonl, FormatWrinklesJsonLine(frame, sess));
+  return io::WritePlyWithFaceColors(stem + "_compression.ply", positions,
+                                    topology.triangles(),
+                                    analysis.compression_colors, scalars);
+}
+
+absl::Status AnalyzeFrames(const Options& options,
+                           const io::Animation& animation, int num_frames,
+                           Sessions& sessions, Analysis& analysis) {
   for (int frame = 0; frame < num_frames; ++frame) {
     const absl::Span<const float> positions = animation.frames.Sample(frame);
-    if (absl::Status s = session->ProcessFrame(positions); !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(pc2_path, ": frame ", frame,
-                                                 ": ", s.message()));
+    CREASE_RETURN_IF_ERROR(ProcessFrame(options, frame, positions, sessions));
+    analysis.report.frames.push_back(
+        ReportFrame(frame, sessions, options.c_max, analysis));
+    if (!options.out_dir.empty()) {
+      CREASE_RETURN_IF_ERROR(WriteFrameFiles(options.out_dir, frame, positions,
+                                             *sessions.tracked, analysis));
     }
-    const Session& sess = *session;
-    if (retrace != nullptr) (void)retrace->ProcessFrame(positions);
-    FrameReport f;
-    f.frame = frame;
-    f.label_shares = LabelShares(sess.labels());
-    f.flicker = LabelFlicker(previous_labels, sess.labels());
-    f.argmin_flicker = LabelFlicker(previous_argmin, sess.argmin_labels());
-    f.energy = sess.labeling_energy();
-    f.timings = sess.timings();
-    const WrinkleTracker& tracker = sess.wrinkles();
-    f.wrinkles = static_cast<int>(tracker.wrinkles().size());
-    f.births = tracker.births();
-    f.deaths = static_cast<int>(tracker.deaths().size());
-    const double match_radius = 2 * std::numbers::pi * tracker.min_width();
-    f.jitter = PathJitter(sess.surface(), previous_wrinkles, tracker.wrinkles(),
-                          match_radius, nullptr);
-    previous_wrinkles = tracker.wrinkles();
-    if (retrace != nullptr) {
-      f.retrace_jitter =
-          PathJitter(retrace->surface(), previous_retrace,
-                     retrace->wrinkles().wrinkles(), match_radius, nullptr);
-      previous_retrace = retrace->wrinkles().wrinkles();
-    }
-    for (const WrinklePath& p : tracker.wrinkles()) lifetime[p.id] = p.age + 1;
-    wrinkle_stats.AddFrame(sess.surface(), tracker);
-    report.min_width = tracker.min_width();
-    for (int t = 0; t < n; ++t) {
-      const double c = sess.compression_field()[t].compression;
-      f.max_compression = std::max(f.max_compression, c);
-      compression[t] = static_cast<float>(c);
-      label_colors[t] = LabelColor(sess.labels()[t]);
-      compression_colors[t] = CompressionColor(c, c_max);
-    }
-    report.frames.push_back(f);
-    std::copy(sess.labels().begin(), sess.labels().end(),
-              previous_labels.begin());
-    std::copy(sess.argmin_labels().begin(), sess.argmin_labels().end(),
-              previous_argmin.begin());
+    if (options.progress) DrawProgress(frame + 1, num_frames);
+  }
+  for (const auto& [id, frames] : analysis.lifetime) {
+    analysis.report.lifetimes.push_back(frames);
+  }
+  analysis.report.wrinkle_stats = analysis.wrinkle_stats.Summary();
+  return absl::OkStatus();
+}
 
-    if (!out_dir.empty()) {
-      const std::string stem = absl::StrFormat("%s/frame_%04d", out_dir, frame);
-      const io::FaceScalar scalars[] = {{"compression", compression}};
-      if (absl::Status s =
-              io::WritePlyWithFaceColors(stem + "_labels.ply", positions,
-                                         topology.triangles(), label_colors);
-          !s.ok()) {
-        return s;
-      }
-      if (absl::Status s = files::WriteStringToFile(stem + "_wrinkles.obj",
-                                                    FormatWrinklesObj(sess));
-          !s.ok()) {
-        return s;
-      }
-      absl::StrAppend(&jsonl, FormatWrinklesJsonLine(frame, sess));
-      if (absl::Status s = io::WritePlyWithFaceColors(
-              stem + "_compression.ply", positions, topology.triangles(),
-              compression_colors, scalars);
-          !s.ok()) {
-        return s;
-      }
-    }
-    if (progress) DrawProgress(frame + 1, num_frames);
-  }
-
-  for (const auto& [id, frames] : lifetime) report.lifetimes.push_back(frames);
-  report.wrinkle_stats = wrinkle_stats.Summary();
+// wrinkles.jsonl, summary.txt and the JSON summary; the table on stdout.
+absl::Status WriteReport(const Options& options, int num_frames,
+                         const Analysis& analysis) {
+  const std::string& out_dir = options.out_dir;
   if (!out_dir.empty()) {
-    if (absl::Status s =
-            files::WriteStringToFile(out_dir + "/wrinkles.jsonl", jsonl);
-        !s.ok()) {
-      return s;
-    }
+    CREASE_RETURN_IF_ERROR(
+        files::WriteStringToFile(out_dir + "/wrinkles.jsonl", analysis.jsonl));
   }
-  const std::string table = FormatReportTable(report);
-  if (!quiet) std::cout << table;
+  const std::string table = FormatReportTable(analysis.report);
+  if (!options.quiet) std::cout << table;
   if (!out_dir.empty()) {
-    if (absl::Status s =
-            files::WriteStringToFile(out_dir + "/summary.txt", table);
-        !s.ok()) {
-      return s;
-    }
+    CREASE_RETURN_IF_ERROR(
+        files::WriteStringToFile(out_dir + "/summary.txt", table));
   }
-  const std::string json_path = absl::GetFlag(FLAGS_json);
-  if (json_path == "-") {
-    std::cout << FormatReportJson(report);
-  } else if (!json_path.empty()) {
-    if (absl::Status s =
-            files::WriteStringToFile(json_path, FormatReportJson(report));
-        !s.ok()) {
-      return s;
-    }
+  if (options.json_path == "-") {
+    std::cout << FormatReportJson(analysis.report);
+  } else if (!options.json_path.empty()) {
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
+        options.json_path, FormatReportJson(analysis.report)));
   }
-  if (!quiet && !out_dir.empty()) {
+  if (!options.quiet && !out_dir.empty()) {
     std::cout << absl::StrFormat(
         "\nwrote %d frames of PLY meshes (labels: blue compress, red stretch, "
         "grey rest; compression: white c=1 to dark red c>=%.2f), wrinkle "
         "polylines "
         "(frame_NNNN_wrinkles.obj) and wrinkles.jsonl to %s\n",
-        num_frames, c_max, out_dir);
+        num_frames, options.c_max, out_dir);
   }
   return absl::OkStatus();
+}
+
+absl::Status Run() {
+  CREASE_ASSIGN_OR_RETURN(const Options options, OptionsFromFlags());
+  CREASE_ASSIGN_OR_RETURN(
+      io::Animation animation,
+      io::ReadAnimation(options.obj_path, options.pc2_path));
+  CREASE_ASSIGN_OR_RETURN(const SessionParams params, SessionParamsFromFlags());
+  CREASE_ASSIGN_OR_RETURN(Sessions sessions, CreateSessions(animation, params));
+  CREASE_RETURN_IF_ERROR(CreateOutputDirectory(options.out_dir));
+  Analysis analysis(options, sessions.tracked->topology());
+  const int num_frames = FramesToProcess(animation);
+  CREASE_RETURN_IF_ERROR(
+      AnalyzeFrames(options, animation, num_frames, sessions, analysis));
+  return WriteReport(options, num_frames, analysis);
 }
 
 }  // namespace
