@@ -59,7 +59,7 @@ void SolvePersistence(const SurfaceFrame& surface,
 // re-routed between the point's neighbours by straight lines through the
 // overshot location, which may add or remove path points. End points, and
 // points at boundary or non-manifold vertices, are clamped to their edge
-// instead. Returns the number of points carried.
+// instead. Returns the number of points carried. (In sliding.cc.)
 int SlideAcrossVertices(const SurfaceFrame& surface,
                         PersistenceScratch& scratch, WrinklePath* path);
 
