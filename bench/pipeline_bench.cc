@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "tests/testing/bundled_data.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/session.h"
 #include "wrinkle/synthetic_sheet.h"
@@ -86,8 +87,8 @@ const Frames& LoadDataSet(const std::string& name) {
   for (const auto& [key, frames] : *cache) {
     if (key == name) return frames;
   }
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
-  auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  auto anim = io::ReadAnimation(testing::BundledPath(name + ".obj"),
+                                testing::BundledPath(name + ".pc2"));
   if (!anim.ok()) {
     std::fprintf(stderr, "%s\n", std::string(anim.status().message()).c_str());
     std::exit(1);

@@ -22,6 +22,7 @@
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
 #include "server/crease_server.h"
+#include "tests/testing/bundled_data.h"
 #include "wrinkle/io/animation.h"
 
 namespace crease {
@@ -61,8 +62,9 @@ Fixture& Shared(int set = 0) {
   slot = std::make_unique<Fixture>();
   Fixture* f = slot.get();
   f->target = "127.0.0.1:" + std::to_string(Server().port());
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + kSets[set];
-  f->animation = *io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  const std::string stem = kSets[set];
+  f->animation = *io::ReadAnimation(testing::BundledPath(stem + ".obj"),
+                                    testing::BundledPath(stem + ".pc2"));
   f->start = client::StartForMesh(f->animation.mesh);
   f->start.mutable_outputs()->set_paths(true);
   for (int i = 0; i < f->animation.num_frames(); ++i) {

@@ -2,21 +2,14 @@
 
 #include <cmath>
 #include <cstdio>
-#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/testing/bundled_data.h"
 #include "wrinkle/io/animation.h"
 
 namespace crease::image {
 namespace {
-
-io::Animation LoadBundled(const std::string& name) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
-  auto animation = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  EXPECT_TRUE(animation.ok()) << animation.status();
-  return animation.ok() ? *std::move(animation) : io::Animation{};
-}
 
 // Largest |x| and |y| in normalized device coordinates over every vertex
 // (1: on the image border), or infinity if a vertex is behind the eye.
@@ -41,7 +34,7 @@ float WidestNdc(const Camera& camera, absl::Span<const float> positions,
 TEST(CameraTest, AutoFrameFillsTheImageWithTheWholeMesh) {
   for (const char* name : {"fox_walk", "cloth_drape_sphere", "cesiumman_walk",
                            "cloth_pants_knee"}) {
-    const io::Animation a = LoadBundled(name);
+    const io::Animation a = testing::LoadBundled(name);
     for (float aspect : {4.0f / 3.0f, 0.5f, 3.0f}) {
       for (float azimuth : {0.0f, 180.0f}) {
         const Camera camera = AutoFrame(a.frames.Sample(0), aspect, azimuth);
@@ -63,7 +56,7 @@ TEST(CameraTest, KeepInViewIsSteadyAndShowsEveryVertex) {
   for (const Case& c :
        {Case{"cloth_drape_sphere", 3}, Case{"fox_walk", 3},
         Case{"cloth_skirt_walk", 3}, Case{"cesiumman_walk", 3}}) {
-    const io::Animation a = LoadBundled(c.name);
+    const io::Animation a = testing::LoadBundled(c.name);
     constexpr float kAspect = 4.0f / 3.0f;
     Camera camera = AutoFrame(a.frames.Sample(0), kAspect);
     int reframes = 0;
@@ -81,7 +74,7 @@ TEST(CameraTest, KeepInViewIsSteadyAndShowsEveryVertex) {
 }
 
 TEST(CameraTest, KeepInViewReframesAMeshThatLeftTheView) {
-  const io::Animation a = LoadBundled("fox_walk");
+  const io::Animation a = testing::LoadBundled("fox_walk");
   constexpr float kAspect = 4.0f / 3.0f;
   std::vector<float> moved(a.frames.Sample(0).begin(),
                            a.frames.Sample(0).end());

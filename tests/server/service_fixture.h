@@ -2,7 +2,7 @@
 #define CREASE_TESTS_SERVER_SERVICE_FIXTURE_H_
 
 // A real crease server on a loopback port and real clients, for the service
-// tests.
+// tests (which load animations with testing::LoadBundled).
 
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
@@ -17,13 +17,6 @@
 #include "wrinkle/io/animation.h"
 
 namespace crease::server {
-
-inline io::Animation LoadBundled(const std::string& name) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
-  auto animation = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  EXPECT_TRUE(animation.ok()) << animation.status();
-  return animation.ok() ? *std::move(animation) : io::Animation{};
-}
 
 // A Start for `animation` (rest positions from its OBJ) asking for paths.
 inline v1::Start StartFor(const io::Animation& animation) {

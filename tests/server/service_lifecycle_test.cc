@@ -16,6 +16,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/server/service_fixture.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
 #include "wrinkle/session.h"
 
 namespace crease::server {
@@ -36,23 +38,23 @@ bool WaitForSessions(CreaseServer& server, int sessions) {
 // in-process: sessions do not leak into each other.
 TEST(ServiceLifecycleTest, ConcurrentSessionsEqualInProcessSessions) {
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const io::Animation fox = LoadBundled("fox_walk");
-  const io::Animation pants = LoadBundled("cloth_pants_knee");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
+  const io::Animation pants = testing::LoadBundled("cloth_pants_knee");
   constexpr int kSessions = 16, kFrames = 30;
   // Expected wrinkle ids and first point x per frame, per animation.
   auto expected = [&](const io::Animation& a) {
     std::vector<std::vector<std::pair<uint32_t, float>>> frames;
-    auto session = *Session::Create(a.mesh.triangles, a.mesh.positions);
-    for (int f = 0; f < kFrames; ++f) {
-      EXPECT_TRUE(session->ProcessFrame(a.frames.Sample(f)).ok());
-      auto& out = frames.emplace_back();
-      for (size_t w = 0; w < session->wrinkles().wrinkles().size(); ++w) {
-        out.push_back(
-            {session->wrinkles().wrinkles()[w].id,
-             static_cast<float>(
-                 session->wrinkles().shapes()[w].refined[0].position.x())});
-      }
-    }
+    const auto session =
+        testing::RunSessionTo(a, kFrames - 1, {}, [&](int, const Session& s) {
+          auto& out = frames.emplace_back();
+          for (size_t w = 0; w < s.wrinkles().wrinkles().size(); ++w) {
+            out.push_back(
+                {s.wrinkles().wrinkles()[w].id,
+                 static_cast<float>(
+                     s.wrinkles().shapes()[w].refined[0].position.x())});
+          }
+        });
+    EXPECT_NE(session, nullptr);
     return frames;
   };
   const auto fox_expected = expected(fox), pants_expected = expected(pants);
@@ -96,7 +98,7 @@ TEST(ServiceLifecycleTest, ConcurrentSessionsEqualInProcessSessions) {
 
 TEST(ServiceLifecycleTest, AClientThatDisconnectsMidFrameFreesItsSession) {
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   {
     auto session = running.Client()->OpenSession(StartFor(fox));
     ASSERT_TRUE(session.ok());
@@ -119,7 +121,7 @@ TEST(ServiceLifecycleTest, AClientThatDisconnectsMidFrameFreesItsSession) {
 // beyond that waits for a Receive.
 TEST(ServiceLifecycleTest, ClientSendBlocksAtItsWindow) {
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   client::ClientOptions options;
   options.max_frames_in_flight = 2;
   auto session = running.Client(options)->OpenSession(StartFor(fox));
@@ -150,7 +152,7 @@ TEST(ServiceLifecycleTest, IdleSessionsTimeOut) {
   ServerOptions options = LoopbackOptions();
   options.limits.idle_timeout = absl::Milliseconds(300);
   RunningServer running = RunningServer::Start(options);
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   auto session = running.Client()->OpenSession(StartFor(fox));
   ASSERT_TRUE(session.ok());
   const absl::Status status = (*session)->Receive().status();
@@ -163,7 +165,7 @@ TEST(ServiceLifecycleTest, SessionsOverTheLimitAreRefused) {
   ServerOptions options = LoopbackOptions();
   options.limits.max_sessions = 2;
   RunningServer running = RunningServer::Start(options);
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   auto client = running.Client();
   auto a = client->OpenSession(StartFor(fox));
   auto b = client->OpenSession(StartFor(fox));
@@ -179,7 +181,8 @@ TEST(ServiceLifecycleTest, MessagesOverTheSizeLimitAreRefused) {
   ServerOptions options = LoopbackOptions();
   options.limits.max_message_bytes = 4096;
   RunningServer running = RunningServer::Start(options);
-  const io::Animation pants = LoadBundled("cloth_pants_knee");  // ~20 KB start
+  const io::Animation pants =
+      testing::LoadBundled("cloth_pants_knee");  // ~20 KB start
   auto session = running.Client()->OpenSession(StartFor(pants));
   EXPECT_TRUE(absl::IsResourceExhausted(session.status())) << session.status();
 }
@@ -188,7 +191,7 @@ TEST(ServiceLifecycleTest, MessagesOverTheSizeLimitAreRefused) {
 // and refuses new ones.
 TEST(ServiceLifecycleTest, GracefulShutdownFinishesFramesInFlight) {
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const io::Animation pants = LoadBundled("cloth_pants_knee");
+  const io::Animation pants = testing::LoadBundled("cloth_pants_knee");
   v1::Start start = StartFor(pants);
   start.mutable_outputs()->mutable_image()->set_width(1920);
   start.mutable_outputs()->mutable_image()->set_height(1080);
@@ -238,7 +241,7 @@ TEST(ServiceLifecycleTest, TokensAreRequiredWhenConfigured) {
   ServerOptions options = LoopbackOptions();
   options.tokens_file = tokens;
   RunningServer running = RunningServer::Start(options);
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   for (const char* token : {"", "wrong"}) {
     client::ClientOptions client_options;
     client_options.token = token;
@@ -296,7 +299,7 @@ TEST(ServiceLifecycleTest, SessionLogSaysWhatStartedAndHowItEnded) {
     lines.push_back(line);
   };
   RunningServer running = RunningServer::Start(options);
-  const io::Animation pants = LoadBundled("cloth_pants_knee");
+  const io::Animation pants = testing::LoadBundled("cloth_pants_knee");
   auto client = running.Client();
   auto session = client->OpenSession(StartFor(pants));
   ASSERT_TRUE(session.ok()) << session.status();

@@ -20,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
+#include "tests/testing/bundled_data.h"
 
 namespace crease::server {
 namespace {
@@ -59,7 +60,7 @@ TEST(ServiceReliabilityTest, RendersDoNotHoldUpPathsOnlySessions) {
   options.worker_threads = 2;
   options.render_threads = 1;
   RunningServer running = RunningServer::Start(options);
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   auto client = running.Client();
   const double alone_ms = MedianRoundTripMs(*client, fox, 30);
 
@@ -114,7 +115,7 @@ TEST(ServiceReliabilityTest, StreamsWithoutAStartLockNobodyOut) {
   ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 6; }));
   // A real client still gets both session slots (it is the same peer here,
   // within the per-peer cap of 8 pending).
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   auto client = running.Client();
   auto a = client->OpenSession(StartFor(fox));
   auto b = client->OpenSession(StartFor(fox));
@@ -144,7 +145,7 @@ TEST(ServiceReliabilityTest, StreamsWithoutAStartLockNobodyOut) {
 // message (gRPC reports a failed decode like a half-close).
 TEST(ServiceReliabilityTest, UndecodableBytesEndTheStreamInvalid) {
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   const std::string start = StartBytes(StartFor(fox));
   for (const std::string& bytes : {std::string("\xff\xff\xff\xff\xff\xff", 6),
                                    start.substr(0, start.size() / 2)}) {
@@ -174,7 +175,7 @@ TEST(ServiceReliabilityTest, CancelledStreamsAreCountedCancelled) {
     lines.push_back(line);
   };
   RunningServer running = RunningServer::Start(options);
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   auto client = running.Client();
   constexpr int kCancelled = 20;
   for (int i = 0; i < kCancelled; ++i) {
@@ -217,7 +218,7 @@ TEST(ServiceReliabilityTest, AClientThatNeverReadsIsCut) {
   };
   RunningServer running = RunningServer::Start(options);
   // Large answers (a tensor per triangle), so the transport's window fills.
-  const io::Animation cesium = LoadBundled("cesiumman_walk");
+  const io::Animation cesium = testing::LoadBundled("cesiumman_walk");
   v1::Start start = StartFor(cesium);
   start.mutable_outputs()->set_tensors(true);
   start.mutable_outputs()->set_labels(true);
@@ -249,7 +250,7 @@ TEST(ServiceReliabilityTest, ShutdownKeepsToItsGrace) {
   options.render_threads = 1;
   options.shutdown_grace = absl::Seconds(1);
   RunningServer running = RunningServer::Start(options);
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   v1::Start start = StartFor(fox);
   start.mutable_outputs()->mutable_image()->set_width(1600);
   start.mutable_outputs()->mutable_image()->set_height(1200);
@@ -338,7 +339,7 @@ TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
   auto stub = Health::NewStub(channel);
   HealthWatch watch(*stub);
   ASSERT_EQ(watch.Next(), HealthCheckResponse::SERVING);
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   v1::Start start = StartFor(fox);
   start.mutable_outputs()->mutable_image()->set_width(2048);
   start.mutable_outputs()->mutable_image()->set_height(2048);
@@ -402,7 +403,7 @@ TEST(ServiceReliabilityTest, RefusedTokensAreLoggedOnceASecond) {
     lines.push_back(line);
   };
   RunningServer running = RunningServer::Start(options);
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   client::ClientOptions wrong;
   wrong.token = "wrong";
   auto client = running.Client(wrong);
@@ -427,7 +428,7 @@ TEST(ServiceReliabilityTest, ALargeImageDoesNotKeepItsMemory) {
   GTEST_SKIP() << "RSS is meaningless under ASan";
 #endif
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   auto client = running.Client();
   auto render = [&](int side) {
     v1::Start start = StartFor(fox);

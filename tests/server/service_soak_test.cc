@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
+#include "tests/testing/bundled_data.h"
 
 namespace crease::server {
 namespace {
@@ -29,7 +30,7 @@ void Report(const std::string& line) {
 // 1 000 sessions dropped mid-frame (half cancelled, half just destroyed).
 TEST(ServiceSoakTest, AThousandAbruptDisconnects) {
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   auto client = running.Client();
   const double rss_before = ResidentMb();
   const absl::Time start = absl::Now();
@@ -60,7 +61,7 @@ TEST(ServiceSoakTest, AFloodOfStreamsWithoutAStart) {
   const std::string flood_target =
       "[::1]:" + std::to_string(running.server->port());
   if (!RawStream(flood_target).started()) GTEST_SKIP() << "no ::1 here";
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   const double rss_before = ResidentMb();
   std::vector<std::unique_ptr<RawStream>> flood;
   for (int i = 0; i < 2000; ++i) {
@@ -122,7 +123,7 @@ TEST(ServiceSoakTest, ThirtyTwoSessionsAtThirtyFps) {
   const char* env = std::getenv("CREASE_SOAK_SECONDS");
   const int seconds = env != nullptr ? std::max(5, std::atoi(env)) : 60;
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const io::Animation fox = LoadBundled("fox_walk");
+  const io::Animation fox = testing::LoadBundled("fox_walk");
   auto client = running.Client();
   std::atomic<int64_t> sent{0}, answered{0};
   std::vector<std::vector<double>> latencies(32);

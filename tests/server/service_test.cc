@@ -11,6 +11,8 @@
 #include "image/camera.h"
 #include "image/image_encoding.h"
 #include "tests/server/service_fixture.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
 #include "wrinkle/session.h"
 
 namespace crease::server {
@@ -22,7 +24,7 @@ class ServiceTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     running_ = new RunningServer(RunningServer::Start(LoopbackOptions()));
-    pants_ = new io::Animation(LoadBundled("cloth_pants_knee"));
+    pants_ = new io::Animation(testing::LoadBundled("cloth_pants_knee"));
   }
   static void TearDownTestSuite() {
     delete running_;
@@ -63,7 +65,7 @@ TEST_F(ServiceTest, FramesComeBackInOrderWithTheSessionsResults) {
   EXPECT_FALSE((*session)->started().session_id().empty());
   EXPECT_DOUBLE_EQ((*session)->started().parameters().seed_compression(), 1.3);
   EXPECT_EQ((*session)->started().parameters().fade_frames(), 3u);
-  auto local = *Session::Create(pants_->mesh.triangles, pants_->mesh.positions);
+  auto local = testing::NewSession(pants_->mesh);
   const int n = static_cast<int>(pants_->mesh.triangles.size());
   for (int f = 0; f < 40; ++f) {
     ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
@@ -107,10 +109,8 @@ TEST_F(ServiceTest, FadeFramesZeroTurnsFadingOff) {
   EXPECT_EQ((*session)->started().parameters().fade_frames(), 0u);
   SessionParams no_fade;
   no_fade.wrinkles.fade_frames = 0;
-  auto local =
-      *Session::Create(pants_->mesh.triangles, pants_->mesh.positions, no_fade);
-  auto fading =
-      *Session::Create(pants_->mesh.triangles, pants_->mesh.positions);
+  auto local = testing::NewSession(pants_->mesh, no_fade);
+  auto fading = testing::NewSession(pants_->mesh);
   int differ = 0;
   for (int f = 0; f < 40; ++f) {
     ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
@@ -290,7 +290,7 @@ TEST_F(ServiceTest, AFrameFirstOrASecondStartIsRejected) {
 TEST_F(ServiceTest, BadFramesGetErrorsAndChangeNothing) {
   auto session = running_->Client()->OpenSession(StartFor(*pants_));
   ASSERT_TRUE(session.ok()) << session.status();
-  auto local = *Session::Create(pants_->mesh.triangles, pants_->mesh.positions);
+  auto local = testing::NewSession(pants_->mesh);
   auto expect_error = [&](const v1::Frame& frame, const char* what) {
     ASSERT_TRUE((*session)->Send(frame).ok());
     auto result = (*session)->Receive();

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <set>
-#include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/bundled_data.h"
 #include "wrinkle/io/obj.h"
 #include "wrinkle/synthetic_sheet.h"
 
@@ -163,7 +163,7 @@ TEST(MeshTest, GridOneRingsAreOrderedFans) {
 }
 
 TEST(MeshTest, FoxSoupWeldsToClosedManifold) {
-  const auto obj = io::ReadObj(std::string(CREASE_DATA_DIR) + "/fox_walk.obj");
+  const auto obj = io::ReadObj(testing::BundledPath("fox_walk.obj"));
   ASSERT_TRUE(obj.ok()) << obj.status();
   const auto mesh = MeshTopology::Build(obj->triangles, obj->positions);
   ASSERT_TRUE(mesh.ok());
@@ -184,9 +184,9 @@ TEST(MeshTest, FoxSoupWeldsToClosedManifold) {
 }
 
 TEST(MeshTest, CesiumManWeldedAndSplitGiveTheSameAdjacency) {
-  const std::string dir = CREASE_DATA_DIR;
-  const auto split = io::ReadObj(dir + "/cesiumman_walk.obj");
-  const auto welded = io::ReadObj(dir + "/cesiumman_walk_welded.obj");
+  const auto split = io::ReadObj(testing::BundledPath("cesiumman_walk.obj"));
+  const auto welded =
+      io::ReadObj(testing::BundledPath("cesiumman_walk_welded.obj"));
   ASSERT_TRUE(split.ok() && welded.ok());
   ASSERT_EQ(split->num_triangles(), welded->num_triangles());
   const auto a = MeshTopology::Build(split->triangles, split->positions);

@@ -9,6 +9,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/metrics.h"
 #include "wrinkle/synthetic_sheet.h"
@@ -33,13 +35,7 @@ namespace crease {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::unique_ptr<Session> NewSession(const io::TriangleMesh& mesh,
-                                    const SessionParams& params = {}) {
-  auto session = Session::Create(mesh.triangles, mesh.positions, params);
-  EXPECT_TRUE(session.ok()) << session.status();
-  return *std::move(session);
-}
+using testing::NewSession;
 
 TEST(SessionTest, StaticMeshRestsWithUnitCompression) {
   const io::TriangleMesh sheet = MakeGridSheet(6, 6, 1.0f, 1.0f);
@@ -216,35 +212,34 @@ TEST(SessionTest, SteadyWrinklesDoNotAllocate) {
 class BundledAnimationTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BundledAnimationTest, LabelsAreFiniteAndSteadierThanArgmin) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + GetParam();
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok()) << anim.status();
-  auto session = NewSession(anim->mesh);
-  const int n = session->num_triangles();
-  std::vector<Label> prev(n, Label::kRest), prev_argmin(n, Label::kRest);
+  const io::Animation anim = testing::LoadBundled(GetParam());
+  // The previous frame's labels (flicker counts from frame 2).
+  std::vector<Label> prev, prev_argmin;
   double flicker = 0, argmin_flicker = 0, peak = 1;
-  for (int frame = 0; frame < anim->num_frames(); ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-    ASSERT_EQ(session->labels().size(), static_cast<size_t>(n));
-    for (int f = 0; f < n; ++f) {
-      const StretchTensor& t = session->compression_field()[f];
-      ASSERT_TRUE(std::isfinite(t.compression) && std::isfinite(t.lambda_max) &&
-                  t.compression_dir.allFinite() && t.wrinkle_dir.allFinite())
-          << "frame " << frame << " triangle " << f;
-      ASSERT_GE(t.compression, 0.0);
-      ASSERT_LE(LabelIndex(session->labels()[f]), 2);
-      peak = std::max(peak, t.compression);
-    }
-    ASSERT_TRUE(std::isfinite(session->labeling_energy()));
-    if (frame >= 2) {
-      flicker += LabelFlicker(prev, session->labels());
-      argmin_flicker += LabelFlicker(prev_argmin, session->argmin_labels());
-    }
-    prev.assign(session->labels().begin(), session->labels().end());
-    prev_argmin.assign(session->argmin_labels().begin(),
-                       session->argmin_labels().end());
-  }
-  const int frames = anim->num_frames() - 2;
+  const auto session = testing::RunSessionTo(
+      anim, anim.num_frames() - 1, {}, [&](int frame, const Session& s) {
+        const int n = s.num_triangles();
+        ASSERT_EQ(s.labels().size(), static_cast<size_t>(n));
+        for (int f = 0; f < n; ++f) {
+          const StretchTensor& t = s.compression_field()[f];
+          ASSERT_TRUE(
+              std::isfinite(t.compression) && std::isfinite(t.lambda_max) &&
+              t.compression_dir.allFinite() && t.wrinkle_dir.allFinite())
+              << "frame " << frame << " triangle " << f;
+          ASSERT_GE(t.compression, 0.0);
+          ASSERT_LE(LabelIndex(s.labels()[f]), 2);
+          peak = std::max(peak, t.compression);
+        }
+        ASSERT_TRUE(std::isfinite(s.labeling_energy()));
+        if (frame >= 2) {
+          flicker += LabelFlicker(prev, s.labels());
+          argmin_flicker += LabelFlicker(prev_argmin, s.argmin_labels());
+        }
+        prev.assign(s.labels().begin(), s.labels().end());
+        prev_argmin.assign(s.argmin_labels().begin(), s.argmin_labels().end());
+      });
+  ASSERT_NE(session, nullptr);
+  const int frames = anim.num_frames() - 2;
   RecordProperty("mean_flicker", std::to_string(flicker / frames));
   RecordProperty("mean_argmin_flicker",
                  std::to_string(argmin_flicker / frames));
@@ -261,14 +256,13 @@ INSTANTIATE_TEST_SUITE_P(Data, BundledAnimationTest,
                                            "cesiumman_walk"));
 
 TEST(SessionTest, SameInputsGiveTheSameOutputs) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
-  auto a = NewSession(anim->mesh);
-  auto b = NewSession(anim->mesh);
+  const io::Animation anim = testing::LoadBundled("fox_walk");
+  ASSERT_GT(anim.num_frames(), 0);
+  auto a = NewSession(anim.mesh);
+  auto b = NewSession(anim.mesh);
   for (int frame = 0; frame < 20; ++frame) {
-    ASSERT_TRUE(a->ProcessFrame(anim->frames.Sample(frame)).ok());
-    ASSERT_TRUE(b->ProcessFrame(anim->frames.Sample(frame)).ok());
+    ASSERT_TRUE(a->ProcessFrame(anim.frames.Sample(frame)).ok());
+    ASSERT_TRUE(b->ProcessFrame(anim.frames.Sample(frame)).ok());
     for (int f = 0; f < a->num_triangles(); ++f) {
       ASSERT_EQ(a->labels()[f], b->labels()[f]);
       ASSERT_EQ(a->compression_field()[f].compression,

@@ -5,22 +5,12 @@
 
 #include <Eigen/Core>
 #include <cmath>
-#include <memory>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/session.h"
 #include "wrinkle/synthetic_sheet.h"
 
 namespace crease::testing {
-
-inline std::unique_ptr<Session> NewSession(const io::TriangleMesh& mesh,
-                                           const SessionParams& params = {}) {
-  auto session = Session::Create(mesh.triangles, mesh.positions, params);
-  EXPECT_TRUE(session.ok()) << session.status();
-  return *std::move(session);
-}
 
 // x' = R(theta) diag(scale, 1) R(theta)^T x in the XZ plane, for x < split only
 // (the rest is carried along rigidly, so it stays uncompressed). split >= 1:

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
 #include "tests/wrinkle/wrinkle_sheet_test.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/joining.h"
@@ -132,21 +134,20 @@ TEST(WrinkleStatsTest, ChurnWindowIsTheDeathFrameAndTheFourBefore) {
 // The same mesh turned onto its side and in other units gets the same
 // wrinkles relative to its size.
 TEST(DefaultMinWidthTest, IndependentOfOrientationAndUnits) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/cesiumman_walk";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok()) << anim.status();
+  const io::Animation anim = testing::LoadBundled("cesiumman_walk");
+  ASSERT_GT(anim.num_frames(), 0);
   auto width_of = [&](const Eigen::Matrix3d& transform) {
-    std::vector<float> moved(anim->mesh.positions.size());
+    std::vector<float> moved(anim.mesh.positions.size());
     for (size_t v = 0; v + 2 < moved.size(); v += 3) {
-      const Eigen::Vector3d p(anim->mesh.positions[v],
-                              anim->mesh.positions[v + 1],
-                              anim->mesh.positions[v + 2]);
+      const Eigen::Vector3d p(anim.mesh.positions[v],
+                              anim.mesh.positions[v + 1],
+                              anim.mesh.positions[v + 2]);
       const Eigen::Vector3d q = transform * p;
       for (int k = 0; k < 3; ++k) moved[v + k] = static_cast<float>(q[k]);
     }
     io::TriangleMesh mesh;
     mesh.positions = moved;
-    mesh.triangles = anim->mesh.triangles;
+    mesh.triangles = anim.mesh.triangles;
     auto session = NewSession(mesh);
     EXPECT_TRUE(session->ProcessFrame(moved).ok());
     return session->wrinkles().min_width();
@@ -305,15 +306,13 @@ struct TargetCase {
 class BundledTargetsTest : public ::testing::TestWithParam<TargetCase> {};
 
 TEST_P(BundledTargetsTest, FewLongLastingFolds) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + GetParam().name;
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok()) << anim.status();
-  auto session = NewSession(anim->mesh);
+  const io::Animation anim = testing::LoadBundled(GetParam().name);
   WrinkleStatistics stats;
-  for (int frame = 0; frame < anim->num_frames(); ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-    stats.AddFrame(session->surface(), session->wrinkles());
-  }
+  const auto session = testing::RunSessionTo(
+      anim, anim.num_frames() - 1, {}, [&](int, const Session& s) {
+        stats.AddFrame(s.surface(), s.wrinkles());
+      });
+  ASSERT_NE(session, nullptr);
   const WrinkleStatsSummary s = stats.Summary();
   RecordProperty("per_100_triangles",
                  std::to_string(s.wrinkles_per_100_triangles));

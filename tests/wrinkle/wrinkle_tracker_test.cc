@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
 #include "tests/wrinkle/wrinkle_sheet_test.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/metrics.h"
@@ -192,21 +194,20 @@ struct DataCase {
 class BundledWrinklesTest : public ::testing::TestWithParam<DataCase> {};
 
 TEST_P(BundledWrinklesTest, PersistentValidAndSteady) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + GetParam().name;
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok()) << anim.status();
+  const io::Animation anim = testing::LoadBundled(GetParam().name);
+  ASSERT_GT(anim.num_frames(), 0);
   SessionParams baseline_params;
   baseline_params.retrace_every_frame = true;
-  auto session = NewSession(anim->mesh);
-  auto baseline = NewSession(anim->mesh, baseline_params);
+  auto session = NewSession(anim.mesh);
+  auto baseline = NewSession(anim.mesh, baseline_params);
   std::map<uint32_t, int> age_of;
   std::set<uint32_t> dead;
   std::vector<WrinklePath> previous, previous_baseline;
   double jitter = 0, baseline_jitter = 0;
   int max_wrinkles = 0;
-  for (int frame = 0; frame < anim->num_frames(); ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-    ASSERT_TRUE(baseline->ProcessFrame(anim->frames.Sample(frame)).ok());
+  for (int frame = 0; frame < anim.num_frames(); ++frame) {
+    ASSERT_TRUE(session->ProcessFrame(anim.frames.Sample(frame)).ok());
+    ASSERT_TRUE(baseline->ProcessFrame(anim.frames.Sample(frame)).ok());
     const WrinkleTracker& tracker = session->wrinkles();
     ExpectValidPaths(*session);
     EXPECT_LE(tracker.max_length_update(), 0.15 + 1e-9) << "frame " << frame;
@@ -260,15 +261,13 @@ TEST(WrinkleTrackerTest, LongRunsStayBounded) {
   // The Fox walk cycle six times over (frame 84 jumps back to frame 0):
   // re-routing around vertices once let a path wind round and round; it must
   // stay valid and short.
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
+  const io::Animation anim = testing::LoadBundled("fox_walk");
+  ASSERT_GT(anim.num_frames(), 0);
   SessionParams params;
-  auto session = NewSession(anim->mesh, params);
-  for (int i = 0; i < 6 * anim->num_frames(); ++i) {
+  auto session = NewSession(anim.mesh, params);
+  for (int i = 0; i < 6 * anim.num_frames(); ++i) {
     ASSERT_TRUE(
-        session->ProcessFrame(anim->frames.Sample(i % anim->num_frames()))
-            .ok());
+        session->ProcessFrame(anim.frames.Sample(i % anim.num_frames())).ok());
     ExpectValidPaths(*session);
     for (const WrinklePath& p : session->wrinkles().wrinkles()) {
       ASSERT_LE(p.num_segments(), params.wrinkles.tracing.max_segments)
@@ -284,42 +283,40 @@ TEST(WrinkleTrackerTest, LongRunsStayBounded) {
 // = 0 (the papers: wrinkles appear and vanish at once).
 TEST(WrinkleTrackerTest, FadingTurnsPopsIntoRampsAndLengthensLives) {
   for (const char* name : {"cloth_pants_knee", "fox_walk"}) {
-    const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
-    const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-    ASSERT_TRUE(anim.ok());
+    const io::Animation anim = testing::LoadBundled(name);
     // Summed mid heights of the wrinkles born or dying, per frame, and the
     // median lifetime.
     auto measure = [&](int fade_frames, double* popped, int* median_life) {
       SessionParams params;
       params.wrinkles.fade_frames = fade_frames;
-      auto session = NewSession(anim->mesh, params);
       std::map<uint32_t, double> previous;
       std::vector<int> lives;
       *popped = 0;
-      for (int frame = 0; frame < anim->num_frames(); ++frame) {
-        ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-        const WrinkleTracker& t = session->wrinkles();
-        std::map<uint32_t, double> now;
-        for (size_t w = 0; w < t.wrinkles().size(); ++w) {
-          const WrinklePath& path = t.wrinkles()[w];
-          now[path.id] = t.shapes()[w].mid_height;
-          if (path.age == 0 && fade_frames > 0) {
-            EXPECT_DOUBLE_EQ(path.fade, 1.0 / fade_frames);
-          }
-          if (!previous.count(path.id)) *popped += now[path.id];
-        }
-        std::set<uint32_t> joined;  // their folds live on in another
-        for (const WrinkleDeath& d : t.deaths()) {
-          if (d.joined) joined.insert(d.id);
-        }
-        for (const auto& [id, height] : previous) {
-          if (!now.count(id) && !joined.count(id)) *popped += height;
-        }
-        previous = std::move(now);
-        for (const WrinkleDeath& d : t.deaths()) {
-          if (!d.joined) lives.push_back(d.age + 1);
-        }
-      }
+      const auto session = testing::RunSessionTo(
+          anim, anim.num_frames() - 1, params, [&](int, const Session& s) {
+            const WrinkleTracker& t = s.wrinkles();
+            std::map<uint32_t, double> now;
+            for (size_t w = 0; w < t.wrinkles().size(); ++w) {
+              const WrinklePath& path = t.wrinkles()[w];
+              now[path.id] = t.shapes()[w].mid_height;
+              if (path.age == 0 && fade_frames > 0) {
+                EXPECT_DOUBLE_EQ(path.fade, 1.0 / fade_frames);
+              }
+              if (!previous.count(path.id)) *popped += now[path.id];
+            }
+            std::set<uint32_t> joined;  // their folds live on in another
+            for (const WrinkleDeath& d : t.deaths()) {
+              if (d.joined) joined.insert(d.id);
+            }
+            for (const auto& [id, height] : previous) {
+              if (!now.count(id) && !joined.count(id)) *popped += height;
+            }
+            previous = std::move(now);
+            for (const WrinkleDeath& d : t.deaths()) {
+              if (!d.joined) lives.push_back(d.age + 1);
+            }
+          });
+      ASSERT_NE(session, nullptr);
       ASSERT_FALSE(lives.empty());
       std::sort(lives.begin(), lives.end());
       *median_life = lives[lives.size() / 2];
@@ -339,52 +336,49 @@ TEST(WrinkleTrackerTest, FadingTurnsPopsIntoRampsAndLengthensLives) {
 // triangles, which jumps when the path reaches a more (or leaves the most)
 // compressed triangle. The shape's value follows it by at most 15 % a frame.
 TEST(WrinkleTrackerTest, ShapeCompressionChangesAtMost15PercentAFrame) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
-  auto session = NewSession(anim->mesh);
+  const io::Animation anim = testing::LoadBundled("fox_walk");
   std::map<uint32_t, double> previous;
   int limited = 0;
-  for (int frame = 0; frame < anim->num_frames(); ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-    const WrinkleTracker& t = session->wrinkles();
-    std::map<uint32_t, double> now;
-    for (size_t w = 0; w < t.wrinkles().size(); ++w) {
-      const WrinklePath& path = t.wrinkles()[w];
-      const double c = path.shape_compression;
-      EXPECT_EQ(t.shapes()[w].max_compression, c);
-      now[path.id] = c;
-      const auto it = previous.find(path.id);
-      if (it == previous.end()) continue;
-      EXPECT_LE(c / it->second, 1.15 + 1e-9) << path.id << " frame " << frame;
-      EXPECT_GE(c / it->second, 1 / 1.15 - 1e-9)
-          << path.id << " frame " << frame;
-      double raw = 1.0;
-      for (int32_t f : path.faces) {
-        raw = std::max(raw, session->compression_field()[f].compression);
-      }
-      limited += raw != c;
-    }
-    previous = std::move(now);
-  }
+  const auto session = testing::RunSessionTo(
+      anim, anim.num_frames() - 1, {}, [&](int frame, const Session& s) {
+        const WrinkleTracker& t = s.wrinkles();
+        std::map<uint32_t, double> now;
+        for (size_t w = 0; w < t.wrinkles().size(); ++w) {
+          const WrinklePath& path = t.wrinkles()[w];
+          const double c = path.shape_compression;
+          EXPECT_EQ(t.shapes()[w].max_compression, c);
+          now[path.id] = c;
+          const auto it = previous.find(path.id);
+          if (it == previous.end()) continue;
+          EXPECT_LE(c / it->second, 1.15 + 1e-9)
+              << path.id << " frame " << frame;
+          EXPECT_GE(c / it->second, 1 / 1.15 - 1e-9)
+              << path.id << " frame " << frame;
+          double raw = 1.0;
+          for (int32_t f : path.faces) {
+            raw = std::max(raw, s.compression_field()[f].compression);
+          }
+          limited += raw != c;
+        }
+        previous = std::move(now);
+      });
+  ASSERT_NE(session, nullptr);
   EXPECT_GT(limited, 0);  // the limit did something on this animation
 }
 
 TEST(WrinkleTrackerTest, TrouserKneeWrinklesWhileBent) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
-  auto session = NewSession(anim->mesh);
-  for (int frame = 0; frame < anim->num_frames(); ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-    if (frame < 8) {
-      EXPECT_TRUE(session->wrinkles().wrinkles().empty()) << frame;
-    }
-    // The first full bend is held over frames 31-42.
-    if (frame >= 31 && frame <= 42) {
-      EXPECT_GE(session->wrinkles().wrinkles().size(), 5u) << frame;
-    }
-  }
+  const io::Animation anim = testing::LoadBundled("cloth_pants_knee");
+  const auto session = testing::RunSessionTo(
+      anim, anim.num_frames() - 1, {}, [](int frame, const Session& s) {
+        if (frame < 8) {
+          EXPECT_TRUE(s.wrinkles().wrinkles().empty()) << frame;
+        }
+        // The first full bend is held over frames 31-42.
+        if (frame >= 31 && frame <= 42) {
+          EXPECT_GE(s.wrinkles().wrinkles().size(), 5u) << frame;
+        }
+      });
+  ASSERT_NE(session, nullptr);
 }
 
 }  // namespace

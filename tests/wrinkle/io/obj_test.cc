@@ -1,10 +1,9 @@
 #include "wrinkle/io/obj.h"
 
-#include <string>
-
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/bundled_data.h"
 
 namespace crease::io {
 namespace {
@@ -97,7 +96,7 @@ TEST(ObjTest, FormatRoundTripsExactly) {
 }
 
 TEST(ObjTest, ReadsBundledFoxSoup) {
-  const auto mesh = ReadObj(std::string(CREASE_DATA_DIR) + "/fox_walk.obj");
+  const auto mesh = ReadObj(testing::BundledPath("fox_walk.obj"));
   ASSERT_TRUE(mesh.ok()) << mesh.status();
   EXPECT_EQ(mesh->num_vertices(), 1728);
   EXPECT_EQ(mesh->num_triangles(), 576);

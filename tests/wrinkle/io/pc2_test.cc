@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/bundled_data.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/obj.h"
 
@@ -101,8 +102,8 @@ TEST(Pc2Test, WriteRejectsInconsistentCache) {
 }
 
 TEST(Pc2Test, BundledAnimationMatchesItsObj) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
-  const auto anim = ReadAnimation(stem + ".obj", stem + ".pc2");
+  const auto anim = ReadAnimation(testing::BundledPath("cloth_pants_knee.obj"),
+                                  testing::BundledPath("cloth_pants_knee.pc2"));
   ASSERT_TRUE(anim.ok()) << anim.status();
   EXPECT_EQ(anim->frames.num_points, 414);
   EXPECT_EQ(anim->num_frames(), 120);
@@ -114,9 +115,8 @@ TEST(Pc2Test, BundledAnimationMatchesItsObj) {
 }
 
 TEST(Pc2Test, AnimationWithMismatchedCountsFails) {
-  const std::string dir = CREASE_DATA_DIR;
-  const auto anim = ReadAnimation(dir + "/cloth_pants_knee.obj",
-                                  dir + "/cloth_skirt_walk.pc2");
+  const auto anim = ReadAnimation(testing::BundledPath("cloth_pants_knee.obj"),
+                                  testing::BundledPath("cloth_skirt_walk.pc2"));
   ASSERT_FALSE(anim.ok());
   EXPECT_THAT(
       anim.status().message(),

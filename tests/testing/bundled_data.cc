@@ -1,0 +1,25 @@
+#include "tests/testing/bundled_data.h"
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "gtest/gtest.h"
+#include "wrinkle/io/animation.h"
+
+namespace crease::testing {
+
+std::string BundledPath(std::string_view file) {
+  std::string path = CREASE_DATA_DIR "/";
+  path += file;
+  return path;
+}
+
+io::Animation LoadBundled(std::string_view name) {
+  const std::string stem = BundledPath(name);
+  auto animation = io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  EXPECT_TRUE(animation.ok()) << animation.status();
+  return animation.ok() ? *std::move(animation) : io::Animation{};
+}
+
+}  // namespace crease::testing
