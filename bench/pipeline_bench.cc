@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "tests/testing/bundled_data.h"
+#include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/session.h"
 #include "wrinkle/synthetic_sheet.h"

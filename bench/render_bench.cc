@@ -12,6 +12,7 @@
 #include "benchmark/benchmark.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
+#include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/session.h"
 
@@ -46,8 +47,8 @@ Scene& SceneOf(const std::string& name, double min_width = 0) {
   if (scene != nullptr) return *scene;
   scene = std::make_unique<Scene>();
   scene->renderer = *FrameRenderer::Create(&Gpu());
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
-  scene->animation = *io::ReadAnimation(stem + ".obj", stem + ".pc2");
+  scene->animation = *io::ReadAnimation(testing::BundledPath(name + ".obj"),
+                                        testing::BundledPath(name + ".pc2"));
   const int frames = std::min(60, scene->animation.num_frames());
   size_t most = 0;
   for (int pass = 0; pass < 2; ++pass) {

@@ -22,7 +22,7 @@
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
 #include "server/crease_server.h"
-#include "tests/testing/bundled_data.h"
+#include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
 
 namespace crease {

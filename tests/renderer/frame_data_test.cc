@@ -6,6 +6,8 @@
 
 #include "gtest/gtest.h"
 #include "tests/renderer/renderer_fixture.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/profile_shared.h"
 #include "wrinkle/projection_shared.h"
@@ -47,31 +49,27 @@ TEST(SmoothNormalsTest, CoincidentVerticesShareOneNormal) {
 // On a real frame: levels of an edge agree between its two triangles, ranges
 // point inside the point buffer, and the bisector normals are unit.
 TEST(WrinkleBuffersTest, SharedEdgesAgreeAndRangesAreInBounds) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
+  const io::Animation anim = testing::LoadBundled("cloth_pants_knee");
+  ASSERT_GT(anim.num_frames(), 0);
   SessionParams params;
   params.wrinkles.min_width = 0.012;
-  auto session =
-      *Session::Create(anim->mesh.triangles, anim->mesh.positions, params);
-  for (int frame = 0; frame <= 36; ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-  }
+  const auto session = testing::RunSessionTo(anim, 36, params);
+  ASSERT_NE(session, nullptr);
   TessellationTarget target;
   target.view_projection(3, 2) = -1;  // something with w > 0 in front
   target.view_projection(3, 3) = 0;
   target.view_projection(2, 3) = -3;
   WrinkleBuffers buffers;
-  const auto positions = anim->frames.Sample(36);
+  const auto positions = anim.frames.Sample(36);
   const RenderMesh mesh = MeshOf(*session, positions);
   FillWrinkleBuffers(mesh, WrinklesOf(*session), target, &buffers);
-  ASSERT_EQ(buffers.levels.size(), anim->mesh.triangles.size());
+  ASSERT_EQ(buffers.levels.size(), anim.mesh.triangles.size());
   // Every edge has one level, in whichever triangle: also between a wrinkled
   // triangle and one without wrinkles (no T-junctions).
   std::map<std::pair<int, int>, float> edge_level;
   int tessellated = 0, disagreements = 0, bordering = 0;
-  for (size_t f = 0; f < anim->mesh.triangles.size(); ++f) {
-    const auto& t = anim->mesh.triangles[f];
+  for (size_t f = 0; f < anim.mesh.triangles.size(); ++f) {
+    const auto& t = anim.mesh.triangles[f];
     for (int k = 0; k < 3; ++k) {
       const std::pair<int, int> edge =
           std::minmax(mesh.welded[t[k]], mesh.welded[t[(k + 1) % 3]]);
@@ -229,14 +227,12 @@ int ExpectOffsetsAgreeAlongSharedEdges(const Session& session,
 // No cracks by construction, on every frame of the Fox (a soup that is closed
 // once welded).
 TEST(WrinkleBuffersTest, OffsetsAgreeAlongSharedEdges) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
-  auto session =
-      *Session::Create(anim->mesh.triangles, anim->mesh.positions, {});
+  const io::Animation anim = testing::LoadBundled("fox_walk");
+  ASSERT_GT(anim.num_frames(), 0);
+  auto session = *Session::Create(anim.mesh.triangles, anim.mesh.positions, {});
   int edges_checked = 0;
-  for (int frame = 0; frame < anim->num_frames(); ++frame) {
-    const auto positions = anim->frames.Sample(frame);
+  for (int frame = 0; frame < anim.num_frames(); ++frame) {
+    const auto positions = anim.frames.Sample(frame);
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
     edges_checked += ExpectOffsetsAgreeAlongSharedEdges(
         *session, positions, "frame " + std::to_string(frame));
@@ -250,16 +246,14 @@ TEST(WrinkleBuffersTest, OffsetsAgreeAlongSharedEdges) {
 // wrinkle looked up whole, at 15 points over every triangle of every 8th Fox
 // frame.
 TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
-  auto session =
-      *Session::Create(anim->mesh.triangles, anim->mesh.positions, {});
+  const io::Animation anim = testing::LoadBundled("fox_walk");
+  ASSERT_GT(anim.num_frames(), 0);
+  auto session = *Session::Create(anim.mesh.triangles, anim.mesh.positions, {});
   WrinkleBuffers buffers;
   FrameWrinkles wrinkles;
   int lifted = 0, clipped = 0, whole = 0;
-  for (int frame = 0; frame < anim->num_frames(); ++frame) {
-    const auto positions = anim->frames.Sample(frame);
+  for (int frame = 0; frame < anim.num_frames(); ++frame) {
+    const auto positions = anim.frames.Sample(frame);
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
     if (frame % 8 != 0) continue;
     wrinkles = WrinklesOf(*session);
@@ -268,10 +262,10 @@ TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
       whole += range[2] >= 0 && range[3] >= 0;
       clipped += range[2] < 0 || range[3] < 0;
     }
-    for (size_t f = 0; f < anim->mesh.triangles.size(); ++f) {
+    for (size_t f = 0; f < anim.mesh.triangles.size(); ++f) {
       Eigen::Vector3f corner[3];
       for (int k = 0; k < 3; ++k) {
-        const int v = anim->mesh.triangles[f][k];
+        const int v = anim.mesh.triangles[f][k];
         corner[k] = {positions[3 * v], positions[3 * v + 1],
                      positions[3 * v + 2]};
       }
@@ -472,14 +466,13 @@ TEST(ClassifyClosureTest, TetrahedraSoupsAndOpenMeshes) {
   for (const auto& [name, want] :
        {std::pair{"fox_walk", Closure::kClosedOutward},
         std::pair{"cloth_pants_knee", Closure::kOpen}}) {
-    const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
-    const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-    ASSERT_TRUE(anim.ok());
+    const io::Animation anim = testing::LoadBundled(name);
+    ASSERT_GT(anim.num_frames(), 0);
     int num_welded = 0;
     const std::vector<int32_t> welded = WeldVerticesRelative(
-        anim->mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
+        anim.mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
     EXPECT_EQ(
-        ClassifyClosure({anim->frames.Sample(10), anim->mesh.triangles, welded},
+        ClassifyClosure({anim.frames.Sample(10), anim.mesh.triangles, welded},
                         &scratch),
         want)
         << name;

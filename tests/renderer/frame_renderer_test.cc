@@ -11,6 +11,8 @@
 #include "image/image_encoding.h"
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/renderer_fixture.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/session.h"
 
@@ -60,12 +62,11 @@ TEST_F(FrameRendererTest, SquareSeenHeadOnIsCentredAndSymmetric) {
 }
 
 TEST_F(FrameRendererTest, AutoFramingKeepsABundledFrameInside) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
+  const io::Animation anim = testing::LoadBundled("cloth_pants_knee");
+  ASSERT_GT(anim.num_frames(), 0);
   RenderOptions options;
   const auto image = renderer_->Render(
-      {anim->frames.Sample(35), anim->mesh.triangles, {}}, nullptr, options);
+      {anim.frames.Sample(35), anim.mesh.triangles, {}}, nullptr, options);
   ASSERT_TRUE(image.ok()) << image.status();
   SaveTestImage(*image, "pants_frame35");
   int covered = 0;
@@ -82,17 +83,16 @@ TEST_F(FrameRendererTest, AutoFramingKeepsABundledFrameInside) {
 }
 
 TEST_F(FrameRendererTest, SplitDrawsGiveTheSameImage) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
+  const io::Animation anim = testing::LoadBundled("fox_walk");
+  ASSERT_GT(anim.num_frames(), 0);
   RenderOptions options;
   options.width = 200;
   options.height = 150;
   const auto whole = renderer_->Render(
-      {anim->frames.Sample(0), anim->mesh.triangles, {}}, nullptr, options);
+      {anim.frames.Sample(0), anim.mesh.triangles, {}}, nullptr, options);
   options.max_patches_per_draw = 7;
   const auto split = renderer_->Render(
-      {anim->frames.Sample(0), anim->mesh.triangles, {}}, nullptr, options);
+      {anim.frames.Sample(0), anim.mesh.triangles, {}}, nullptr, options);
   ASSERT_TRUE(whole.ok() && split.ok());
   EXPECT_EQ(whole->pixels, split->pixels);
 }
@@ -101,26 +101,24 @@ TEST_F(FrameRendererTest, SplitDrawsGiveTheSameImage) {
 // server's way) or by the renderer itself (no ids given), by one rule: the
 // same image, seams shaded as one surface.
 TEST_F(FrameRendererTest, TopologyWeldingMatchesTheRenderersOwn) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/fox_walk";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
-  auto session =
-      Session::Create(anim->mesh.triangles, anim->mesh.positions, {});
+  const io::Animation anim = testing::LoadBundled("fox_walk");
+  ASSERT_GT(anim.num_frames(), 0);
+  auto session = Session::Create(anim.mesh.triangles, anim.mesh.positions, {});
   ASSERT_TRUE(session.ok()) << session.status();
   ASSERT_LT((*session)->topology().num_welded_vertices(),
             (*session)->topology().num_vertices());  // it has seams
   RenderOptions options;
   options.width = 200;
   options.height = 150;
-  const auto positions = anim->frames.Sample(20);
-  const auto own = renderer_->Render({positions, anim->mesh.triangles, {}},
-                                     nullptr, options);
+  const auto positions = anim.frames.Sample(20);
+  const auto own =
+      renderer_->Render({positions, anim.mesh.triangles, {}}, nullptr, options);
   const auto topology =
       renderer_->Render(MeshOf(**session, positions), nullptr, options);
   std::vector<int32_t> identity(positions.size() / 3);
   for (size_t v = 0; v < identity.size(); ++v) identity[v] = v;
   const auto unwelded = renderer_->Render(
-      {positions, anim->mesh.triangles, identity}, nullptr, options);
+      {positions, anim.mesh.triangles, identity}, nullptr, options);
   ASSERT_TRUE(own.ok() && topology.ok() && unwelded.ok());
   EXPECT_EQ(own->pixels, topology->pixels);
   // Not welding at all shows the seams: the ids are used.
@@ -189,25 +187,21 @@ namespace crease::renderer {
 namespace {
 
 TEST_F(FrameRendererTest, WrinklesChangeOnlyTheirNeighbourhoodAndOpenNoHoles) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
+  const io::Animation anim = testing::LoadBundled("cloth_pants_knee");
+  ASSERT_GT(anim.num_frames(), 0);
   SessionParams params;
   params.wrinkles.min_width = 0.012;  // 1.2 cm: visible at 640 x 480
-  auto session =
-      *Session::Create(anim->mesh.triangles, anim->mesh.positions, params);
-  for (int frame = 0; frame <= 36; ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-  }
+  const auto session = testing::RunSessionTo(anim, 36, params);
+  ASSERT_NE(session, nullptr);
   ASSERT_GT(session->wrinkles().wrinkles().size(), 3u);
   RenderOptions options;
   options.wrinkles = false;
   const auto plain =
-      RenderSession(*renderer_, *session, anim->frames.Sample(36), options);
+      RenderSession(*renderer_, *session, anim.frames.Sample(36), options);
   options.wrinkles = true;
   RenderStats stats;
   const auto wrinkled = RenderSession(*renderer_, *session,
-                                      anim->frames.Sample(36), options, &stats);
+                                      anim.frames.Sample(36), options, &stats);
   ASSERT_TRUE(plain.ok() && wrinkled.ok()) << wrinkled.status();
   // Displaced, not only shaded: the hole check below means something.
   EXPECT_GT(stats.displaced_wrinkles, 0);
@@ -240,27 +234,23 @@ TEST_F(FrameRendererTest, PastLlvmpipesVertexLimitSplitDrawsRenderCorrectly) {
   // vertices in all. The automatic split must give the image that one patch per
   // draw gives (which can never reach the limit); one unsplit draw would be
   // corrupt on llvmpipe.
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/cloth_pants_knee";
-  const auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  ASSERT_TRUE(anim.ok());
+  const io::Animation anim = testing::LoadBundled("cloth_pants_knee");
+  ASSERT_GT(anim.num_frames(), 0);
   SessionParams params;
   params.wrinkles.min_width = 0.003;
-  auto session =
-      *Session::Create(anim->mesh.triangles, anim->mesh.positions, params);
-  for (int frame = 0; frame <= 36; ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim->frames.Sample(frame)).ok());
-  }
+  const auto session = testing::RunSessionTo(anim, 36, params);
+  ASSERT_NE(session, nullptr);
   const FrameWrinkles wrinkles = WrinklesOf(*session);
   // A lower bound on the tessellated vertices: every wrinkled triangle's inner
   // level is at least its shortest edge over 3/8 L_min.
-  const auto positions = anim->frames.Sample(36);
+  const auto positions = anim.frames.Sample(36);
   long vertices = 0;
   for (size_t f = 0; f + 1 < wrinkles.range_offsets.size(); ++f) {
     if (wrinkles.range_offsets[f + 1] == wrinkles.range_offsets[f]) continue;
     double shortest = 1e9;
     for (int k = 0; k < 3; ++k) {
-      const int a = anim->mesh.triangles[f][k],
-                b = anim->mesh.triangles[f][(k + 1) % 3];
+      const int a = anim.mesh.triangles[f][k],
+                b = anim.mesh.triangles[f][(k + 1) % 3];
       double d2 = 0;
       for (int c = 0; c < 3; ++c)
         d2 += std::pow(positions[3 * a + c] - positions[3 * b + c], 2);

@@ -12,6 +12,8 @@
 #include "renderer/frame_renderer.h"
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/renderer_fixture.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/session.h"
 #include "wrinkle/synthetic_sheet.h"
@@ -148,26 +150,16 @@ TEST_F(GoldenTest, SubPixelWrinkleDoesNotAlias) {
   EXPECT_LT(difference, 2.0);
 }
 
-io::Animation LoadBundled(const std::string& name) {
-  const std::string stem = std::string(CREASE_DATA_DIR) + "/" + name;
-  auto anim = io::ReadAnimation(stem + ".obj", stem + ".pc2");
-  EXPECT_TRUE(anim.ok()) << anim.status();
-  return anim.ok() ? *std::move(anim) : io::Animation{};
-}
-
 // Frame 36 of the trouser knee from behind, where it gathers (the demo's
 // view).
 TEST_F(GoldenTest, BundledTrouserKneeFrame) {
   SkipUnlessLlvmpipe();
-  const io::Animation anim = LoadBundled("cloth_pants_knee");
+  const io::Animation anim = testing::LoadBundled("cloth_pants_knee");
   ASSERT_GT(anim.num_frames(), 36);
   SessionParams params;
   params.wrinkles.min_width = 0.012;
-  auto session =
-      *Session::Create(anim.mesh.triangles, anim.mesh.positions, params);
-  for (int frame = 0; frame <= 36; ++frame) {
-    ASSERT_TRUE(session->ProcessFrame(anim.frames.Sample(frame)).ok());
-  }
+  const auto session = testing::RunSessionTo(anim, 36, params);
+  ASSERT_NE(session, nullptr);
   RenderOptions options;
   options.width = 320;
   options.height = 240;
@@ -190,7 +182,7 @@ TEST_F(GoldenTest, BundledTrouserKneeFrame) {
 // the wrinkled surface would show the background: every pixel the plain Fox
 // covers must stay covered.
 TEST_F(GoldenTest, ClosedWrinkledMeshShowsNoBackgroundThroughIt) {
-  const io::Animation anim = LoadBundled("fox_walk");
+  const io::Animation anim = testing::LoadBundled("fox_walk");
   ASSERT_GT(anim.num_frames(), 0);
   SessionParams params;
   auto session =

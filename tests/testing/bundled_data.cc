@@ -9,12 +9,6 @@
 
 namespace crease::testing {
 
-std::string BundledPath(std::string_view file) {
-  std::string path = CREASE_DATA_DIR "/";
-  path += file;
-  return path;
-}
-
 io::Animation LoadBundled(std::string_view name) {
   const std::string stem = BundledPath(name);
   auto animation = io::ReadAnimation(stem + ".obj", stem + ".pc2");

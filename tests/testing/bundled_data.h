@@ -7,12 +7,10 @@
 #include <string>
 #include <string_view>
 
+#include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
 
 namespace crease::testing {
-
-// The path of `file` in data/: BundledPath("fox_walk.obj").
-std::string BundledPath(std::string_view file);
 
 // data/NAME.obj and data/NAME.pc2 (NAME like "fox_walk"). If they do not load:
 // a non-fatal test failure with the status, and an empty Animation (no frames,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/testing/session_runner.h"
 #include "tests/wrinkle/wrinkle_sheet_test.h"
 #include "wrinkle/session.h"
 #include "wrinkle/synthetic_sheet.h"
