@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "common/file_util.h"
 #include "common/status_macros.h"
+#include "wrinkle/io/binary_append.h"
 
 namespace crease::io {
 namespace {
@@ -25,13 +26,6 @@ T Load(std::string_view bytes, size_t offset) {
   T value;
   std::memcpy(&value, bytes.data() + offset, sizeof(T));
   return value;
-}
-
-template <typename T>
-void Store(std::string& out, T value) {
-  char raw[sizeof(T)];
-  std::memcpy(raw, &value, sizeof(T));
-  out.append(raw, sizeof(T));
 }
 
 }  // namespace
@@ -118,11 +112,11 @@ absl::StatusOr<PointCache> ReadPc2(const std::string& path,
 
 std::string FormatPc2(const PointCache& cache) {
   std::string out(kMagic, sizeof(kMagic));
-  Store<int32_t>(out, 1);
-  Store<int32_t>(out, cache.num_points);
-  Store<float>(out, cache.start_frame);
-  Store<float>(out, cache.sample_rate);
-  Store<int32_t>(out, cache.num_samples);
+  AppendBinary<int32_t>(out, 1);
+  AppendBinary<int32_t>(out, cache.num_points);
+  AppendBinary<float>(out, cache.start_frame);
+  AppendBinary<float>(out, cache.sample_rate);
+  AppendBinary<int32_t>(out, cache.num_samples);
   out.append(reinterpret_cast<const char*>(cache.positions.data()),
              cache.positions.size() * sizeof(float));
   return out;

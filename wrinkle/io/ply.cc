@@ -5,18 +5,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/file_util.h"
+#include "wrinkle/io/binary_append.h"
 
 namespace crease::io {
-namespace {
-
-template <typename T>
-void Append(std::string& out, T value) {
-  char raw[sizeof(T)];
-  std::memcpy(raw, &value, sizeof(T));
-  out.append(raw, sizeof(T));
-}
-
-}  // namespace
 
 absl::Status WritePlyWithFaceColors(const std::string& path,
                                     absl::Span<const float> positions,
@@ -54,18 +45,19 @@ absl::Status WritePlyWithFaceColors(const std::string& path,
   absl::StrAppend(&out, "end_header\n");
   out.reserve(out.size() + positions.size() * 4 +
               triangles.size() * (16 + 4 * face_scalars.size()));
-  for (float p : positions) Append(out, p);
+  for (float p : positions) AppendBinary(out, p);
   for (size_t f = 0; f < triangles.size(); ++f) {
-    Append<uint8_t>(out, 3);
+    AppendBinary<uint8_t>(out, 3);
     for (int32_t v : triangles[f]) {
       if (v < 0 || static_cast<size_t>(v) >= num_vertices) {
         return absl::InvalidArgumentError(absl::StrFormat(
             "%s: triangle %d has vertex %d of %d", path, f, v, num_vertices));
       }
-      Append<int32_t>(out, v);
+      AppendBinary<int32_t>(out, v);
     }
-    for (uint8_t channel : face_colors[f]) Append(out, channel);
-    for (const FaceScalar& scalar : face_scalars) Append(out, scalar.values[f]);
+    for (uint8_t channel : face_colors[f]) AppendBinary(out, channel);
+    for (const FaceScalar& scalar : face_scalars)
+      AppendBinary(out, scalar.values[f]);
   }
   return files::WriteStringToFile(path, out);
 }
