@@ -1,5 +1,6 @@
 #include "wrinkle/frame_wrinkles.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_format.h"
@@ -35,7 +36,70 @@ int32_t SegmentsHeld(const FrameWrinkles& wrinkles, int w) {
   return n < 2 ? 0 : (n - 1) / wrinkles.samples_per_segment(w);
 }
 
+// Squared distance from p to segment ab.
+double SegmentDistanceSq(const Eigen::Vector3d& p, const Eigen::Vector3d& a,
+                         const Eigen::Vector3d& b) {
+  const Eigen::Vector3d ab = b - a;
+  const double length2 = ab.squaredNorm();
+  const double t =
+      length2 > 0 ? std::clamp((p - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - p).squaredNorm();
+}
+
 }  // namespace
+
+void ListTrianglesReached(absl::Span<const float> positions,
+                          absl::Span<const std::array<int32_t, 3>> triangles,
+                          FrameWrinkles* wrinkles) {
+  wrinkles->range_offsets.assign(1, 0);
+  wrinkles->ranges.clear();
+  if (!(wrinkles->min_width > 0)) {
+    // No wrinkle is narrower than L_min, and the narrowest usually is L_min.
+    for (const RefinedPoint& p : wrinkles->points) {
+      if (p.width > 0 &&
+          (!(wrinkles->min_width > 0) || p.width < wrinkles->min_width)) {
+        wrinkles->min_width = p.width;
+      }
+    }
+  }
+  auto vertex = [&](int32_t v) {
+    return Eigen::Vector3d(positions[3 * v], positions[3 * v + 1],
+                           positions[3 * v + 2]);
+  };
+  for (const std::array<int32_t, 3>& t : triangles) {
+    const Eigen::Vector3d a = vertex(t[0]), b = vertex(t[1]), c = vertex(t[2]);
+    const Eigen::Vector3d centre = (a + b + c) / 3.0;
+    const double radius = std::sqrt(
+        std::max({(a - centre).squaredNorm(), (b - centre).squaredNorm(),
+                  (c - centre).squaredNorm()}));
+    for (int w = 0; w < wrinkles->num_wrinkles(); ++w) {
+      const absl::Span<const RefinedPoint> refined = wrinkles->refined(w);
+      const int32_t k = wrinkles->samples_per_segment(w);
+      const int32_t segments =
+          refined.size() < 2 ? 0 : static_cast<int32_t>(refined.size() - 1) / k;
+      int32_t first = -1, last = -1;
+      for (int32_t s = 0; s < segments; ++s) {
+        double reach = 0;
+        for (int32_t i = s * k; i <= (s + 1) * k; ++i) {
+          reach = std::max(reach, 0.5 * refined[i].width);
+        }
+        // A hair more, so rounding never drops a triangle at the limit.
+        const double limit = (reach + radius) * 1.0001 + 1e-9;
+        bool near = false;
+        for (int32_t i = s * k; i < (s + 1) * k && !near; ++i) {
+          near = SegmentDistanceSq(centre, refined[i].position,
+                                   refined[i + 1].position) <= limit * limit;
+        }
+        if (!near) continue;
+        if (first < 0) first = s;
+        last = s;
+      }
+      if (first >= 0) wrinkles->ranges.push_back({w, first, last});
+    }
+    wrinkles->range_offsets.push_back(
+        static_cast<int32_t>(wrinkles->ranges.size()));
+  }
+}
 
 void FrameWrinkles::Clear() {
   points.clear();
@@ -49,7 +113,8 @@ void FrameWrinkles::Clear() {
 absl::Status ValidateFrameWrinkles(const FrameWrinkles& wrinkles,
                                    size_t num_triangles) {
   if (wrinkles.range_offsets.empty()) return absl::OkStatus();
-  if (!(wrinkles.min_width > 0) || !std::isfinite(wrinkles.min_width)) {
+  if (!wrinkles.points.empty() &&
+      (!(wrinkles.min_width > 0) || !std::isfinite(wrinkles.min_width))) {
     return absl::InvalidArgumentError(
         absl::StrFormat("wrinkles: min_width %g is not positive and finite",
                         wrinkles.min_width));

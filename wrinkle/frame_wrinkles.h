@@ -3,13 +3,15 @@
 
 // One frame's wrinkles as plain data: everything a renderer needs to draw
 // them, with no reference to the Session, tracker or solver that made them.
-// The server fills it from its tracker (WrinkleTracker::ExportFrame); the
+// The server fills it from its tracker (WrinkleTracker::ExportFrame). The
 // points of each wrinkle are exactly a FrameResult's Wrinkle (points, widths,
-// heights), so a client holding the mesh could fill it too, given the
-// per-triangle lists (which the protocol does not carry yet).
+// heights), so a client holding the mesh fills it too: the points from the
+// messages, the per-triangle lists (not in the protocol) by
+// ListTrianglesReached.
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -65,10 +67,27 @@ struct FrameWrinkles {
   void Clear();
 };
 
+// Fills the per-triangle lists of `wrinkles`, whose points, point_offsets and
+// segments are set, for this mesh (xyz per vertex): what a client does with a
+// FrameResult, whose Wrinkle messages carry the points (one segment per
+// refined segment will do) but no lists. A wrinkle is listed on a triangle
+// when the triangle's bounding sphere comes within reach of one of its
+// segments (half the segment's wider end, the profile's half width) and the
+// range spans the first to the last such segment. Brute force over wrinkle
+// segments x triangles, and conservative by distance alone: unlike the
+// tracker's lists, which grow over neighbouring triangles, a wrinkle may also
+// be listed on a separate part of the surface within half a width (two legs
+// touching). A min_width that is not positive (a Start that left it automatic)
+// becomes the narrowest point's width. Storage is reused.
+void ListTrianglesReached(absl::Span<const float> positions,
+                          absl::Span<const std::array<int32_t, 3>> triangles,
+                          FrameWrinkles* wrinkles);
+
 // OK when `wrinkles` is consistent and its lists are for `num_triangles`
 // triangles (or empty): offsets start at 0, never decrease and end at their
 // list's size; every range names a wrinkle and segments it has; points are
-// finite with non-negative widths and heights; min_width is positive.
+// finite with non-negative widths and heights; min_width is positive when
+// there are points.
 // InvalidArgument naming the first fault otherwise.
 absl::Status ValidateFrameWrinkles(const FrameWrinkles& wrinkles,
                                    size_t num_triangles);

@@ -241,11 +241,26 @@ TEST(WrinkleBuffersTest, OffsetsAgreeAlongSharedEdges) {
   EXPECT_GT(edges_checked, 100);
 }
 
-// The per-triangle lists (the tracker's conservative ranges, clipped to the
-// refined segments that reach the triangle) give exactly the offset of every
-// wrinkle looked up whole, at 15 points over every triangle of every 8th Fox
-// frame.
-TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
+// What a client holding the FrameResult of `sent` has: each wrinkle's points
+// (one segment per refined segment), no lists, L_min left automatic; then
+// the lists it computes.
+FrameWrinkles AsReceived(const FrameWrinkles& sent, const RenderMesh& mesh) {
+  FrameWrinkles received;
+  received.points = sent.points;
+  received.point_offsets = sent.point_offsets;
+  for (int w = 0; w < sent.num_wrinkles(); ++w) {
+    received.segments.push_back(std::max<int32_t>(
+        0, sent.point_offsets[w + 1] - sent.point_offsets[w] - 1));
+  }
+  ListTrianglesReached(mesh.positions, mesh.triangles, &received);
+  return received;
+}
+
+// The per-triangle lists (the tracker's conservative ranges, or a client's
+// from the points alone, clipped to the refined segments that reach the
+// triangle) give exactly the offset of every wrinkle looked up whole, at 15
+// points over every triangle of every 8th Fox frame.
+void ExpectListsLoseNothing(bool lists_from_points) {
   const io::Animation anim = testing::LoadBundled("fox_walk");
   ASSERT_GT(anim.num_frames(), 0);
   auto session = *Session::Create(anim.mesh.triangles, anim.mesh.positions, {});
@@ -256,8 +271,13 @@ TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
     const auto positions = anim.frames.Sample(frame);
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
     if (frame % 8 != 0) continue;
+    const RenderMesh mesh = MeshOf(*session, positions);
     wrinkles = WrinklesOf(*session);
-    FillWrinkleBuffers(MeshOf(*session, positions), wrinkles, {}, &buffers);
+    if (lists_from_points) {
+      wrinkles = AsReceived(wrinkles, mesh);
+      ASSERT_TRUE(ValidateFrameWrinkles(wrinkles, mesh.triangles.size()).ok());
+    }
+    FillWrinkleBuffers(mesh, wrinkles, {}, &buffers);
     for (const auto& range : buffers.ranges) {
       whole += range[2] >= 0 && range[3] >= 0;
       clipped += range[2] < 0 || range[3] < 0;
@@ -289,6 +309,16 @@ TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
   }
   EXPECT_GT(lifted, 1000);
   EXPECT_GT(clipped, whole);  // the clipping is exercised
+}
+
+TEST(WrinkleBuffersTest, TriangleListsLoseNothing) {
+  ExpectListsLoseNothing(/*lists_from_points=*/false);
+}
+
+// A client can fill the lists from a FrameResult's points alone
+// (ListTrianglesReached) and draw the same wrinkles.
+TEST(WrinkleBuffersTest, ListsFromAFrameResultsPointsLoseNothing) {
+  ExpectListsLoseNothing(/*lists_from_points=*/true);
 }
 
 // The same on a flat sheet squeezed in its plane (the golden image's scene).
