@@ -98,6 +98,100 @@ absl::StatusOr<EGLContext> MakeContext(EGLDisplay display, bool debug) {
   return context;
 }
 
+// Looks for an EGL platform that gives an OpenGL 4.5 core context: keeps the
+// first context made (current) and why each display tried gave none.
+class PlatformSearch {
+ public:
+  // `client_extensions`: EGL's, queried without a display.
+  PlatformSearch(bool debug, const char* client_extensions)
+      : debug_(debug), client_extensions_(client_extensions) {}
+
+  bool found() const { return platform_ != nullptr; }
+  const char* platform() const { return platform_; }
+  EGLDisplay display() const { return display_; }
+  EGLContext context() const { return context_; }
+  const std::vector<std::string>& tried() const { return tried_; }
+
+  // Makes a context on `display`; says why not in tried() if it cannot.
+  bool Attempt(const char* platform, EGLDisplay display,
+               const std::string& label) {
+    absl::StatusOr<EGLContext> context = MakeContext(display, debug_);
+    if (!context.ok()) {
+      tried_.push_back(absl::StrCat(label, ": ", context.status().message()));
+      return false;
+    }
+    display_ = display;
+    context_ = *context;
+    platform_ = platform;
+    return true;
+  }
+
+  // 1. EGL device platform: real GPUs without a display server.
+  void TryDevicePlatform(bool allowed) {
+    if (!allowed) {
+      tried_.push_back("device platform: disabled by the caller");
+      return;
+    }
+    if (!HasExtension(client_extensions_, "EGL_EXT_platform_device") ||
+        !HasExtension(client_extensions_, "EGL_EXT_device_enumeration")) {
+      tried_.push_back(
+          "device platform: EGL_EXT_platform_device not available");
+      return;
+    }
+    EGLDeviceEXT devices[16];
+    EGLint count = 0;
+    if (!eglQueryDevicesEXT(16, devices, &count) || count == 0) {
+      tried_.push_back("device platform: no EGL devices");
+    }
+    bool ok = false;
+    for (EGLint i = 0; i < count && !ok; ++i) {
+      const char* extensions =
+          eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
+      const std::string label = absl::StrCat("device platform, device ", i);
+      if (HasExtension(extensions, "EGL_MESA_device_software")) {
+        tried_.push_back(
+            absl::StrCat(label, ": Mesa software device, left to surfaceless"));
+        continue;
+      }
+      ok = Attempt("device",
+                   eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i],
+                                            nullptr),
+                   label);
+    }
+  }
+
+  // 2. Mesa's surfaceless platform (llvmpipe without a GPU).
+  void TrySurfacelessPlatform() {
+    if (HasExtension(client_extensions_, "EGL_MESA_platform_surfaceless")) {
+      Attempt("surfaceless",
+              eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA,
+                                       EGL_DEFAULT_DISPLAY, nullptr),
+              "surfaceless platform");
+    } else {
+      tried_.push_back(
+          "surfaceless platform: EGL_MESA_platform_surfaceless not available");
+    }
+  }
+
+ private:
+  const bool debug_;  // GpuContextOptions::debug_output
+  const char* const client_extensions_;
+  const char* platform_ = nullptr;  // where the context is; null: none yet
+  EGLDisplay display_ = EGL_NO_DISPLAY;
+  EGLContext context_ = EGL_NO_CONTEXT;
+  std::vector<std::string> tried_;
+};
+
+// The current context's vendor, renderer, version and limits.
+void QueryGlInfo(GpuInfo* info) {
+  info->vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
+  info->renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  info->version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &info->max_tessellation_level);
+  glGetIntegerv(GL_MAX_SAMPLES, &info->max_samples);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &info->max_texture_size);
+}
+
 }  // namespace
 
 GpuContext::GpuContext() : egl_(std::make_unique<Egl>()) {}
@@ -115,79 +209,25 @@ GpuContext::~GpuContext() {
 absl::StatusOr<std::unique_ptr<GpuContext>> GpuContext::Create(
     const GpuContextOptions& options) {
   std::unique_ptr<GpuContext> gpu(new GpuContext());
-  std::vector<std::string> tried;
-  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  auto attempt = [&](const char* platform, EGLDisplay display,
-                     const std::string& label) -> bool {
-    absl::StatusOr<EGLContext> context =
-        MakeContext(display, options.debug_output);
-    if (!context.ok()) {
-      tried.push_back(absl::StrCat(label, ": ", context.status().message()));
-      return false;
-    }
-    gpu->egl_->display = display;
-    gpu->egl_->context = *context;
-    gpu->info_.platform = platform;
-    return true;
-  };
-
-  bool ok = false;
-  // 1. EGL device platform: real GPUs without a display server.
-  if (!options.allow_device_platform) {
-    tried.push_back("device platform: disabled by the caller");
-  } else if (!HasExtension(client, "EGL_EXT_platform_device") ||
-             !HasExtension(client, "EGL_EXT_device_enumeration")) {
-    tried.push_back("device platform: EGL_EXT_platform_device not available");
-  } else {
-    EGLDeviceEXT devices[16];
-    EGLint count = 0;
-    if (!eglQueryDevicesEXT(16, devices, &count) || count == 0) {
-      tried.push_back("device platform: no EGL devices");
-    }
-    for (EGLint i = 0; i < count && !ok; ++i) {
-      const char* extensions =
-          eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
-      const std::string label = absl::StrCat("device platform, device ", i);
-      if (HasExtension(extensions, "EGL_MESA_device_software")) {
-        tried.push_back(
-            absl::StrCat(label, ": Mesa software device, left to surfaceless"));
-        continue;
-      }
-      ok = attempt("device",
-                   eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i],
-                                            nullptr),
-                   label);
-    }
-  }
-  // 2. Mesa's surfaceless platform (llvmpipe without a GPU).
-  if (!ok) {
-    if (HasExtension(client, "EGL_MESA_platform_surfaceless")) {
-      ok = attempt("surfaceless",
-                   eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA,
-                                            EGL_DEFAULT_DISPLAY, nullptr),
-                   "surfaceless platform");
-    } else {
-      tried.push_back(
-          "surfaceless platform: EGL_MESA_platform_surfaceless not available");
-    }
-  }
+  PlatformSearch search(options.debug_output,
+                        eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS));
+  search.TryDevicePlatform(options.allow_device_platform);
+  if (!search.found()) search.TrySurfacelessPlatform();
   // 3. Whatever the default display is.
-  if (!ok)
-    ok = attempt("default", eglGetDisplay(EGL_DEFAULT_DISPLAY),
-                 "default display");
-  if (!ok) {
+  if (!search.found()) {
+    search.Attempt("default", eglGetDisplay(EGL_DEFAULT_DISPLAY),
+                   "default display");
+  }
+  if (!search.found()) {
     return absl::FailedPreconditionError(
         absl::StrCat("no EGL platform gave an OpenGL 4.5 core context; tried: ",
-                     absl::StrJoin(tried, "; ")));
+                     absl::StrJoin(search.tried(), "; ")));
   }
+  gpu->egl_->display = search.display();
+  gpu->egl_->context = search.context();
+  gpu->info_.platform = search.platform();
 
-  GpuInfo& info = gpu->info_;
-  info.vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
-  info.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  info.version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
-  glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &info.max_tessellation_level);
-  glGetIntegerv(GL_MAX_SAMPLES, &info.max_samples);
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &info.max_texture_size);
+  QueryGlInfo(&gpu->info_);
   if (options.debug_output) {
     glEnable(GL_DEBUG_OUTPUT);
     glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);

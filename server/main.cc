@@ -11,6 +11,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -58,21 +59,35 @@ ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
 // How long past --shutdown_grace the process waits for a frame still in work.
 constexpr absl::Duration kShutdownSlack = absl::Seconds(2);
 
-int main(int argc, char** argv) {
-  crease::SetFlagsUsage(
-      "The Crease wrinkle service (gRPC, crease.v1). Example:\n"
-      "  crease-server --address 127.0.0.1:50051 --render_threads 1",
-      "server/main.cc");
-  absl::ParseCommandLine(argc, argv);
+namespace {
 
-  // Signals go to sigwait below, not to whichever thread gRPC runs.
+using crease::server::CreaseServer;
+using crease::server::ServerOptions;
+
+// Blocks SIGINT and SIGTERM here and in the threads started from here, so
+// that they go to sigwait (WaitForStopSignal), not to whichever thread gRPC
+// runs. Returns them.
+sigset_t BlockStopSignals() {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
 
-  crease::server::ServerOptions options;
+// A session log line on stderr, with the time.
+void LogSessionLine(const std::string& line) {
+  // One fprintf per line: lines from different threads do not interleave.
+  std::fprintf(
+      stderr, "%s crease-server: %s\n",
+      absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(), absl::UTCTimeZone())
+          .c_str(),
+      line.c_str());
+}
+
+ServerOptions OptionsFromFlags() {
+  ServerOptions options;
   options.address = absl::GetFlag(FLAGS_address);
   options.limits.max_vertices = absl::GetFlag(FLAGS_max_vertices);
   options.limits.max_triangles = absl::GetFlag(FLAGS_max_triangles);
@@ -94,56 +109,50 @@ int main(int argc, char** argv) {
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   options.health.max_watches = absl::GetFlag(FLAGS_max_health_watches);
   options.health.max_watch = absl::GetFlag(FLAGS_max_health_watch);
-  if (absl::GetFlag(FLAGS_log_sessions)) {
-    options.session_log = [](const std::string& line) {
-      // One fprintf per line: lines from different threads do not interleave.
-      std::fprintf(stderr, "%s crease-server: %s\n",
-                   absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(),
-                                    absl::UTCTimeZone())
-                       .c_str(),
-                   line.c_str());
-    };
-  }
+  if (absl::GetFlag(FLAGS_log_sessions)) options.session_log = LogSessionLine;
+  return options;
+}
 
-  auto server = crease::server::CreaseServer::Start(options);
-  if (!server.ok()) {
-    std::fprintf(stderr, "crease-server: %s\n",
-                 server.status().ToString().c_str());
-    return 1;
-  }
-  const std::string host =
-      options.address.substr(0, options.address.rfind(':'));
+// "listening on host:port (renderer)", and the metrics port if any.
+void PrintListening(const CreaseServer& server, const std::string& address) {
+  const std::string host = address.substr(0, address.rfind(':'));
   std::fprintf(
       stderr, "crease-server: listening on %s:%d (%s)%s\n", host.c_str(),
-      (*server)->port(),
-      (*server)->renderer_name().empty() ? "no rendering"
-                                         : (*server)->renderer_name().c_str(),
-      (*server)->metrics_port() != 0
-          ? absl::StrFormat(", metrics on port %d", (*server)->metrics_port())
+      server.port(),
+      server.renderer_name().empty() ? "no rendering"
+                                     : server.renderer_name().c_str(),
+      server.metrics_port() != 0
+          ? absl::StrFormat(", metrics on port %d", server.metrics_port())
                 .c_str()
           : "");
-  if (const std::string path = absl::GetFlag(FLAGS_port_file); !path.empty()) {
-    if (auto s = crease::files::WriteStringToFile(
-            path, absl::StrFormat("%d\n", (*server)->port()));
-        !s.ok()) {
-      std::fprintf(stderr, "crease-server: %s\n", s.ToString().c_str());
-      return 1;
-    }
-  }
+}
+
+// Writes the port listened on to --port_file, if set.
+absl::Status WritePortFile(const CreaseServer& server) {
+  const std::string path = absl::GetFlag(FLAGS_port_file);
+  if (path.empty()) return absl::OkStatus();
+  return crease::files::WriteStringToFile(
+      path, absl::StrFormat("%d\n", server.port()));
+}
+
+void WaitForStopSignal(const sigset_t& signals) {
   int signal = 0;
   sigwait(&signals, &signal);
   std::fprintf(stderr, "crease-server: %s, shutting down\n",
                signal == SIGINT ? "SIGINT" : "SIGTERM");
+}
+
+// Shuts the server down; exits the process if that takes past `grace`.
+void ShutDown(CreaseServer& server, absl::Duration grace) {
   // gRPC's shutdown waits for every call to end, a render that was running
   // at the deadline too (it is not interrupted); the process waits for it at
   // most kShutdownSlack past the grace.
   std::atomic<bool> stopped{false};
   std::thread stopper([&] {
-    (*server)->Shutdown();
+    server.Shutdown();
     stopped = true;
   });
-  const absl::Time give_up =
-      absl::Now() + options.shutdown_grace + kShutdownSlack;
+  const absl::Time give_up = absl::Now() + grace + kShutdownSlack;
   while (!stopped && absl::Now() < give_up)
     absl::SleepFor(absl::Milliseconds(20));
   if (!stopped) {
@@ -155,5 +164,30 @@ int main(int argc, char** argv) {
   }
   stopper.join();
   std::fprintf(stderr, "crease-server: stopped\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  crease::SetFlagsUsage(
+      "The Crease wrinkle service (gRPC, crease.v1). Example:\n"
+      "  crease-server --address 127.0.0.1:50051 --render_threads 1",
+      "server/main.cc");
+  absl::ParseCommandLine(argc, argv);
+  const sigset_t signals = BlockStopSignals();
+  const ServerOptions options = OptionsFromFlags();
+  auto server = CreaseServer::Start(options);
+  if (!server.ok()) {
+    std::fprintf(stderr, "crease-server: %s\n",
+                 server.status().ToString().c_str());
+    return 1;
+  }
+  PrintListening(**server, options.address);
+  if (const absl::Status s = WritePortFile(**server); !s.ok()) {
+    std::fprintf(stderr, "crease-server: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  WaitForStopSignal(signals);
+  ShutDown(**server, options.shutdown_grace);
   return 0;
 }

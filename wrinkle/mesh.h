@@ -109,7 +109,23 @@ class MeshTopology {
     return absl::MakeConstSpan(list).subspan(offsets[i],
                                              offsets[i + 1] - offsets[i]);
   }
+  // Build's steps, in order. BuildEdges returns each edge's face count.
+  std::vector<int32_t> BuildEdges();
+  void BuildEdgeFaces(const std::vector<int32_t>& edge_face_counts);
+  void ClassifyEdges();  // boundary, non-manifold, adjacent face pairs
+  void BuildFaceNeighbors();
   void BuildOneRings();
+  // BuildOneRings' steps. GroupFacesByVertex fills vertex_face_offsets_ and
+  // returns each welded vertex's triangles, unordered.
+  std::vector<int32_t> GroupFacesByVertex();
+  // The two edge slots of triangle f that touch welded vertex w.
+  void EdgeSlotsAt(int32_t f, int32_t w, int* a, int* b) const;
+  // Orders w's triangles (`faces`) into fans across shared edges, into
+  // `fan`; `used` is scratch. Returns the number of fans.
+  int OrderFans(int32_t w, absl::Span<const int32_t> faces,
+                std::vector<int32_t>* fan, std::vector<bool>* used) const;
+  // Appends the distinct welded neighbours of w around `fan`.
+  void AppendNeighbors(int32_t w, absl::Span<const int32_t> fan);
 
   std::vector<io::Triangle> triangles_;
   std::vector<int32_t> weld_map_;

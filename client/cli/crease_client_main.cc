@@ -175,158 +175,242 @@ absl::Status WriteContactSheet(const std::vector<std::string>& plain_images,
   return files::WriteStringToFile(out + "/contact_sheet.png", encoded);
 }
 
-absl::Status Run() {
-  const std::string obj = absl::GetFlag(FLAGS_obj);
-  const std::string pc2 = absl::GetFlag(FLAGS_pc2);
-  const std::string out = absl::GetFlag(FLAGS_out);
-  const std::string image = absl::GetFlag(FLAGS_image);
-  if (obj.empty() || pc2.empty() || out.empty()) {
+// What the flags ask this run for, checked.
+struct RunRequest {
+  std::string obj;
+  std::string pc2;
+  std::string out;
+  std::string image;  // none, jpeg or png
+  bool want_sheet = false;
+};
+
+absl::StatusOr<RunRequest> RequestFromFlags() {
+  RunRequest request;
+  request.obj = absl::GetFlag(FLAGS_obj);
+  request.pc2 = absl::GetFlag(FLAGS_pc2);
+  request.out = absl::GetFlag(FLAGS_out);
+  request.image = absl::GetFlag(FLAGS_image);
+  if (request.obj.empty() || request.pc2.empty() || request.out.empty()) {
     return absl::InvalidArgumentError("--obj, --pc2 and --out are required");
   }
-  if (image != "none" && image != "jpeg" && image != "png") {
+  if (request.image != "none" && request.image != "jpeg" &&
+      request.image != "png") {
     return absl::InvalidArgumentError("--image must be none, jpeg or png");
   }
-  const bool want_images = image != "none";
-  const bool want_sheet = want_images && absl::GetFlag(FLAGS_contact_sheet);
-  CREASE_ASSIGN_OR_RETURN(io::Animation animation, io::ReadAnimation(obj, pc2));
+  const bool want_images = request.image != "none";
+  request.want_sheet = want_images && absl::GetFlag(FLAGS_contact_sheet);
+  return request;
+}
+
+// The animation's frames, at most --frames of them.
+int FramesToSend(const io::Animation& animation) {
   int num_frames = animation.num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0) {
     num_frames = std::min(num_frames, absl::GetFlag(FLAGS_frames));
   }
+  return num_frames;
+}
+
+absl::Status CreateOutputDirectory(const std::string& out) {
   std::error_code error;
   std::filesystem::create_directories(out, error);
   if (error) {
     return absl::UnavailableError(
         absl::StrFormat("%s: %s", out, error.message()));
   }
+  return absl::OkStatus();
+}
 
-  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
-                          ConnectFromFlags());
+// The wrinkled session, and with a contact sheet a second one for the plain
+// mesh.
+struct Sessions {
+  std::unique_ptr<SessionStream> wrinkled;
+  std::unique_ptr<SessionStream> plain;  // null without a contact sheet
+};
 
-  const v1::Start start = StartFromFlags(animation, image);
-  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> session,
-                          client->OpenSession(start));
-  std::unique_ptr<SessionStream> plain;
+absl::StatusOr<Sessions> OpenSessions(CreaseClient& client,
+                                      const v1::Start& start, bool want_sheet) {
+  Sessions sessions;
+  CREASE_ASSIGN_OR_RETURN(sessions.wrinkled, client.OpenSession(start));
   if (want_sheet) {
     v1::Start plain_start = start;
     plain_start.mutable_outputs()->set_paths(false);
     plain_start.mutable_outputs()->mutable_image()->set_plain(true);
     CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> opened,
-                            client->OpenSession(plain_start));
-    plain = std::move(opened);
+                            client.OpenSession(plain_start));
+    sessions.plain = std::move(opened);
   }
+  return sessions;
+}
 
+// The frame on each row of the contact sheet: --sheet_rows of them, evenly
+// spread from the first frame to the last.
+std::vector<int> SheetFrames(int num_frames) {
   const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1, num_frames);
   std::vector<int> sheet_frames;
   for (int r = 0; r < rows; ++r) {
     sheet_frames.push_back(rows == 1 ? 0 : r * (num_frames - 1) / (rows - 1));
   }
+  return sheet_frames;
+}
 
-  // Sender: paced at --fps, or as fast as the window lets it.
-  std::vector<std::atomic<int64_t>> sent_ns(num_frames);
-  absl::Status send_status;
+// What the sender and the receivers share while the frames stream.
+struct Streaming {
+  const io::Animation& animation;
+  const int num_frames;
+  const std::vector<int>& sheet_frames;
+  const Sessions& sessions;
+  std::vector<std::atomic<int64_t>> sent_ns;  // when each frame went out
+  const absl::Time begin;  // frame f is due at begin + f / --fps
+};
+
+// Sends the frames to both sessions, paced at --fps or as fast as the window
+// lets it; stops at the first failure, which it returns.
+absl::Status SendFrames(Streaming& streaming) {
+  SessionStream& session = *streaming.sessions.wrinkled;
+  SessionStream* plain = streaming.sessions.plain.get();
   const double fps = absl::GetFlag(FLAGS_fps);
-  const absl::Time begin = absl::Now();
-  std::thread sender([&] {
-    for (int f = 0; f < num_frames && send_status.ok(); ++f) {
-      if (fps > 0) absl::SleepFor(begin + absl::Seconds(f / fps) - absl::Now());
-      const v1::Frame frame =
-          FrameOf(animation.frames.Sample(f), static_cast<uint32_t>(f));
-      sent_ns[f].store(absl::GetCurrentTimeNanos());
-      send_status = session->Send(frame);
-      if (send_status.ok() && plain != nullptr)
-        send_status = plain->Send(frame);
+  absl::Status send_status;
+  for (int f = 0; f < streaming.num_frames && send_status.ok(); ++f) {
+    if (fps > 0) {
+      absl::SleepFor(streaming.begin + absl::Seconds(f / fps) - absl::Now());
     }
-    (void)session->WritesDone();
-    if (plain != nullptr) (void)plain->WritesDone();
-  });
-  // The plain session's images for the sheet.
-  std::vector<std::string> plain_images(rows);
-  absl::Status plain_status;
-  std::thread plain_receiver;
-  if (plain != nullptr) {
-    plain_receiver = std::thread([&] {
-      for (int f = 0; f < num_frames; ++f) {
-        absl::StatusOr<v1::FrameResult> result = plain->Receive();
-        if (!result.ok()) {
-          plain_status = result.status();
-          return;
-        }
-        for (int r = 0; r < rows; ++r) {
-          if (sheet_frames[r] == f) plain_images[r] = result->image().data();
-        }
-      }
-    });
+    const v1::Frame frame =
+        FrameOf(streaming.animation.frames.Sample(f), static_cast<uint32_t>(f));
+    streaming.sent_ns[f].store(absl::GetCurrentTimeNanos());
+    send_status = session.Send(frame);
+    if (send_status.ok() && plain != nullptr) send_status = plain->Send(frame);
   }
+  (void)session.WritesDone();
+  if (plain != nullptr) (void)plain->WritesDone();
+  return send_status;
+}
 
+// Keeps the image of frame `f` on each contact sheet row that shows it.
+void KeepSheetImage(const std::string& image, int f,
+                    const std::vector<int>& sheet_frames,
+                    std::vector<std::string>* sheet_images) {
+  for (size_t r = 0; r < sheet_frames.size(); ++r) {
+    if (sheet_frames[r] == f) (*sheet_images)[r] = image;
+  }
+}
+
+// Receives the plain session's results and keeps its images for the sheet.
+absl::Status ReceivePlainImages(const Streaming& streaming,
+                                std::vector<std::string>* plain_images) {
+  for (int f = 0; f < streaming.num_frames; ++f) {
+    absl::StatusOr<v1::FrameResult> result =
+        streaming.sessions.plain->Receive();
+    if (!result.ok()) return result.status();
+    KeepSheetImage(result->image().data(), f, streaming.sheet_frames,
+                   plain_images);
+  }
+  return absl::OkStatus();
+}
+
+// What came back from the wrinkled session.
+struct Received {
   StreamSummary summary;
-  summary.session_id = session->started().session_id();
-  std::vector<std::string> wrinkled_images(rows);
-  std::string jsonl;
-  const bool progress = !absl::GetFlag(FLAGS_quiet) && isatty(STDERR_FILENO);
-  absl::Status receive_status;
+  std::string jsonl;                         // wrinkles.jsonl
+  std::vector<std::string> wrinkled_images;  // one per contact sheet row
+  std::vector<std::string> plain_images;     // one per contact sheet row
+};
+
+// Appends a result's wrinkle paths to `jsonl` (with --paths) and writes its
+// image, if it has one, as out/frame_NNNN.jpg or .png.
+absl::Status SaveResult(const v1::FrameResult& result, const std::string& out,
+                        std::string* jsonl) {
+  if (absl::GetFlag(FLAGS_paths)) AppendWrinklesJsonLine(result, jsonl);
+  if (!result.has_image()) return absl::OkStatus();
+  const std::string path = absl::StrFormat(
+      "%s/frame_%04d.%s", out, result.index(),
+      result.image().format() == v1::IMAGE_FORMAT_PNG ? "png" : "jpg");
+  return files::WriteStringToFile(path, result.image().data());
+}
+
+// Receives the wrinkled session's results, saves them and adds them to the
+// summary; stops at the first failure, which it returns. A frame the server
+// failed is reported and counted, not a failure.
+absl::Status ReceiveResults(const Streaming& streaming, const std::string& out,
+                            bool progress, Received* received) {
+  const int num_frames = streaming.num_frames;
   for (int f = 0; f < num_frames; ++f) {
-    absl::StatusOr<v1::FrameResult> result = session->Receive();
-    if (!result.ok()) {
-      receive_status = result.status();
-      break;
-    }
+    absl::StatusOr<v1::FrameResult> result =
+        streaming.sessions.wrinkled->Receive();
+    if (!result.ok()) return result.status();
     if (result->index() >= static_cast<uint32_t>(num_frames)) {
-      receive_status = absl::InternalError(absl::StrFormat(
+      return absl::InternalError(absl::StrFormat(
           "the server answered frame %d, never sent", result->index()));
-      break;
     }
-    const double latency_ms =
-        (absl::GetCurrentTimeNanos() - sent_ns[result->index()].load()) * 1e-6;
-    summary.Add(*result, latency_ms);
+    const double latency_ms = (absl::GetCurrentTimeNanos() -
+                               streaming.sent_ns[result->index()].load()) *
+                              1e-6;
+    received->summary.Add(*result, latency_ms);
     if (result->has_error()) {
       std::fprintf(stderr, "\nframe %d: %s\n", result->index(),
                    result->error().message().c_str());
       continue;
     }
-    if (absl::GetFlag(FLAGS_paths)) AppendWrinklesJsonLine(*result, &jsonl);
+    CREASE_RETURN_IF_ERROR(SaveResult(*result, out, &received->jsonl));
     if (result->has_image()) {
-      const std::string path = absl::StrFormat(
-          "%s/frame_%04d.%s", out, result->index(),
-          result->image().format() == v1::IMAGE_FORMAT_PNG ? "png" : "jpg");
-      if (absl::Status s =
-              files::WriteStringToFile(path, result->image().data());
-          !s.ok()) {
-        receive_status = s;
-        break;
-      }
-      for (int r = 0; r < rows; ++r) {
-        if (sheet_frames[r] == f) wrinkled_images[r] = result->image().data();
-      }
+      KeepSheetImage(result->image().data(), f, streaming.sheet_frames,
+                     &received->wrinkled_images);
     }
-    if (progress) PrintProgress(summary, num_frames);
+    if (progress) PrintProgress(received->summary, num_frames);
   }
+  return absl::OkStatus();
+}
+
+// Streams the frames and collects what comes back: the sender and the plain
+// session's receiver run on threads of their own while this one receives the
+// wrinkled session's results. The first failure, if any, is returned once
+// every thread is done.
+absl::StatusOr<Received> StreamFrames(Streaming& streaming,
+                                      const std::string& out) {
+  const Sessions& sessions = streaming.sessions;
+  absl::Status send_status;
+  std::thread sender([&] { send_status = SendFrames(streaming); });
+  Received received;
+  received.plain_images.resize(streaming.sheet_frames.size());
+  absl::Status plain_status;
+  std::thread plain_receiver;
+  if (sessions.plain != nullptr) {
+    plain_receiver = std::thread([&] {
+      plain_status = ReceivePlainImages(streaming, &received.plain_images);
+    });
+  }
+
+  received.summary.session_id = sessions.wrinkled->started().session_id();
+  received.wrinkled_images.resize(streaming.sheet_frames.size());
+  const bool progress = !absl::GetFlag(FLAGS_quiet) && isatty(STDERR_FILENO);
+  const absl::Status receive_status =
+      ReceiveResults(streaming, out, progress, &received);
   if (progress) std::fprintf(stderr, "\n");
-  if (!receive_status.ok()) session->Cancel();
-  if (!receive_status.ok() && plain != nullptr) plain->Cancel();
+  if (!receive_status.ok()) sessions.wrinkled->Cancel();
+  if (!receive_status.ok() && sessions.plain != nullptr) {
+    sessions.plain->Cancel();
+  }
   sender.join();
   if (plain_receiver.joinable()) plain_receiver.join();
-  summary.wall_seconds = absl::ToDoubleSeconds(absl::Now() - begin);
-  summary.bytes_sent = session->bytes_sent();
-  summary.bytes_received = session->bytes_received();
-  const absl::Status finished = session->Finish();
+  received.summary.wall_seconds =
+      absl::ToDoubleSeconds(absl::Now() - streaming.begin);
+  received.summary.bytes_sent = sessions.wrinkled->bytes_sent();
+  received.summary.bytes_received = sessions.wrinkled->bytes_received();
+  const absl::Status finished = sessions.wrinkled->Finish();
   for (const absl::Status& s :
        {receive_status, send_status, finished, plain_status}) {
     if (!s.ok()) return s;
   }
-  if (plain != nullptr) {
-    CREASE_RETURN_IF_ERROR(plain->Finish());
+  if (sessions.plain != nullptr) {
+    CREASE_RETURN_IF_ERROR(sessions.plain->Finish());
   }
+  return received;
+}
 
-  if (absl::GetFlag(FLAGS_paths)) {
-    CREASE_RETURN_IF_ERROR(
-        files::WriteStringToFile(out + "/wrinkles.jsonl", jsonl));
-  }
-  if (want_sheet) {
-    CREASE_RETURN_IF_ERROR(
-        WriteContactSheet(plain_images, wrinkled_images, image == "png", out));
-    summary.contact_sheet_frames = sheet_frames;
-  }
+// Writes the summary as JSON (to --json, or out/summary.json) and, unless
+// --quiet, as a table on stderr.
+absl::Status WriteSummary(const StreamSummary& summary,
+                          const std::string& out) {
   const std::string json = SummaryJson(summary);
   if (const std::string path = absl::GetFlag(FLAGS_json); path == "-") {
     std::fputs(json.c_str(), stdout);
@@ -339,6 +423,47 @@ absl::Status Run() {
     std::fprintf(stderr, "wrote %s/\n", out.c_str());
   }
   return absl::OkStatus();
+}
+
+// Writes wrinkles.jsonl, the contact sheet and the summary.
+absl::Status WriteOutputs(const RunRequest& request,
+                          const std::vector<int>& sheet_frames,
+                          Received* received) {
+  if (absl::GetFlag(FLAGS_paths)) {
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
+        request.out + "/wrinkles.jsonl", received->jsonl));
+  }
+  if (request.want_sheet) {
+    CREASE_RETURN_IF_ERROR(
+        WriteContactSheet(received->plain_images, received->wrinkled_images,
+                          request.image == "png", request.out));
+    received->summary.contact_sheet_frames = sheet_frames;
+  }
+  return WriteSummary(received->summary, request.out);
+}
+
+absl::Status Run() {
+  CREASE_ASSIGN_OR_RETURN(const RunRequest request, RequestFromFlags());
+  CREASE_ASSIGN_OR_RETURN(io::Animation animation,
+                          io::ReadAnimation(request.obj, request.pc2));
+  const int num_frames = FramesToSend(animation);
+  CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
+                          ConnectFromFlags());
+  CREASE_ASSIGN_OR_RETURN(
+      const Sessions sessions,
+      OpenSessions(*client, StartFromFlags(animation, request.image),
+                   request.want_sheet));
+  const std::vector<int> sheet_frames = SheetFrames(num_frames);
+  Streaming streaming{.animation = animation,
+                      .num_frames = num_frames,
+                      .sheet_frames = sheet_frames,
+                      .sessions = sessions,
+                      .sent_ns = std::vector<std::atomic<int64_t>>(num_frames),
+                      .begin = absl::Now()};
+  CREASE_ASSIGN_OR_RETURN(Received received,
+                          StreamFrames(streaming, request.out));
+  return WriteOutputs(request, sheet_frames, &received);
 }
 
 }  // namespace

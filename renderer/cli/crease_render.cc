@@ -54,107 +54,191 @@ ABSL_FLAG(double, tau, 1.3, "Compression threshold for wrinkles.");
 namespace crease::renderer {
 namespace {
 
-absl::Status Run() {
-  const std::string obj = absl::GetFlag(FLAGS_obj),
-                    pc2 = absl::GetFlag(FLAGS_pc2);
-  const std::string out = absl::GetFlag(FLAGS_out);
-  const std::string format = absl::GetFlag(FLAGS_format);
-  if (obj.empty() || pc2.empty() || out.empty()) {
+// What the flags ask this run for, checked.
+struct RenderRequest {
+  std::string obj;
+  std::string pc2;
+  std::string out;
+  std::string format;  // jpeg or png
+  int every = 1;       // render every Nth frame
+  int start = 0;       // from this frame on
+};
+
+absl::StatusOr<RenderRequest> RequestFromFlags() {
+  RenderRequest request;
+  request.obj = absl::GetFlag(FLAGS_obj);
+  request.pc2 = absl::GetFlag(FLAGS_pc2);
+  request.out = absl::GetFlag(FLAGS_out);
+  request.format = absl::GetFlag(FLAGS_format);
+  if (request.obj.empty() || request.pc2.empty() || request.out.empty()) {
     return absl::InvalidArgumentError("--obj, --pc2 and --out are required");
   }
-  if (format != "jpeg" && format != "png") {
+  if (request.format != "jpeg" && request.format != "png") {
     return absl::InvalidArgumentError("--format must be jpeg or png");
   }
-  const int every = std::max(1, absl::GetFlag(FLAGS_every));
-  const int start = std::max(0, absl::GetFlag(FLAGS_start_frame));
-  CREASE_ASSIGN_OR_RETURN(io::Animation anim, io::ReadAnimation(obj, pc2));
+  request.every = std::max(1, absl::GetFlag(FLAGS_every));
+  request.start = std::max(0, absl::GetFlag(FLAGS_start_frame));
+  return request;
+}
+
+// The Session that finds the wrinkles and the GPU renderer that draws them.
+struct Pipeline {
+  std::unique_ptr<Session> session;
+  std::unique_ptr<GpuContext> gpu;
+  std::unique_ptr<FrameRenderer> renderer;
+};
+
+absl::StatusOr<Pipeline> CreatePipeline(const io::Animation& anim) {
   SessionParams params;
   params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
   params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
+  Pipeline pipeline;
   CREASE_ASSIGN_OR_RETURN(
-      std::unique_ptr<Session> session,
+      pipeline.session,
       Session::Create(anim.mesh.triangles, anim.mesh.positions, params));
-  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<GpuContext> gpu,
-                          GpuContext::Create());
-  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<FrameRenderer> renderer,
-                          FrameRenderer::Create(gpu.get()));
+  CREASE_ASSIGN_OR_RETURN(pipeline.gpu, GpuContext::Create());
+  CREASE_ASSIGN_OR_RETURN(pipeline.renderer,
+                          FrameRenderer::Create(pipeline.gpu.get()));
+  return pipeline;
+}
+
+absl::Status CreateOutputDirectory(const std::string& out) {
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec)
     return absl::PermissionDeniedError(absl::StrCat(out, ": ", ec.message()));
+  return absl::OkStatus();
+}
 
-  RenderOptions options;
-  options.width = absl::GetFlag(FLAGS_width);
-  options.height = absl::GetFlag(FLAGS_height);
+// The frames rendered, each plain and wrinkled.
+struct Rendered {
   std::vector<std::pair<image::RgbaImage, image::RgbaImage>>
-      rendered;  // (plain, wrinkled)
-  std::vector<int> rendered_frames;
+      images;  // (plain, wrinkled)
+  std::vector<int> frames;
+};
+
+// What rendering a frame needs; `options` and `wrinkles` are reused from
+// frame to frame.
+struct FrameRendering {
+  const io::Animation& anim;
+  Pipeline& pipeline;
+  RenderOptions options;
   FrameWrinkles wrinkles;  // of the frame rendered, storage reused
+};
+
+// Renders the Session's current frame, at `positions`, without and with its
+// wrinkles, from the camera auto-framed on it and turned by --azimuth.
+absl::StatusOr<std::pair<image::RgbaImage, image::RgbaImage>>
+RenderPlainAndWrinkled(absl::Span<const float> positions,
+                       FrameRendering& rendering) {
+  RenderOptions& options = rendering.options;
+  const Session& session = *rendering.pipeline.session;
+  FrameRenderer& renderer = *rendering.pipeline.renderer;
+  const image::Camera camera = image::AutoFrame(
+      positions, static_cast<float>(options.width) / options.height,
+      static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
+  options.camera = camera;
+  const RenderMesh mesh = {positions, rendering.anim.mesh.triangles,
+                           session.topology().weld_map()};
+  session.wrinkles().ExportFrame(&rendering.wrinkles);
+  options.wrinkles = false;
+  CREASE_ASSIGN_OR_RETURN(image::RgbaImage plain,
+                          renderer.Render(mesh, &rendering.wrinkles, options));
+  options.wrinkles = true;
+  CREASE_ASSIGN_OR_RETURN(image::RgbaImage wrinkled,
+                          renderer.Render(mesh, &rendering.wrinkles, options));
+  return std::make_pair(std::move(plain), std::move(wrinkled));
+}
+
+// Writes a frame's wrinkled image as out/render_NNNN.jpg or .png.
+absl::Status WriteFrameImage(const image::RgbaImage& wrinkled, int frame,
+                             const RenderRequest& request) {
+  CREASE_ASSIGN_OR_RETURN(
+      std::string bytes,
+      request.format == "png"
+          ? image::EncodePng(wrinkled)
+          : image::EncodeJpeg(wrinkled, absl::GetFlag(FLAGS_quality)));
+  const std::string path =
+      absl::StrFormat("%s/render_%04d.%s", request.out, frame,
+                      request.format == "png" ? "png" : "jpg");
+  return files::WriteStringToFile(path, bytes);
+}
+
+// Runs the Session over every frame (at most --frames) and renders and
+// writes those from --start_frame on, every --every frames.
+absl::StatusOr<Rendered> RenderFrames(const RenderRequest& request,
+                                      const io::Animation& anim,
+                                      Pipeline& pipeline) {
+  FrameRendering rendering{
+      .anim = anim, .pipeline = pipeline, .options = {}, .wrinkles = {}};
+  rendering.options.width = absl::GetFlag(FLAGS_width);
+  rendering.options.height = absl::GetFlag(FLAGS_height);
+  Rendered rendered;
   const bool progress = isatty(STDERR_FILENO);
   int frames = anim.num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0)
     frames = std::min(frames, absl::GetFlag(FLAGS_frames));
   for (int frame = 0; frame < frames; ++frame) {
     const absl::Span<const float> positions = anim.frames.Sample(frame);
-    CREASE_RETURN_IF_ERROR(session->ProcessFrame(positions));
-    if (frame < start || (frame - start) % every != 0) continue;
-    const image::Camera camera = image::AutoFrame(
-        positions, static_cast<float>(options.width) / options.height,
-        static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
-    options.camera = camera;
-    const RenderMesh mesh = {positions, anim.mesh.triangles,
-                             session->topology().weld_map()};
-    session->wrinkles().ExportFrame(&wrinkles);
-    options.wrinkles = false;
-    CREASE_ASSIGN_OR_RETURN(image::RgbaImage plain,
-                            renderer->Render(mesh, &wrinkles, options));
-    options.wrinkles = true;
-    CREASE_ASSIGN_OR_RETURN(image::RgbaImage wrinkled,
-                            renderer->Render(mesh, &wrinkles, options));
-    CREASE_ASSIGN_OR_RETURN(
-        std::string bytes,
-        format == "png"
-            ? image::EncodePng(wrinkled)
-            : image::EncodeJpeg(wrinkled, absl::GetFlag(FLAGS_quality)));
-    const std::string path = absl::StrFormat("%s/render_%04d.%s", out, frame,
-                                             format == "png" ? "png" : "jpg");
-    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(path, bytes));
-    rendered.emplace_back(std::move(plain), std::move(wrinkled));
-    rendered_frames.push_back(frame);
+    CREASE_RETURN_IF_ERROR(pipeline.session->ProcessFrame(positions));
+    if (frame < request.start || (frame - request.start) % request.every != 0)
+      continue;
+    CREASE_ASSIGN_OR_RETURN(auto images,
+                            RenderPlainAndWrinkled(positions, rendering));
+    CREASE_RETURN_IF_ERROR(WriteFrameImage(images.second, frame, request));
+    rendered.images.push_back(std::move(images));
+    rendered.frames.push_back(frame);
     if (progress) {
       std::fprintf(stderr, "\rrendered frame %d/%d (%zu wrinkles)   ",
-                   frame + 1, frames, session->wrinkles().wrinkles().size());
+                   frame + 1, frames,
+                   pipeline.session->wrinkles().wrinkles().size());
     }
   }
   if (progress) std::fputc('\n', stderr);
-  if (rendered.empty()) return absl::OkStatus();
+  return rendered;
+}
 
-  // Contact sheet: rows spread evenly over the rendered frames, plain |
-  // wrinkled.
+// Writes out/contact_sheet.png: rows spread evenly over the rendered frames,
+// plain | wrinkled. Returns the frames on its rows, as a caption.
+absl::StatusOr<std::string> WriteContactSheet(const Rendered& rendered,
+                                              const std::string& out) {
   const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1,
-                              static_cast<int>(rendered.size()));
+                              static_cast<int>(rendered.images.size()));
   std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
       sheet_rows;
   std::string caption;
   for (int r = 0; r < rows; ++r) {
-    const size_t pick = rows == 1 ? 0 : r * (rendered.size() - 1) / (rows - 1);
-    sheet_rows.push_back({&rendered[pick].first, &rendered[pick].second});
-    absl::StrAppend(&caption, r > 0 ? ", " : "", rendered_frames[pick]);
+    const size_t pick =
+        rows == 1 ? 0 : r * (rendered.images.size() - 1) / (rows - 1);
+    sheet_rows.push_back(
+        {&rendered.images[pick].first, &rendered.images[pick].second});
+    absl::StrAppend(&caption, r > 0 ? ", " : "", rendered.frames[pick]);
   }
   CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet,
                           image::ContactSheet(sheet_rows));
   CREASE_ASSIGN_OR_RETURN(std::string png, image::EncodePng(sheet));
-  if (absl::Status s =
-          files::WriteStringToFile(out + "/contact_sheet.png", png);
-      !s.ok()) {
-    return s;
-  }
+  CREASE_RETURN_IF_ERROR(
+      files::WriteStringToFile(out + "/contact_sheet.png", png));
+  return caption;
+}
+
+absl::Status Run() {
+  CREASE_ASSIGN_OR_RETURN(const RenderRequest request, RequestFromFlags());
+  CREASE_ASSIGN_OR_RETURN(io::Animation anim,
+                          io::ReadAnimation(request.obj, request.pc2));
+  CREASE_ASSIGN_OR_RETURN(Pipeline pipeline, CreatePipeline(anim));
+  CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
+  CREASE_ASSIGN_OR_RETURN(const Rendered rendered,
+                          RenderFrames(request, anim, pipeline));
+  if (rendered.images.empty()) return absl::OkStatus();
+  CREASE_ASSIGN_OR_RETURN(const std::string caption,
+                          WriteContactSheet(rendered, request.out));
   std::cout << absl::StrFormat(
       "rendered %d frames on %s (%s); contact sheet %s/contact_sheet.png: rows "
       "= frames "
       "%s, left without wrinkles, right with\n",
-      rendered.size(), gpu->info().renderer, gpu->info().platform, out,
-      caption);
+      rendered.images.size(), pipeline.gpu->info().renderer,
+      pipeline.gpu->info().platform, request.out, caption);
   return absl::OkStatus();
 }
 
