@@ -12,6 +12,7 @@
 
 #include "absl/time/time.h"
 #include "crease/v1/crease.grpc.pb.h"
+#include "server/render_pool.h"
 #include "server/service_state.h"
 #include "server/session_setup.h"
 #include "wrinkle/frame_wrinkles.h"
@@ -67,6 +68,11 @@ class SessionReactor
   void Work();
   void HandleStart();
   void HandleFrame();
+  // The current frame's render: its mesh and wrinkles (into frame_wrinkles_),
+  // seen from the camera given (kept for later frames) or else SteadyCamera.
+  RenderJob MakeRenderJob(const std::optional<image::Camera>& camera);
+  // steady_camera_, framed on the first frame and kept in view after.
+  const image::Camera& SteadyCamera(float aspect);
   void FrameError(const absl::Status& status);
   void Write();
   // With mu_ held. Ends the stream once; nothing may touch the reactor after

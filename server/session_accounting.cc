@@ -1,0 +1,98 @@
+// The reactor's slots (pending, then session) in the service's counts, and
+// the accounting of a finished stream (metric and log line): kept apart
+// from the stream's life in session_reactor.cc.
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "server/session_reactor.h"
+
+namespace crease::server {
+
+absl::Status SessionReactor::TakeSessionSlot() {
+  absl::MutexLock state_lock(&state_->mu);
+  const uint32_t max_sessions = state_->options.limits.max_sessions;
+  if (state_->started_sessions >= max_sessions) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "%d sessions are open, this server's limit", max_sessions));
+  }
+  ++state_->started_sessions;
+  --state_->pending_streams;
+  if (--state_->pending_by_peer[peer_host_] == 0) {
+    state_->pending_by_peer.erase(peer_host_);
+  }
+  slot_ = Slot::kStarted;
+  state_->metrics->SessionStarted();
+  return absl::OkStatus();
+}
+
+void SessionReactor::ReleaseSlot() {
+  absl::MutexLock state_lock(&state_->mu);
+  if (slot_ == Slot::kNone) return;
+  state_->sessions.erase(this);
+  if (slot_ == Slot::kStarted) {
+    --state_->started_sessions;
+    state_->metrics->SessionEnded();
+  } else {
+    --state_->pending_streams;
+    if (--state_->pending_by_peer[peer_host_] == 0) {
+      state_->pending_by_peer.erase(peer_host_);
+    }
+  }
+  slot_ = Slot::kNone;
+}
+
+void SessionReactor::Account() {
+  grpc::Status status = status_;
+  // The reaper cancelled the call for its write timeout; the write may have
+  // completed just before, so the stream can have ended otherwise since.
+  if (write_timed_out_) status = WriteTimeoutStatus();
+  // A client that cancels (or vanishes) ends the reads as a half-close does;
+  // only the call knows which it was.
+  if (status.ok() && context_->IsCancelled()) {
+    status = grpc::Status(grpc::StatusCode::CANCELLED,
+                          "cancelled before the server's answer");
+  }
+  state_->metrics->StreamFinished(status.error_code());
+  if (!state_->options.session_log) return;
+  if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+    // At most one line a second for refused tokens: a flood of bad calls
+    // must not become a flood of log lines.
+    const int64_t now = absl::GetCurrentTimeNanos();
+    int64_t last = state_->last_auth_log_ns.load();
+    if (now - last < 1'000'000'000 ||
+        !state_->last_auth_log_ns.compare_exchange_strong(last, now)) {
+      state_->auth_refusals_unlogged.fetch_add(1);
+      return;
+    }
+    const int64_t unlogged = state_->auth_refusals_unlogged.exchange(0);
+    Log(absl::StrFormat(
+        "refused UNAUTHENTICATED \"%s\"%s", status.error_message(),
+        unlogged > 0 ? absl::StrFormat(" (%d more refused since the "
+                                       "last such line)",
+                                       unlogged)
+                     : ""));
+    return;
+  }
+  const std::string code = absl::StatusCodeToString(
+      static_cast<absl::StatusCode>(status.error_code()));
+  Log(absl::StrFormat(
+      "ended %s%s after %.1f s: %d frames answered, %d with errors%s", code,
+      status.ok() ? "" : absl::StrCat(" \"", status.error_message(), "\""),
+      absl::ToDoubleSeconds(absl::Now() - opened_), frames_answered_,
+      frame_errors_,
+      first_frame_error_.empty()
+          ? ""
+          : absl::StrCat(" (first: ", first_frame_error_, ")")));
+}
+
+void SessionReactor::Log(const std::string& line) const {
+  if (state_->options.session_log) {
+    state_->options.session_log(
+        absl::StrFormat("session %s from %s %s", id_, peer_, line));
+  }
+}
+
+}  // namespace crease::server
