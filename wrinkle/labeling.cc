@@ -142,6 +142,22 @@ std::vector<LabelEdge> SpatialEdges(
   return edges;
 }
 
+namespace {
+
+// One graph built and cut (the offline and online entry points; Session
+// keeps its labeler instead).
+LabelingResult SolveOnce(absl::Span<const UnaryCost> unaries,
+                         absl::Span<const LabelEdge> edges) {
+  GraphCutLabeler labeler(static_cast<int>(unaries.size()), edges);
+  LabelingResult result;
+  result.labels.resize(unaries.size());
+  labeler.Solve(unaries, absl::MakeSpan(result.labels));
+  result.energy = LabelingEnergy(unaries, edges, result.labels);
+  return result;
+}
+
+}  // namespace
+
 LabelingResult LabelFrameOnline(
     absl::Span<const UnaryCost> unaries, absl::Span<const Label> previous,
     absl::Span<const std::pair<int32_t, int32_t>> adjacent,
@@ -154,12 +170,7 @@ LabelingResult LabelFrameOnline(
   }
   const std::vector<LabelEdge> edges =
       SpatialEdges(adjacent, params.spatial_step);
-  GraphCutLabeler labeler(static_cast<int>(folded.size()), edges);
-  LabelingResult result;
-  result.labels.resize(folded.size());
-  labeler.Solve(folded, absl::MakeSpan(result.labels));
-  result.energy = LabelingEnergy(folded, edges, result.labels);
-  return result;
+  return SolveOnce(folded, edges);
 }
 
 absl::StatusOr<LabelingResult> LabelSequenceOffline(
@@ -187,12 +198,7 @@ absl::StatusOr<LabelingResult> LabelSequenceOffline(
       }
     }
   }
-  GraphCutLabeler labeler(static_cast<int>(unaries.size()), edges);
-  LabelingResult result;
-  result.labels.resize(unaries.size());
-  labeler.Solve(unaries, absl::MakeSpan(result.labels));
-  result.energy = LabelingEnergy(unaries, edges, result.labels);
-  return result;
+  return SolveOnce(unaries, edges);
 }
 
 }  // namespace crease
