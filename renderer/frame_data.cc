@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_format.h"
+
 namespace crease::renderer {
 namespace {
 
@@ -431,6 +433,43 @@ void FillWrinkleBuffers(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
   }
   ListTriangleRanges(mesh, wrinkles, out);
   SetEdgeLevels(mesh, wrinkles, target, out);
+}
+
+absl::Status ValidateRenderMesh(const RenderMesh& mesh) {
+  if (mesh.positions.empty() || mesh.positions.size() % 3 != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("positions: %d floats is not a positive multiple of 3",
+                        mesh.positions.size()));
+  }
+  const size_t num_vertices = mesh.positions.size() / 3;
+  for (size_t i = 0; i < mesh.positions.size(); ++i) {
+    if (!std::isfinite(mesh.positions[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("positions: vertex %d is not finite", i / 3));
+    }
+  }
+  for (size_t f = 0; f < mesh.triangles.size(); ++f) {
+    for (int32_t v : mesh.triangles[f]) {
+      if (v < 0 || static_cast<size_t>(v) >= num_vertices) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "triangles: triangle %d uses vertex %d of %d", f, v, num_vertices));
+      }
+    }
+  }
+  if (mesh.welded.empty()) return absl::OkStatus();
+  if (mesh.welded.size() != num_vertices) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "welded: %d ids for %d vertices", mesh.welded.size(), num_vertices));
+  }
+  for (size_t v = 0; v < num_vertices; ++v) {
+    if (mesh.welded[v] < 0 ||
+        static_cast<size_t>(mesh.welded[v]) >= num_vertices) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("welded: vertex %d has id %d, outside [0, %d)", v,
+                          mesh.welded[v], num_vertices));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace crease::renderer

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
@@ -26,7 +27,16 @@ struct RenderMesh {
   // shade and displace as one surface. FrameRenderer::Render welds by
   // WeldVerticesRelative's default when it is empty; the rest require it.
   absl::Span<const int32_t> welded;
+  // Texture coordinates per triangle corner (u v, 6 floats per triangle; v
+  // upwards), as io::TriangleMesh::corner_uvs: needed by the UV-space maps
+  // (UvMapRenderer) only.
+  absl::Span<const float> corner_uvs = {};
 };
+
+// InvalidArgument for positions that are not finite xyz triples, triangles
+// with vertices out of range, or welded ids (when given) of the wrong count or
+// out of range.
+absl::Status ValidateRenderMesh(const RenderMesh& mesh);
 
 // Interleaved position + normal per vertex (6 floats). Normals are area
 // weighted and shared by every vertex with the same welded id. Reuses the

@@ -13,6 +13,8 @@
 #include "renderer/frame_data.h"
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/offscreen_target.h"
+#include "renderer/gl/shader_library.h"
+#include "renderer/gl/stream_buffer.h"
 #include "wrinkle/weld.h"
 
 namespace crease::shaders {
@@ -20,9 +22,6 @@ extern const char kShader_mesh_vert[];
 extern const char kShader_mesh_tesc[];
 extern const char kShader_mesh_tese[];
 extern const char kShader_mesh_frag[];
-extern const char kShader_profile_shared_h[];
-extern const char kShader_projection_shared_h[];
-extern const char kShader_wrinkle_field_glsl[];
 }  // namespace crease::shaders
 
 namespace crease::renderer {
@@ -31,18 +30,6 @@ namespace {
 // llvmpipe (Mesa 22.3) renders one draw whose tessellator emits more than this
 // many vertices as garbage.
 constexpr int kMaxTessellatedVerticesPerDraw = 65535;
-
-// A stage's source with the shared wrinkle code inserted after its #version
-// line.
-std::string WithWrinkleLibrary(const char* body) {
-  std::string text = body;
-  const size_t line_end = text.find('\n') + 1;
-  return text.substr(0, line_end) + "#line 1 1\n" +
-         shaders::kShader_profile_shared_h + "#line 1 2\n" +
-         shaders::kShader_projection_shared_h + "#line 1 3\n" +
-         shaders::kShader_wrinkle_field_glsl + "#line 2 0\n" +
-         text.substr(line_end);
-}
 
 // Tessellated vertices of one triangle patch at inner level <= `level` (3
 // (L/2)(L/2 + 1)
@@ -69,44 +56,15 @@ Lights LightsFor(const Eigen::Vector3f& eye, const Eigen::Vector3f& target,
           up.normalized()};
 }
 
-// A buffer refilled every frame. Its storage only grows (doubling), so a
-// steady stream of frames reuses it: reallocating each frame cost page faults
-// on llvmpipe. The previous frame's draws are done (Render reads its pixels
-// back) before the next overwrites it.
-class StreamBuffer {
- public:
-  StreamBuffer() : buffer_(gl::MakeBuffer()) {}
-  GLuint get() const { return buffer_.get(); }
-  // Copies `data` (at least one element is uploaded, so a binding is valid).
-  template <typename T>
-  void Upload(std::vector<T>& data) {
-    if (data.empty()) data.resize(1);
-    const size_t bytes = data.size() * sizeof(T);
-    if (bytes > capacity_) {
-      capacity_ = std::max(bytes, 2 * capacity_);
-      glNamedBufferData(buffer_.get(), capacity_, nullptr, GL_DYNAMIC_DRAW);
-    }
-    glNamedBufferSubData(buffer_.get(), 0, bytes, data.data());
-  }
-  template <typename T>
-  void UploadStorage(GLuint binding, std::vector<T>& data) {
-    Upload(data);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer_.get());
-  }
-
- private:
-  gl::Buffer buffer_;
-  size_t capacity_ = 0;
-};
-
 }  // namespace
 
 struct FrameRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
-  StreamBuffer vertices;
+  gl::StreamBuffer vertices;
   // std430 bindings 0-5, in WrinkleBuffers' order.
-  StreamBuffer levels, triangle_ranges, ranges, points, frames, range_bounds;
+  gl::StreamBuffer levels, triangle_ranges, ranges, points, frames,
+      range_bounds;
   WrinkleBuffers wrinkle_data;
   SmoothNormals normals;
   std::vector<uint64_t> edge_scratch;  // ClassifyClosure
@@ -157,9 +115,9 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
           {{GL_VERTEX_SHADER, "mesh.vert", shaders::kShader_mesh_vert},
            {GL_TESS_CONTROL_SHADER, "mesh.tesc", shaders::kShader_mesh_tesc},
            {GL_TESS_EVALUATION_SHADER, "mesh.tese",
-            WithWrinkleLibrary(shaders::kShader_mesh_tese)},
+            gl::WithWrinkleLibrary(shaders::kShader_mesh_tese)},
            {GL_FRAGMENT_SHADER, "mesh.frag",
-            WithWrinkleLibrary(shaders::kShader_mesh_frag)}}));
+            gl::WithWrinkleLibrary(shaders::kShader_mesh_frag)}}));
   Gl& g = *r->gl_;
   g.program = std::move(program);
   g.view_projection =
@@ -185,47 +143,6 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   }
   return r;
 }
-
-namespace {
-
-absl::Status ValidateMesh(const RenderMesh& mesh) {
-  if (mesh.positions.empty() || mesh.positions.size() % 3 != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("positions: %d floats is not a positive multiple of 3",
-                        mesh.positions.size()));
-  }
-  const size_t num_vertices = mesh.positions.size() / 3;
-  for (size_t i = 0; i < mesh.positions.size(); ++i) {
-    if (!std::isfinite(mesh.positions[i])) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("positions: vertex %d is not finite", i / 3));
-    }
-  }
-  for (size_t f = 0; f < mesh.triangles.size(); ++f) {
-    for (int32_t v : mesh.triangles[f]) {
-      if (v < 0 || static_cast<size_t>(v) >= num_vertices) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "triangles: triangle %d uses vertex %d of %d", f, v, num_vertices));
-      }
-    }
-  }
-  if (mesh.welded.empty()) return absl::OkStatus();
-  if (mesh.welded.size() != num_vertices) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "welded: %d ids for %d vertices", mesh.welded.size(), num_vertices));
-  }
-  for (size_t v = 0; v < num_vertices; ++v) {
-    if (mesh.welded[v] < 0 ||
-        static_cast<size_t>(mesh.welded[v]) >= num_vertices) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("welded: vertex %d has id %d, outside [0, %d)", v,
-                          mesh.welded[v], num_vertices));
-    }
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
 
 // The camera and its matrix.
 struct FrameRenderer::View {
@@ -362,7 +279,7 @@ int FrameRenderer::DrawPatches(int num_patches, const RenderOptions& options) {
 absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
     const RenderMesh& given_mesh, const FrameWrinkles* wrinkles,
     const RenderOptions& options, RenderStats* stats) {
-  CREASE_RETURN_IF_ERROR(ValidateMesh(given_mesh));
+  CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
   // Wrinkles with no lists yet (a session that has seen no frame): none.
   if (!options.wrinkles || wrinkles == nullptr ||
       wrinkles->range_offsets.empty()) {

@@ -1,0 +1,21 @@
+#include "renderer/gl/shader_library.h"
+
+namespace crease::shaders {
+extern const char kShader_profile_shared_h[];
+extern const char kShader_projection_shared_h[];
+extern const char kShader_wrinkle_field_glsl[];
+}  // namespace crease::shaders
+
+namespace crease::renderer::gl {
+
+std::string WithWrinkleLibrary(const char* body) {
+  std::string text = body;
+  const size_t line_end = text.find('\n') + 1;
+  return text.substr(0, line_end) + "#line 1 1\n" +
+         shaders::kShader_profile_shared_h + "#line 1 2\n" +
+         shaders::kShader_projection_shared_h + "#line 1 3\n" +
+         shaders::kShader_wrinkle_field_glsl + "#line 2 0\n" +
+         text.substr(line_end);
+}
+
+}  // namespace crease::renderer::gl

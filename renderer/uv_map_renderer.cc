@@ -1,0 +1,212 @@
+#include "renderer/uv_map_renderer.h"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "common/status_macros.h"
+#include "renderer/gl/gl_objects.h"
+#include "renderer/gl/shader_library.h"
+#include "renderer/gl/stream_buffer.h"
+#include "wrinkle/weld.h"
+
+namespace crease::shaders {
+extern const char kShader_uv_map_vert[];
+extern const char kShader_uv_map_frag[];
+}  // namespace crease::shaders
+
+namespace crease::renderer {
+namespace {
+
+// Floats per corner: uv, position, normal, tangent + sign.
+constexpr int kCornerFloats = 12;
+
+}  // namespace
+
+struct UvMapRenderer::Gl {
+  gl::Program program;
+  gl::VertexArray vao;
+  gl::StreamBuffer corners_buffer;
+  // std430 bindings 1-5 of shaders/wrinkle_field.glsl (no levels: nothing is
+  // tessellated).
+  gl::StreamBuffer triangle_ranges, ranges, points, frames, range_bounds;
+  gl::Framebuffer framebuffer;
+  gl::Renderbuffer color;
+  int size = 0;
+  GLint reach = -1;
+  SmoothNormals normals;
+  WrinkleBuffers wrinkle_data;
+  std::vector<float> tangents, corners;
+  std::vector<int32_t> welded;
+  UvTexels texels;
+  std::vector<uint8_t> dilate_scratch;
+};
+
+UvMapRenderer::UvMapRenderer(GpuContext* gpu)
+    : gpu_(gpu), gl_(std::make_unique<Gl>()) {}
+
+UvMapRenderer::~UvMapRenderer() {
+  if (gpu_ != nullptr) (void)gpu_->MakeCurrent();
+}
+
+absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
+    GpuContext* gpu) {
+  if (gpu == nullptr)
+    return absl::InvalidArgumentError("UvMapRenderer: no GpuContext");
+  CREASE_RETURN_IF_ERROR(gpu->MakeCurrent());
+  std::unique_ptr<UvMapRenderer> r(new UvMapRenderer(gpu));
+  CREASE_ASSIGN_OR_RETURN(
+      gl::Program program,
+      gl::LinkProgram(
+          {{GL_VERTEX_SHADER, "uv_map.vert", shaders::kShader_uv_map_vert},
+           {GL_FRAGMENT_SHADER, "uv_map.frag",
+            gl::WithWrinkleLibrary(shaders::kShader_uv_map_frag)}}));
+  Gl& g = *r->gl_;
+  g.program = std::move(program);
+  g.reach = glGetUniformLocation(g.program.get(), "u_reach");
+  g.vao = gl::MakeVertexArray();
+  const GLuint vao = g.vao.get();
+  glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
+                            kCornerFloats * sizeof(float));
+  const int sizes[] = {2, 3, 3, 4}, offsets[] = {0, 2, 5, 8};
+  for (GLuint attribute = 0; attribute < 4; ++attribute) {
+    glEnableVertexArrayAttrib(vao, attribute);
+    glVertexArrayAttribFormat(vao, attribute, sizes[attribute], GL_FLOAT,
+                              GL_FALSE, offsets[attribute] * sizeof(float));
+    glVertexArrayAttribBinding(vao, attribute, 0);
+  }
+  return r;
+}
+
+absl::Status UvMapRenderer::PrepareTarget(int size) {
+  Gl& g = *gl_;
+  if (g.size == size) return absl::OkStatus();
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
+  if (size < 1 || size > std::min<int>(4096, max_size)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("uv map size %d: must be 1..4096", size));
+  }
+  GLuint name = 0;
+  glCreateRenderbuffers(1, &name);
+  g.color = gl::Renderbuffer(name);
+  glNamedRenderbufferStorage(name, GL_RGBA32F, size, size);
+  glCreateFramebuffers(1, &name);
+  g.framebuffer = gl::Framebuffer(name);
+  glNamedFramebufferRenderbuffer(name, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                                 g.color.get());
+  if (glCheckNamedFramebufferStatus(name, GL_FRAMEBUFFER) !=
+      GL_FRAMEBUFFER_COMPLETE) {
+    g.size = 0;
+    return absl::InternalError("uv map framebuffer incomplete");
+  }
+  g.size = size;
+  return absl::OkStatus();
+}
+
+void UvMapRenderer::UploadCorners(const RenderMesh& mesh) {
+  Gl& g = *gl_;
+  g.normals.Compute(mesh);
+  const std::vector<float>& interleaved = g.normals.interleaved();
+  CornerTangents(mesh, interleaved, &g.tangents);
+  g.corners.resize(3 * mesh.triangles.size() * kCornerFloats);
+  float* out = g.corners.data();
+  for (size_t corner = 0; corner < 3 * mesh.triangles.size(); ++corner) {
+    const int32_t v = mesh.triangles[corner / 3][corner % 3];
+    std::copy_n(&mesh.corner_uvs[2 * corner], 2, out);
+    std::copy_n(&interleaved[6 * static_cast<size_t>(v)], 6, out + 2);
+    std::copy_n(&g.tangents[4 * corner], 4, out + 8);
+    out += kCornerFloats;
+  }
+  g.corners_buffer.Upload(g.corners);
+}
+
+// The lists are made by the screen renderer's rules for an orthographic view
+// of the mesh's bounds at `size` pixels: every wrinkle is drawn at full
+// height (no level-of-detail fade), none displaces, and the lookup reach is
+// one such pixel. Returns that reach in model units.
+float UvMapRenderer::UploadWrinkles(const RenderMesh& mesh,
+                                    const FrameWrinkles* wrinkles, int size) {
+  Gl& g = *gl_;
+  WrinkleBuffers& w = g.wrinkle_data;
+  Eigen::Vector3f lo = Eigen::Vector3f::Constant(1e30f), hi = -lo;
+  for (size_t i = 0; i + 2 < mesh.positions.size(); i += 3) {
+    const Eigen::Vector3f p(mesh.positions[i], mesh.positions[i + 1],
+                            mesh.positions[i + 2]);
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  const float extent = std::max((hi - lo).maxCoeff(), 1e-12f);
+  if (wrinkles != nullptr) {
+    TessellationTarget target;
+    target.view_projection = Eigen::Matrix4f::Identity();
+    target.view_projection.topLeftCorner<3, 3>() *= 2.0f / extent;
+    target.width = target.height = size;
+    target.min_edge_pixels = 1e30f;      // nothing displaces
+    target.min_wrinkle_pixels = 1e-30f;  // nothing fades
+    FillWrinkleBuffers(mesh, *wrinkles, target, &w);
+  } else {
+    ClearWrinkleBuffers(mesh.triangles.size(), &w);
+  }
+  g.triangle_ranges.UploadStorage(1, w.triangle_ranges);
+  g.ranges.UploadStorage(2, w.ranges);
+  g.points.UploadStorage(3, w.points);
+  g.frames.UploadStorage(4, w.frames);
+  g.range_bounds.UploadStorage(5, w.range_bounds);
+  return kFootprintReachPixels * extent / static_cast<float>(size);
+}
+
+absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
+                                   const FrameWrinkles* wrinkles,
+                                   const UvMapOptions& options, UvMaps* out) {
+  CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
+  CREASE_RETURN_IF_ERROR(
+      ValidateCornerUvs(given_mesh.corner_uvs, given_mesh.triangles.size()));
+  if (wrinkles != nullptr && wrinkles->range_offsets.empty())
+    wrinkles = nullptr;
+  if (wrinkles != nullptr) {
+    CREASE_RETURN_IF_ERROR(
+        ValidateFrameWrinkles(*wrinkles, given_mesh.triangles.size()));
+  }
+  RenderMesh mesh = given_mesh;
+  if (mesh.welded.empty()) {
+    int num_welded = 0;
+    gl_->welded = WeldVerticesRelative(
+        mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
+    mesh.welded = gl_->welded;
+  }
+  CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
+  CREASE_RETURN_IF_ERROR(PrepareTarget(options.size));
+  Gl& g = *gl_;
+  UploadCorners(mesh);
+  const float reach = UploadWrinkles(mesh, wrinkles, options.size);
+  glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
+  glViewport(0, 0, options.size, options.size);
+  const float clear[4] = {0, 0, 0, 0};
+  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, clear);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glUseProgram(g.program.get());
+  glUniform1f(g.reach, reach);
+  glBindVertexArray(g.vao.get());
+  glDrawArrays(GL_TRIANGLES, 0,
+               3 * static_cast<GLsizei>(mesh.triangles.size()));
+  glBindVertexArray(0);
+  g.texels.size = options.size;
+  g.texels.values.resize(static_cast<size_t>(options.size) * options.size);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glReadPixels(0, 0, options.size, options.size, GL_RGBA, GL_FLOAT,
+               g.texels.values.data());
+  DilateUvTexels(options.dilate_texels, &g.texels, &g.dilate_scratch);
+  const float height_range =
+      options.height_range > 0.0f
+          ? options.height_range
+          : (wrinkles != nullptr
+                 ? 2.0f * static_cast<float>(wrinkles->min_width)
+                 : 1.0f);
+  EncodeUvMaps(g.texels, options, height_range, out);
+  return absl::OkStatus();
+}
+
+}  // namespace crease::renderer

@@ -1,0 +1,48 @@
+#ifndef CREASE_RENDERER_UV_MAP_RENDERER_H_
+#define CREASE_RENDERER_UV_MAP_RENDERER_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "renderer/frame_data.h"
+#include "renderer/gpu_context.h"
+#include "renderer/uv_maps.h"
+#include "wrinkle/frame_wrinkles.h"
+
+namespace crease::renderer {
+
+// Draws one frame's wrinkles into the mesh's UV space, headless: a
+// tangent-space normal map and a height map an engine's stock material
+// applies to the coarse mesh (docs/algorithm.md, "UV-space maps"). Each
+// triangle is rasterised at its corner UVs; per texel the wrinkle lookup of
+// the screen renderer (shaders/wrinkle_field.glsl) gives the normal, filtered
+// over the texel's footprint, and the offset the tessellation would
+// displace by. Owns its GL objects; use it on the thread where its
+// GpuContext is current.
+class UvMapRenderer {
+ public:
+  static absl::StatusOr<std::unique_ptr<UvMapRenderer>> Create(GpuContext* gpu);
+  ~UvMapRenderer();
+
+  // InvalidArgument for a mesh without valid corner_uvs, a bad mesh or
+  // welding (as FrameRenderer::Render), wrinkles that fail
+  // ValidateFrameWrinkles, or a size outside 1..4096. `wrinkles` may be null
+  // (flat maps). `out`'s storage is reused from call to call.
+  absl::Status Render(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
+                      const UvMapOptions& options, UvMaps* out);
+
+ private:
+  struct Gl;
+  explicit UvMapRenderer(GpuContext* gpu);
+  absl::Status PrepareTarget(int size);
+  void UploadCorners(const RenderMesh& mesh);
+  float UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
+                       int size);
+
+  GpuContext* gpu_;
+  std::unique_ptr<Gl> gl_;
+};
+
+}  // namespace crease::renderer
+
+#endif  // CREASE_RENDERER_UV_MAP_RENDERER_H_

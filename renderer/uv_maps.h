@@ -1,0 +1,78 @@
+#ifndef CREASE_RENDERER_UV_MAPS_H_
+#define CREASE_RENDERER_UV_MAPS_H_
+// The CPU half of the UV-space maps (UvMapRenderer draws them): the tangent
+// frames they are expressed in, the dilation across UV seams, and the
+// encodings an engine's stock material reads. No GL: tested without a
+// context. Conventions in docs/algorithm.md, "UV-space maps".
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "image/rgba_image.h"
+#include "renderer/frame_data.h"
+
+namespace crease::renderer {
+
+struct UvMapOptions {
+  int size = 1024;  // texels per side, 1..4096
+  // Green channel: +Y (bitangent up, glTF, Godot, Unity, three.js) when
+  // false; -Y (Unreal, DirectX) when true.
+  bool green_down = false;
+  // Texels grown around every UV island, so bilinear and mip-mapped
+  // sampling near a seam reads the island's own values, not the clear.
+  int dilate_texels = 4;
+  // Heights (model units) the height map's full scale stands for; 0: twice
+  // the wrinkles' L_min (FrameWrinkles::min_width), fixed for a session.
+  float height_range = 0.0f;
+};
+
+// One frame's maps, rows top to bottom (the top row is v = 1).
+struct UvMaps {
+  int size = 0;
+  // Tangent-space unit normals, linear RGB = 0.5 n + 0.5 (flat: 128 128 255),
+  // alpha 255 where a triangle or the dilation covers the texel, else 0.
+  image::RgbaImage normal;
+  // Wrinkle height above the smooth surface, 0..65535 for 0..height_range.
+  std::vector<uint16_t> height;
+  float height_range = 0.0f;  // model units at 65535
+};
+
+// Per triangle corner, the unit tangent along +u in the tangent plane of the
+// smooth normal (from `interleaved`, SmoothNormals' position + normal per
+// vertex) and the bitangent's sign w (bitangent = w cross(n, t), along +v):
+// 4 floats per corner. Corners that share a welded vertex, the same UV and
+// the same handedness share one tangent, accumulated over their triangles
+// weighted by the corner's angle, then made orthogonal to the normal
+// (Gram-Schmidt): MikkTSpace's rule without its degenerate-case handling.
+// The glTF export carries these as TANGENT, so engines need not agree with
+// MikkTSpace to the bit. Corners of triangles with degenerate UVs get a
+// tangent perpendicular to the normal (any), w = 1. `out` storage is reused.
+void CornerTangents(const RenderMesh& mesh,
+                    const std::vector<float>& interleaved,
+                    std::vector<float>* out);
+
+// Rows bottom to top, as GL reads them: per texel the tangent-space normal
+// xyz and the height; a zero normal marks an uncovered texel.
+struct UvTexels {
+  int size = 0;
+  std::vector<std::array<float, 4>> values;
+};
+
+// Grows the covered region by `rings` texels: an uncovered texel with
+// covered 8-neighbours takes their mean (normal renormalised), ring by ring.
+void DilateUvTexels(int rings, UvTexels* texels, std::vector<uint8_t>* scratch);
+
+// The encodings of UvMaps from texels (flipped to rows top to bottom).
+void EncodeUvMaps(const UvTexels& texels, const UvMapOptions& options,
+                  float height_range, UvMaps* out);
+
+// InvalidArgument unless `corner_uvs` holds 6 finite floats per triangle.
+absl::Status ValidateCornerUvs(absl::Span<const float> corner_uvs,
+                               size_t num_triangles);
+
+}  // namespace crease::renderer
+
+#endif  // CREASE_RENDERER_UV_MAPS_H_

@@ -1,0 +1,19 @@
+#version 450 core
+// Each triangle drawn at its texture coordinates: the UV square [0, 1]^2 fills
+// the target (v upwards, as OBJ and Topology.corner_uvs have it), carrying the
+// surface position, smooth normal and tangent frame to the texels it covers.
+layout(location = 0) in vec2 in_uv;
+layout(location = 1) in vec3 in_position;
+layout(location = 2) in vec3 in_normal;
+layout(location = 3) in vec4 in_tangent;  // xyz, bitangent sign
+out vec3 vs_position;
+out vec3 vs_normal;
+out vec4 vs_tangent;
+flat out int vs_triangle;  // vertices come three per triangle, in order
+void main() {
+  vs_position = in_position;
+  vs_normal = in_normal;
+  vs_tangent = in_tangent;
+  vs_triangle = gl_VertexID / 3;
+  gl_Position = vec4(2.0 * in_uv - 1.0, 0.0, 1.0);
+}

@@ -1,0 +1,193 @@
+// The UV-space maps: tangent frames, dilation, and the GPU maps of a squeezed
+// sheet held to the wrinkle's own profile (docs/algorithm.md, "UV-space
+// maps").
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "renderer/frame_data.h"
+#include "renderer/uv_map_renderer.h"
+#include "renderer/uv_maps.h"
+#include "tests/renderer/renderer_fixture.h"
+#include "wrinkle/synthetic_sheet.h"
+
+namespace crease::renderer {
+namespace {
+
+// UVs of a MakeGridSheet(_, _, 1, 1) sheet: u = x, v = z at rest.
+std::vector<float> SheetUvs(const io::TriangleMesh& rest) {
+  std::vector<float> uvs;
+  for (const io::Triangle& t : rest.triangles) {
+    for (int32_t v : t) {
+      uvs.push_back(rest.positions[3 * v]);
+      uvs.push_back(rest.positions[3 * v + 2]);
+    }
+  }
+  return uvs;
+}
+
+TEST(CornerTangentsTest, FlatSheetTangentsRunAlongUAndBitangentsAlongV) {
+  const io::TriangleMesh sheet = MakeGridSheet(4, 3, 1.0f, 1.0f);
+  const std::vector<float> uvs = SheetUvs(sheet);
+  std::vector<int32_t> welded(sheet.num_vertices());
+  for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
+  const RenderMesh mesh{sheet.positions, sheet.triangles, welded, uvs};
+  SmoothNormals normals;
+  normals.Compute(mesh);
+  std::vector<float> tangents;
+  CornerTangents(mesh, normals.interleaved(), &tangents);
+  ASSERT_EQ(tangents.size(), 4 * 3 * sheet.triangles.size());
+  for (size_t corner = 0; corner < 3 * sheet.triangles.size(); ++corner) {
+    const int32_t v = sheet.triangles[corner / 3][corner % 3];
+    const Eigen::Vector3f n =
+        Eigen::Vector3f::Map(&normals.interleaved()[6 * v + 3]).normalized();
+    const Eigen::Vector3f t(tangents[4 * corner], tangents[4 * corner + 1],
+                            tangents[4 * corner + 2]);
+    EXPECT_NEAR((t - Eigen::Vector3f::UnitX()).norm(), 0.0f, 1e-5f) << corner;
+    const Eigen::Vector3f b = tangents[4 * corner + 3] * n.cross(t);
+    EXPECT_NEAR((b - Eigen::Vector3f::UnitZ()).norm(), 0.0f, 1e-5f) << corner;
+  }
+}
+
+TEST(CornerTangentsTest, MirroredUvsFlipTheBitangentSign) {
+  const io::TriangleMesh sheet = MakeGridSheet(2, 2, 1.0f, 1.0f);
+  std::vector<float> uvs = SheetUvs(sheet);
+  for (size_t i = 0; i < uvs.size(); i += 2) uvs[i] = 1.0f - uvs[i];  // u = 1-x
+  std::vector<int32_t> welded(sheet.num_vertices());
+  for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
+  const RenderMesh mesh{sheet.positions, sheet.triangles, welded, uvs};
+  SmoothNormals normals;
+  normals.Compute(mesh);
+  std::vector<float> tangents;
+  CornerTangents(mesh, normals.interleaved(), &tangents);
+  for (size_t corner = 0; corner < 3 * sheet.triangles.size(); ++corner) {
+    const int32_t v = sheet.triangles[corner / 3][corner % 3];
+    const Eigen::Vector3f n =
+        Eigen::Vector3f::Map(&normals.interleaved()[6 * v + 3]).normalized();
+    const Eigen::Vector3f t(tangents[4 * corner], tangents[4 * corner + 1],
+                            tangents[4 * corner + 2]);
+    EXPECT_NEAR((t + Eigen::Vector3f::UnitX()).norm(), 0.0f, 1e-5f);
+    const Eigen::Vector3f b = tangents[4 * corner + 3] * n.cross(t);
+    EXPECT_NEAR((b - Eigen::Vector3f::UnitZ()).norm(), 0.0f, 1e-5f);
+  }
+}
+
+TEST(DilateUvTexelsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
+  UvTexels texels;
+  texels.size = 7;
+  texels.values.assign(49, {0, 0, 0, 0});
+  texels.values[3 * 7 + 3] = {0, 0, 1, 0.5f};
+  std::vector<uint8_t> scratch;
+  DilateUvTexels(1, &texels, &scratch);
+  int covered = 0;
+  for (const auto& v : texels.values) covered += v[2] > 0.5f;
+  EXPECT_EQ(covered, 9);
+  EXPECT_FLOAT_EQ(texels.values[2 * 7 + 2][3], 0.5f);
+  DilateUvTexels(5, &texels, &scratch);
+  covered = 0;
+  for (const auto& v : texels.values) covered += v[2] > 0.5f;
+  EXPECT_EQ(covered, 49);
+}
+
+class UvMapTest : public RendererTest {
+ protected:
+  static void SetUpTestSuite() {
+    RendererTest::SetUpTestSuite();
+    auto uv = UvMapRenderer::Create(gpu_);
+    ASSERT_TRUE(uv.ok()) << uv.status();
+    uv_renderer_ = std::move(uv).value().release();
+  }
+  static void TearDownTestSuite() {
+    delete uv_renderer_;
+    uv_renderer_ = nullptr;
+    RendererTest::TearDownTestSuite();
+  }
+  static inline UvMapRenderer* uv_renderer_ = nullptr;
+};
+
+TEST_F(UvMapTest, RejectsMeshesWithoutValidUvs) {
+  SqueezedSheet scene = RunSqueezedSheet(1);
+  RenderMesh mesh = MeshOf(*scene.session, scene.positions);
+  UvMaps maps;
+  EXPECT_EQ(uv_renderer_->Render(mesh, nullptr, {}, &maps).code(),
+            absl::StatusCode::kInvalidArgument);
+  std::vector<float> uvs = SheetUvs(scene.mesh);
+  uvs[7] = std::nanf("");
+  mesh.corner_uvs = uvs;
+  const absl::Status status = uv_renderer_->Render(mesh, nullptr, {}, &maps);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("triangle 1 corner 0"), std::string::npos)
+      << status;
+  UvMapOptions too_big;
+  too_big.size = 5000;
+  mesh.corner_uvs = SheetUvs(scene.mesh);
+  EXPECT_EQ(uv_renderer_->Render(mesh, nullptr, too_big, &maps).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// The sheet's one wrinkle in UV space: flat and zero away from it, its peak
+// the wrinkle's largest height, and the normal map the height map's own
+// gradient (n ∝ (-dh/du, -dh/dv, 1) on a flat sheet with t = +x, b = +z),
+// where the profile is resolved.
+TEST_F(UvMapTest, SqueezedSheetMapsAreTheWrinklesHeightAndItsGradient) {
+  SqueezedSheet scene = RunSqueezedSheet(1);
+  const FrameWrinkles wrinkles = WrinklesOf(*scene.session);
+  ASSERT_FALSE(wrinkles.points.empty());
+  float peak = 0;
+  for (const RefinedPoint& p : wrinkles.points) {
+    peak = std::max(peak, static_cast<float>(p.height));
+  }
+  ASSERT_GT(peak, 0.0f);
+  const std::vector<float> uvs = SheetUvs(scene.mesh);
+  RenderMesh mesh = MeshOf(*scene.session, scene.positions);
+  mesh.corner_uvs = uvs;
+  UvMapOptions options;
+  options.size = 256;
+  UvMaps maps;
+  ASSERT_TRUE(uv_renderer_->Render(mesh, &wrinkles, options, &maps).ok());
+  ASSERT_EQ(maps.size, 256);
+  auto height = [&](int x, int row) {
+    return maps.height[static_cast<size_t>(row) * 256 + x] / 65535.0f *
+           maps.height_range;
+  };
+  float max_height = 0;
+  int flat = 0, zero = 0, checked = 0;
+  double worst_slope_error = 0;
+  for (int row = 2; row < 254; ++row) {
+    for (int x = 2; x < 254; ++x) {
+      max_height = std::max(max_height, height(x, row));
+      const uint8_t* n = &maps.normal.pixels[4 * (row * 256 + x)];
+      ASSERT_EQ(n[3], 255);
+      if (height(x, row) == 0.0f && height(x - 2, row) == 0.0f &&
+          height(x + 2, row) == 0.0f) {
+        ++zero;
+        flat += std::abs(n[0] - 128) <= 1 && std::abs(n[1] - 128) <= 1 &&
+                n[2] == 255;
+        continue;
+      }
+      const float nx = n[0] / 127.5f - 1.0f, nz = n[2] / 127.5f - 1.0f;
+      const float dh = height(x + 1, row) - height(x - 1, row);
+      // d(world x) / du at this u, from SqueezeSheetMiddle's mapping (the
+      // sheet is squeezed along x: texels are closer than 1 / 256 there).
+      const float u = (x + 0.5f) / 256.0f;
+      const float dxdu =
+          1.0f - 0.3f * std::cos(2.0f * 3.14159265f * (u - 0.5f));
+      const float slope = dh / (2.0f / 256.0f * dxdu);
+      if (std::abs(slope) > 2.0f) continue;  // steep flanks: quantised
+      worst_slope_error =
+          std::max(worst_slope_error, std::abs(-nx / nz - slope) * 1.0);
+      ++checked;
+    }
+  }
+  EXPECT_NEAR(max_height, peak, 0.03f * peak);
+  EXPECT_GT(zero, 1000);
+  EXPECT_EQ(flat, zero);
+  EXPECT_GT(checked, 200);
+  EXPECT_LT(worst_slope_error, 0.1);
+}
+
+}  // namespace
+}  // namespace crease::renderer
