@@ -3,6 +3,7 @@
 #include <png.h>
 #include <turbojpeg.h>
 
+#include <bit>
 #include <csetjmp>
 #include <cstring>
 #include <memory>
@@ -42,9 +43,19 @@ void AppendToString(png_structp png, png_bytep data, png_size_t length) {
       ->append(reinterpret_cast<const char*>(data), length);
 }
 
+// Rows of samples as libpng takes them.
+struct PngRows {
+  int width = 0, height = 0;
+  int bit_depth = 8;
+  int color_type = PNG_COLOR_TYPE_RGB_ALPHA;
+  const uint8_t* data = nullptr;
+  size_t row_bytes = 0;
+  bool swap16 = false;  // 16-bit samples in host (little-endian) order
+};
+
 // libpng reports errors by longjmp; keep this function free of objects with
 // destructors between setjmp and the calls that may jump.
-bool WritePng(const RgbaImage& image, int level, std::string* out,
+bool WritePng(const PngRows& rows, int level, std::string* out,
               std::string* error) {
   png_structp png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
@@ -60,13 +71,13 @@ bool WritePng(const RgbaImage& image, int level, std::string* out,
   }
   png_set_write_fn(png, out, AppendToString, nullptr);
   png_set_compression_level(png, level);
-  png_set_IHDR(png, info, image.width, image.height, 8,
-               PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+  png_set_IHDR(png, info, rows.width, rows.height, rows.bit_depth,
+               rows.color_type, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
-  for (int y = 0; y < image.height; ++y) {
-    png_write_row(
-        png, image.pixels.data() + static_cast<size_t>(y) * image.width * 4);
+  if (rows.swap16) png_set_swap(png);
+  for (int y = 0; y < rows.height; ++y) {
+    png_write_row(png, rows.data + static_cast<size_t>(y) * rows.row_bytes);
   }
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
@@ -83,10 +94,60 @@ absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
   }
   std::string out, error;
   out.reserve(image.pixels.size() / 2);
-  if (!WritePng(image, compression_level, &out, &error)) {
+  PngRows rows;
+  rows.width = image.width;
+  rows.height = image.height;
+  rows.data = image.pixels.data();
+  rows.row_bytes = static_cast<size_t>(image.width) * 4;
+  if (!WritePng(rows, compression_level, &out, &error)) {
     return absl::InternalError(absl::StrCat("png: ", error));
   }
   return out;
+}
+
+absl::StatusOr<std::string> EncodePngGray16(int width, int height,
+                                            absl::Span<const uint16_t> values,
+                                            int compression_level) {
+  if (width <= 0 || height <= 0 ||
+      values.size() != static_cast<size_t>(width) * height) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("image: %dx%d with %d samples, expected width * height",
+                        width, height, values.size()));
+  }
+  if (compression_level < 0 || compression_level > 9) {
+    return absl::InvalidArgumentError("png: compression level must be 0-9");
+  }
+  std::string out, error;
+  PngRows rows;
+  rows.width = width;
+  rows.height = height;
+  rows.bit_depth = 16;
+  rows.color_type = PNG_COLOR_TYPE_GRAY;
+  rows.data = reinterpret_cast<const uint8_t*>(values.data());
+  rows.row_bytes = static_cast<size_t>(width) * 2;
+  rows.swap16 = std::endian::native == std::endian::little;
+  if (!WritePng(rows, compression_level, &out, &error)) {
+    return absl::InternalError(absl::StrCat("png: ", error));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<uint16_t>> DecodePngGray16(std::string_view bytes,
+                                                      int* width, int* height) {
+  png_image png;
+  std::memset(&png, 0, sizeof(png));
+  png.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&png, bytes.data(), bytes.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("png: ", png.message));
+  }
+  png.format = PNG_FORMAT_LINEAR_Y;  // 16-bit gray, host order
+  std::vector<uint16_t> values(static_cast<size_t>(png.width) * png.height);
+  *width = static_cast<int>(png.width);
+  *height = static_cast<int>(png.height);
+  if (!png_image_finish_read(&png, nullptr, values.data(), 0, nullptr)) {
+    return absl::InvalidArgumentError(absl::StrCat("png: ", png.message));
+  }
+  return values;
 }
 
 absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes) {

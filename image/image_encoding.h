@@ -1,10 +1,13 @@
 #ifndef CREASE_IMAGE_IMAGE_ENCODING_H_
 #define CREASE_IMAGE_IMAGE_ENCODING_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "image/rgba_image.h"
 
 namespace crease::image {
@@ -13,6 +16,11 @@ namespace crease::image {
 // fast).
 absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
                                       int compression_level = 1);
+// PNG of one 16-bit gray channel (a height map), `values` row by row, top
+// first.
+absl::StatusOr<std::string> EncodePngGray16(int width, int height,
+                                            absl::Span<const uint16_t> values,
+                                            int compression_level = 1);
 // JPEG through libturbojpeg, 4:2:0, alpha dropped. `quality` 1-100.
 absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image,
                                        int quality = 90);
@@ -20,6 +28,11 @@ absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image,
 // Decoders, for tests and golden images.
 absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes);
 absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes);
+// Caution: libpng's simplified reader treats 8-bit files as sRGB and converts
+// them to linear; for files written by EncodePngGray16 the values come back
+// exactly.
+absl::StatusOr<std::vector<uint16_t>> DecodePngGray16(std::string_view bytes,
+                                                      int* width, int* height);
 
 }  // namespace crease::image
 

@@ -39,6 +39,23 @@ TEST(ImageEncodingTest, PngRoundTripsExactly) {
   }
 }
 
+TEST(ImageEncodingTest, Gray16PngRoundTripsExactly) {
+  std::vector<uint16_t> values(37 * 5);
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = static_cast<uint16_t>(i * 354 + (i % 3) * 21000);
+  }
+  values[0] = 65535;
+  const auto png = EncodePngGray16(37, 5, values);
+  ASSERT_TRUE(png.ok()) << png.status();
+  int width = 0, height = 0;
+  const auto back = DecodePngGray16(*png, &width, &height);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(width, 37);
+  EXPECT_EQ(height, 5);
+  EXPECT_EQ(*back, values);
+  EXPECT_FALSE(EncodePngGray16(37, 6, values).ok());
+}
+
 TEST(ImageEncodingTest, JpegIsCloseAndSmall) {
   RgbaImage image = Gradient(320, 240);
   for (size_t i = 3; i < image.pixels.size(); i += 4) image.pixels[i] = 255;
