@@ -13,6 +13,9 @@ v1::Start StartForMesh(const io::TriangleMesh& mesh) {
   }
   topology->mutable_rest_positions()->Assign(mesh.positions.begin(),
                                              mesh.positions.end());
+  // Empty when the mesh has none: a Start as before UVs existed.
+  topology->mutable_corner_uvs()->Assign(mesh.corner_uvs.begin(),
+                                         mesh.corner_uvs.end());
   return start;
 }
 

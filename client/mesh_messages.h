@@ -9,8 +9,10 @@
 
 namespace crease::client {
 
-// A Start carrying `mesh`'s topology and its positions as the rest shape
-// (used to weld UV seams and soups). Parameters and outputs are the caller's.
+// A Start carrying `mesh`'s topology, its positions as the rest shape (used
+// to weld UV seams and soups) and its corner UVs when it has them (as they
+// are: u v per triangle corner, v upwards). Parameters and outputs are the
+// caller's.
 v1::Start StartForMesh(const io::TriangleMesh& mesh);
 
 // Frame `index` with packed xyz `positions`.

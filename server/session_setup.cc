@@ -1,6 +1,7 @@
 #include "server/session_setup.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -143,6 +144,31 @@ absl::Status ValidateTopology(const v1::Start& start,
   return absl::OkStatus();
 }
 
+// The optional texture coordinates: u v for every corner of every triangle,
+// finite, or none. Called after ValidateTopology (the triangle count is
+// known).
+absl::Status ValidateCornerUvs(const v1::Topology& topology,
+                               SessionSetup* setup) {
+  if (topology.corner_uvs_size() == 0) return absl::OkStatus();
+  const int64_t needed = 2 * static_cast<int64_t>(topology.triangles_size());
+  if (topology.corner_uvs_size() != needed) {
+    return Invalid(
+        "start.topology.corner_uvs: %d floats, need 2 x %d triangle corners = "
+        "%d (u v per corner) or none",
+        topology.corner_uvs_size(), topology.triangles_size(), needed);
+  }
+  for (int i = 0; i < topology.corner_uvs_size(); ++i) {
+    if (!std::isfinite(topology.corner_uvs(i))) {
+      return Invalid(
+          "start.topology.corner_uvs: triangle %d corner %d is not finite",
+          i / 6, i / 2 % 3);
+    }
+  }
+  setup->corner_uvs.assign(topology.corner_uvs().begin(),
+                           topology.corner_uvs().end());
+  return absl::OkStatus();
+}
+
 // The wrinkle parameters, defaults filled in `setup->effective`.
 absl::Status ValidateParameters(const v1::Start& start, SessionSetup* setup) {
   const v1::Parameters& p = start.parameters();
@@ -253,6 +279,7 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
                                            bool can_render) {
   SessionSetup setup;
   CREASE_RETURN_IF_ERROR(ValidateTopology(start, limits, &setup));
+  CREASE_RETURN_IF_ERROR(ValidateCornerUvs(start.topology(), &setup));
   CREASE_RETURN_IF_ERROR(ValidateParameters(start, &setup));
   CREASE_RETURN_IF_ERROR(
       ValidateImage(start.outputs(), limits, can_render, &setup));

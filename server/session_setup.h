@@ -23,6 +23,9 @@ struct SessionSetup {
   uint32_t vertex_count = 0;
   std::vector<io::Triangle> triangles;
   std::vector<float> rest_positions;  // empty: weld on the first frame
+  // u v per triangle corner (6 floats per triangle), v upwards; empty: none.
+  // Kept for the UV-space outputs; the wrinkles do not depend on them.
+  std::vector<float> corner_uvs;
   SessionParams params;
   v1::Parameters effective;  // params as sent back in Started
   v1::Outputs outputs;

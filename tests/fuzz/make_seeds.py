@@ -43,6 +43,15 @@ def obj_seeds():
     write("obj_fuzz", "negative_indices.obj",
           "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\nv 1 1 0\nf 2//1 4//1 3//1\n")
     write("obj_fuzz", "grid.obj", grid_obj(6, 5))
+    # UVs per corner: a quad and a triangle meeting at a UV seam (vertices 2
+    # and 3 have other UVs in each), relative texture indices, a vt with u only.
+    write("obj_fuzz", "uv_seam.obj",
+          "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\n"
+          "vt 0 0\nvt 0.5 0\nvt 0.5 1 0\nvt 0\nvt 0.6 0\nvt 1 1\n"
+          "f 1/1 2/2 3/3 4/4\nf 2/-2/1 5/-1/1 3/-3/1\n")
+    # Texture coordinates that no face uses: no UVs.
+    write("obj_fuzz", "uv_unused.obj",
+          "v 0 0 0\nvt 0.25 0.75\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\n")
     # The bundled animations in data/ are seeds too: pass data/ to the fuzzer
     # (the replay test does) rather than copying them here.
 
@@ -77,13 +86,18 @@ def encode_start(text):
         input=text.encode(), capture_output=True, check=True).stdout
 
 
-def start_text(nx, ny, rest=True, extra=""):
+def start_text(nx, ny, rest=True, uvs=False, extra=""):
     lines = ["topology {", "  vertex_count: %d" % (nx * ny)]
     for j in range(ny - 1):
         for i in range(nx - 1):
             v = j * nx + i
             lines.append("  triangles: [%d, %d, %d, %d, %d, %d]" % (
                 v, v + 1, v + nx + 1, v, v + nx + 1, v + nx))
+            if uvs:  # the grid's own (i, j), per corner of both triangles
+                corners = [(i, j), (i + 1, j), (i + 1, j + 1),
+                           (i, j), (i + 1, j + 1), (i, j + 1)]
+                lines.append("  corner_uvs: [%s]" % ", ".join(
+                    "%g, %g" % (a / (nx - 1), b / (ny - 1)) for a, b in corners))
     if rest:
         for j in range(ny):
             for i in range(nx):
@@ -95,6 +109,7 @@ def start_text(nx, ny, rest=True, extra=""):
 def start_seeds():
     write("start_fuzz", "grid", encode_start(start_text(5, 4)))
     write("start_fuzz", "grid_no_rest", encode_start(start_text(4, 4, rest=False)))
+    write("start_fuzz", "grid_uvs", encode_start(start_text(5, 3, uvs=True)))
     write("start_fuzz", "grid_params", encode_start(start_text(6, 6, extra="""
 parameters { min_width: 0.01 seed_compression: 1.2 max_wrinkles: 5 seed: 7 fade_frames: 0 }
 outputs { paths: true labels: true tensors: true

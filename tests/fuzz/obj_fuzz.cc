@@ -1,6 +1,7 @@
 // Fuzzes the OBJ parser and, for what it accepts, the mesh topology and two
-// frames of a Session on it. Accepted meshes must write back (FormatObj) to
-// text that parses to the same mesh; a mesh Session::Create accepts must
+// frames of a Session on it. Accepted meshes have indices in range and finite
+// UVs for every corner or none, and must write back (FormatObj) to text that
+// parses to the same mesh, UVs included; a mesh Session::Create accepts must
 // accept frames of finite positions and keep CheckSessionOutputs true.
 
 #include <cmath>
@@ -26,11 +27,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       CREASE_FUZZ_CHECK(v >= 0 && v < mesh->num_vertices());
     }
   }
+  CREASE_FUZZ_CHECK(mesh->corner_uvs.empty() ||
+                    mesh->corner_uvs.size() == 6 * mesh->triangles.size());
+  for (float uv : mesh->corner_uvs) CREASE_FUZZ_CHECK(std::isfinite(uv));
   const absl::StatusOr<io::TriangleMesh> again =
       io::ParseObj(io::FormatObj(*mesh), "formatted.obj");
   CREASE_FUZZ_CHECK(again.ok());
   CREASE_FUZZ_CHECK(again->positions == mesh->positions);
   CREASE_FUZZ_CHECK(again->triangles == mesh->triangles);
+  CREASE_FUZZ_CHECK(again->corner_uvs == mesh->corner_uvs);
 
   // Sessions cost time per triangle; the parser is what is fuzzed above.
   if (mesh->num_triangles() > 2000) return 0;

@@ -1,8 +1,9 @@
 // Fuzzes the server's handling of a client's Start message (bytes off the
 // wire): parsing, ValidateStart against small limits, then, for what it
 // accepts, a Session on the validated setup, a few frames and FillFrameResult
-// with every output. Validation must return only the documented codes, and an
-// accepted Start must give a session that accepts finite frames.
+// with every output. Validation must return only the documented codes, an
+// accepted Start keeps its corner UVs as sent (finite, 6 per triangle, or
+// none), and must give a session that accepts finite frames.
 
 #include <cmath>
 #include <cstdint>
@@ -29,6 +30,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                       absl::IsResourceExhausted(setup.status()));
     CREASE_FUZZ_CHECK(!setup.status().message().empty());
     return 0;
+  }
+  const auto& sent_uvs = start.topology().corner_uvs();
+  CREASE_FUZZ_CHECK(setup->corner_uvs.size() ==
+                    static_cast<size_t>(sent_uvs.size()));
+  CREASE_FUZZ_CHECK(setup->corner_uvs.empty() ||
+                    setup->corner_uvs.size() == 6 * setup->triangles.size());
+  for (size_t i = 0; i < setup->corner_uvs.size(); ++i) {
+    CREASE_FUZZ_CHECK(std::isfinite(setup->corner_uvs[i]));
+    CREASE_FUZZ_CHECK(setup->corner_uvs[i] == sent_uvs[static_cast<int>(i)]);
   }
   absl::StatusOr<std::unique_ptr<Session>> session =
       Session::Create(setup->triangles, setup->rest_positions, setup->params);

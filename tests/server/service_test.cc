@@ -213,6 +213,17 @@ TEST_F(ServiceTest, ImagesKeepTheFirstFramingWhenNoCameraIsGiven) {
   EXPECT_LT(changed, covered / 20) << changed << " of " << covered;
 }
 
+// `start` with a UV per triangle corner: its rest position's x and y (the
+// mesh has none of its own; any finite values are valid).
+void AddPlanarUvs(v1::Start* start) {
+  v1::Topology* topology = start->mutable_topology();
+  topology->clear_corner_uvs();
+  for (uint32_t v : topology->triangles()) {
+    topology->add_corner_uvs(topology->rest_positions(3 * v));
+    topology->add_corner_uvs(topology->rest_positions(3 * v + 1));
+  }
+}
+
 TEST_F(ServiceTest, MalformedStartsEndTheStreamNamingTheField) {
   struct Case {
     const char* field;
@@ -228,6 +239,23 @@ TEST_F(ServiceTest, MalformedStartsEndTheStreamNamingTheField) {
        [](v1::Start* s) { s->mutable_topology()->set_vertex_count(2); }},
       {"start.topology.rest_positions",
        [](v1::Start* s) { s->mutable_topology()->add_rest_positions(1); }},
+      // The pants have 792 triangles: 2376 corners, 4752 floats of UVs.
+      {"start.topology.corner_uvs: 1 floats, need 2 x 2376 triangle corners "
+       "= 4752 (u v per corner) or none",
+       [](v1::Start* s) { s->mutable_topology()->add_corner_uvs(0.5f); }},
+      {"start.topology.corner_uvs: 4753 floats, need 2 x 2376",
+       [](v1::Start* s) {
+         AddPlanarUvs(s);
+         s->mutable_topology()->add_corner_uvs(0.5f);
+       }},
+      {"start.topology.corner_uvs: triangle 5 corner 2 is not finite",
+       [](v1::Start* s) {
+         AddPlanarUvs(s);
+         s->mutable_topology()->set_corner_uvs(
+             6 * 5 + 2 * 2 + 1, std::numeric_limits<float>::infinity());
+         s->mutable_topology()->set_corner_uvs(
+             6 * 7, std::numeric_limits<float>::quiet_NaN());
+       }},
       {"start.parameters.seed_compression",
        [](v1::Start* s) {
          s->mutable_parameters()->set_seed_compression(0.5);
@@ -257,6 +285,47 @@ TEST_F(ServiceTest, MalformedStartsEndTheStreamNamingTheField) {
   v1::Start huge_image = StartFor(*pants_);
   huge_image.mutable_outputs()->mutable_image()->set_width(5000);
   EXPECT_TRUE(absl::IsResourceExhausted(OpenStatus(huge_image)));
+}
+
+// UVs are kept for the UV-space outputs and change nothing else: a session
+// started with them answers every frame exactly as one started without them
+// (an old client's Start), image included.
+TEST_F(ServiceTest, CornerUvsChangeNoResult) {
+  v1::Start plain = StartFor(*pants_);
+  plain.mutable_outputs()->set_labels(true);
+  plain.mutable_outputs()->set_tensors(true);
+  v1::ImageRequest* image = plain.mutable_outputs()->mutable_image();
+  image->set_format(v1::IMAGE_FORMAT_PNG);
+  image->set_width(80);
+  image->set_height(60);
+  v1::Start with_uvs = plain;
+  AddPlanarUvs(&with_uvs);
+  ASSERT_EQ(with_uvs.topology().corner_uvs_size(), 2 * 2376);
+  auto session_plain = running_->Client()->OpenSession(plain);
+  auto session_uvs = running_->Client()->OpenSession(with_uvs);
+  ASSERT_TRUE(session_plain.ok()) << session_plain.status();
+  ASSERT_TRUE(session_uvs.ok()) << session_uvs.status();
+  EXPECT_EQ((*session_uvs)->started().parameters().SerializeAsString(),
+            (*session_plain)->started().parameters().SerializeAsString());
+  int wrinkles = 0;
+  for (int f = 0; f < 30; ++f) {
+    ASSERT_TRUE((*session_plain)->Send(FrameOf(*pants_, f)).ok());
+    ASSERT_TRUE((*session_uvs)->Send(FrameOf(*pants_, f)).ok());
+    auto expected = (*session_plain)->Receive();
+    auto result = (*session_uvs)->Receive();
+    ASSERT_TRUE(expected.ok() && result.ok());
+    ASSERT_FALSE(result->has_error()) << result->error().message();
+    ASSERT_TRUE(result->has_image());
+    wrinkles += result->wrinkles_size();
+    // Everything but the timings, byte for byte.
+    expected->clear_timings();
+    result->clear_timings();
+    EXPECT_EQ(result->SerializeAsString(), expected->SerializeAsString())
+        << "frame " << f;
+  }
+  EXPECT_GT(wrinkles, 0);  // there were paths to compare
+  EXPECT_TRUE((*session_plain)->Finish().ok());
+  EXPECT_TRUE((*session_uvs)->Finish().ok());
 }
 
 TEST_F(ServiceTest, AFrameFirstOrASecondStartIsRejected) {
