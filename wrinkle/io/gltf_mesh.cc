@@ -118,6 +118,25 @@ absl::Status AppendTriangles(const PrimitiveRef& ref, int64_t vertices,
   return absl::OkStatus();
 }
 
+// Scales each vertex's weights (from `first` on) to sum to 1, as the
+// reference evaluation does: exporters leave sums a few ulps off 1, and a
+// vertex must not shrink towards the origin.
+absl::Status NormalizeWeights(const PrimitiveRef& ref, int64_t vertices,
+                              size_t first, MeshSource* out) {
+  for (int64_t v = 0; v < vertices; ++v) {
+    double* w = &out->weights[first + v * out->influences];
+    double sum = 0;
+    for (int i = 0; i < out->influences; ++i) sum += w[i];
+    if (!(sum > 0) || !std::isfinite(sum)) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: the weights of vertex %d sum to %g",
+                          ref.What("WEIGHTS_0"), v, sum));
+    }
+    for (int i = 0; i < out->influences; ++i) w[i] /= sum;
+  }
+  return absl::OkStatus();
+}
+
 // Appends `sets` * 4 joints and weights per vertex, padded with zero weights
 // up to out->influences.
 absl::Status AppendInfluences(const PrimitiveRef& ref, int64_t vertices,
@@ -160,20 +179,7 @@ absl::Status AppendInfluences(const PrimitiveRef& ref, int64_t vertices,
       }
     }
   }
-  // Normalised as the reference evaluation does: exporters leave sums a few
-  // ulps off 1, and a vertex must not shrink towards the origin.
-  for (int64_t v = 0; v < vertices; ++v) {
-    double* w = &out->weights[first + v * out->influences];
-    double sum = 0;
-    for (int i = 0; i < out->influences; ++i) sum += w[i];
-    if (!(sum > 0) || !std::isfinite(sum)) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("%s: the weights of vertex %d sum to %g",
-                          ref.What("WEIGHTS_0"), v, sum));
-    }
-    for (int i = 0; i < out->influences; ++i) w[i] /= sum;
-  }
-  return absl::OkStatus();
+  return NormalizeWeights(ref, vertices, first, out);
 }
 
 // Appends each vertex's displacement under every morph target.

@@ -164,7 +164,7 @@ absl::StatusOr<const unsigned char*> ViewBytes(const tinygltf::Model& model,
         buffer_size));
   }
   // count - 1 strides and one element from `offset`, without overflow: count
-  // is below 2^26 and stride below 2^32 here.
+  // is below 2^24 and stride at most 252 here.
   const uint64_t needed =
       count == 0 ? 0
                  : (static_cast<uint64_t>(count) - 1) * stride + element_size;

@@ -39,7 +39,7 @@ struct AccessorData {
 // The most values (count * components) one accessor may hold: larger ones are
 // refused before anything is allocated (an accessor without a bufferView
 // costs no bytes in the file).
-inline constexpr int64_t kMaxAccessorValues = int64_t{1} << 26;
+inline constexpr int64_t kMaxAccessorValues = int64_t{1} << 24;
 
 // Reads accessor `index`, which must exist and have one of `types`
 // (TINYGLTF_TYPE_*); `what` says what it is for ("mesh 0 primitive 1
