@@ -91,7 +91,7 @@ absl::Status AppendTriangles(const PrimitiveRef& ref, int64_t vertices,
       AccessorData indices,
       ReadAccessor(ref.model, ref.primitive.indices, ref.What("indices"),
                    {TINYGLTF_TYPE_SCALAR}));
-  if (!indices.IsInteger() || indices.count % 3 != 0) {
+  if (!indices.IsUnsignedInteger() || indices.count % 3 != 0) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: %d indices of componentType %d%s: expected unsigned integers, a "
         "multiple of 3",
@@ -155,7 +155,7 @@ absl::Status AppendInfluences(const PrimitiveRef& ref, int64_t vertices,
         AccessorData weights,
         ReadAccessor(ref.model, ref.Attribute(weights_name),
                      ref.What(weights_name), {TINYGLTF_TYPE_VEC4}, vertices));
-    if (!joints.IsInteger()) {
+    if (!joints.IsUnsignedInteger()) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: componentType %d%s: joints are unsigned integers",
           ref.What(joints_name), joints.component_type,

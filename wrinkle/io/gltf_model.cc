@@ -304,8 +304,11 @@ absl::StatusOr<AccessorData> ReadChecked(const tinygltf::Model& model,
 
 }  // namespace
 
-bool AccessorData::IsInteger() const {
-  return component_type != TINYGLTF_COMPONENT_TYPE_FLOAT && !normalized;
+bool AccessorData::IsUnsignedInteger() const {
+  return (component_type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ||
+          component_type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ||
+          component_type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) &&
+         !normalized;
 }
 
 std::string_view TypeName(int type) {

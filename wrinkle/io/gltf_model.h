@@ -32,8 +32,9 @@ struct AccessorData {
   int component_type = 0;  // TINYGLTF_COMPONENT_TYPE_*
   bool normalized = false;
 
-  // True for integer components that are not normalised (indices, joints).
-  bool IsInteger() const;
+  // True for unsigned integer components that are not normalised, which
+  // indices and joints must be.
+  bool IsUnsignedInteger() const;
 };
 
 // The most values (count * components) one accessor may hold: larger ones are

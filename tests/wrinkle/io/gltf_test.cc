@@ -283,6 +283,25 @@ TEST(GltfErrorTest, MissingAndMalformedAccessors) {
       ParseGltf(TriangleGltf(R"(, "indices": 7)"), "i.gltf");
   EXPECT_THAT(Message(no_accessor),
               HasSubstr("i.gltf: primitive indices accessor out of bounds"));
+  // Signed indices could be negative (found by gltf_fuzz: they indexed
+  // before the vertices).
+  {
+    testing::GltfBuilder signed_gltf;
+    signed_gltf.Floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3");
+    const int16_t minus[4] = {0, -3, 1, 0};
+    const int view = signed_gltf.View(minus, 6);
+    const int indices = signed_gltf.Accessor(absl::StrCat(
+        R"({"bufferView": )", view,
+        R"(, "componentType": 5122, "count": 3, "type": "SCALAR"})"));
+    const auto negative = ParseGltf(
+        signed_gltf.Json(absl::StrCat(
+            R"("meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": )",
+            indices, "}]}]")),
+        "signed.gltf");
+    EXPECT_THAT(Message(negative),
+                HasSubstr("mesh 0 primitive 0 indices: 3 indices of "
+                          "componentType 5122: expected unsigned integers"));
+  }
   // More elements than the buffer view holds.
   testing::GltfBuilder gltf;
   gltf.Floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3");
