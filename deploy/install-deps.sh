@@ -10,6 +10,7 @@ packages=(
   libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libpng-dev libturbojpeg0-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler prometheus-cpp-dev
   openssl libssl-dev
+  libtinygltf-dev nlohmann-json3-dev
 )
 
 missing=()

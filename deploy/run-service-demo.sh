@@ -3,9 +3,14 @@
 # animation through crease-client (wrinkle paths + JPEG frames + a plain | wrinkled
 # contact sheet), then stops the server with SIGTERM (a graceful shutdown).
 # Usage: run-service-demo.sh <crease-server> <crease-client> <obj> <pc2> <out dir> [client flags...]
+#   <obj> a .glb or .gltf and <pc2> "-": streams the glTF file (--gltf).
 set -euo pipefail
 server=$1 client=$2 obj=$3 pc2=$4 out=$5
 shift 5
+input=(--obj "$obj" --pc2 "$pc2")
+if [ "$pc2" = "-" ]; then
+  input=(--gltf "$obj")
+fi
 mkdir -p "$out"
 port_file=$(mktemp)
 "$server" --address 127.0.0.1:0 --port_file "$port_file" --render_threads 1 &
@@ -27,4 +32,4 @@ done
 port=$(cat "$port_file")
 # The same check a container's HEALTHCHECK runs.
 "$client" --health --server "127.0.0.1:$port"
-"$client" --server "127.0.0.1:$port" --obj "$obj" --pc2 "$pc2" --out "$out" "$@"
+"$client" --server "127.0.0.1:$port" "${input[@]}" --out "$out" "$@"

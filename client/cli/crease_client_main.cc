@@ -1,6 +1,7 @@
-// crease-client: streams an OBJ + PC2 animation to a Crease server, frame by
-// frame, and writes what comes back: wrinkle paths (JSON Lines), images, a
-// contact sheet (plain | wrinkled) and a summary with round-trip latencies.
+// crease-client: streams an animation (OBJ + PC2, or glTF 2.0) to a Crease
+// server, frame by frame, and writes what comes back: wrinkle paths (JSON
+// Lines), images, a contact sheet (plain | wrinkled) and a summary with
+// round-trip latencies.
 
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "client/cli/animation_input.h"
 #include "client/cli/stream_summary.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
@@ -33,11 +35,13 @@
 #include "wrinkle/io/animation.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
-ABSL_FLAG(std::string, obj, "", "Mesh (topology and rest shape), OBJ.");
-ABSL_FLAG(std::string, pc2, "", "Vertex animation, PC2.");
 ABSL_FLAG(std::string, out, "", "Output directory (created if missing).");
-ABSL_FLAG(int, frames, 0, "Send at most this many frames (0: all).");
-ABSL_FLAG(double, fps, 0, "Send at this rate (0: as fast as the server goes).");
+ABSL_FLAG(int, frames, 0,
+          "Send at most this many frames (0: all; with --gltf, sample this "
+          "many, 0: one clip length).");
+ABSL_FLAG(double, fps, 0,
+          "Send at this rate (0: as fast as the server goes); with --gltf "
+          "also the sampling rate (0: 30).");
 ABSL_FLAG(bool, paths, true, "Ask for wrinkle paths (wrinkles.jsonl).");
 ABSL_FLAG(std::string, image, "none", "Ask for images: none, jpeg or png.");
 ABSL_FLAG(int, width, 480, "Image width.");
@@ -177,8 +181,6 @@ absl::Status WriteContactSheet(const std::vector<std::string>& plain_images,
 
 // What the flags ask this run for, checked.
 struct RunRequest {
-  std::string obj;
-  std::string pc2;
   std::string out;
   std::string image;  // none, jpeg or png
   bool want_sheet = false;
@@ -186,12 +188,10 @@ struct RunRequest {
 
 absl::StatusOr<RunRequest> RequestFromFlags() {
   RunRequest request;
-  request.obj = absl::GetFlag(FLAGS_obj);
-  request.pc2 = absl::GetFlag(FLAGS_pc2);
   request.out = absl::GetFlag(FLAGS_out);
   request.image = absl::GetFlag(FLAGS_image);
-  if (request.obj.empty() || request.pc2.empty() || request.out.empty()) {
-    return absl::InvalidArgumentError("--obj, --pc2 and --out are required");
+  if (request.out.empty()) {
+    return absl::InvalidArgumentError("--out is required");
   }
   if (request.image != "none" && request.image != "jpeg" &&
       request.image != "png") {
@@ -444,8 +444,10 @@ absl::Status WriteOutputs(const RunRequest& request,
 
 absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(const RunRequest request, RequestFromFlags());
-  CREASE_ASSIGN_OR_RETURN(io::Animation animation,
-                          io::ReadAnimation(request.obj, request.pc2));
+  CREASE_ASSIGN_OR_RETURN(
+      const io::Animation animation,
+      LoadAnimation(AnimationInputFromFlags(absl::GetFlag(FLAGS_fps),
+                                            absl::GetFlag(FLAGS_frames))));
   const int num_frames = FramesToSend(animation);
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
   CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
@@ -471,11 +473,14 @@ absl::Status Run() {
 
 int main(int argc, char** argv) {
   crease::SetFlagsUsage(
-      "Streams an OBJ + PC2 animation to a Crease server. Example:\n"
+      "Streams an OBJ + PC2 or a glTF 2.0 animation to a Crease server. "
+      "Examples:\n"
       "  crease-client --server 127.0.0.1:50051 --obj "
       "data/cloth_pants_knee.obj "
       "--pc2 data/cloth_pants_knee.pc2 --out out/ --image jpeg "
-      "--contact_sheet",
+      "--contact_sheet\n"
+      "  crease-client --gltf data/Fox.glb --animation Walk --fps 30 --out "
+      "out/ --image jpeg",
       "client/cli/");
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = absl::GetFlag(FLAGS_health)

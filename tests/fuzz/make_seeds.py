@@ -7,6 +7,9 @@ crashes and other finds are added to the corpus beside them by hand (see
 README.md). Deterministic: rerunning rewrites the same bytes.
 """
 
+import base64
+import json
+import math
 import pathlib
 import random
 import struct
@@ -122,8 +125,130 @@ outputs { paths: true image { plain: true } }
 """)))
 
 
+class Gltf:
+    """A tiny glTF 2.0 file: one buffer, a view per accessor."""
+
+    def __init__(self):
+        self.bin = b""
+        self.views = []
+        self.accessors = []
+
+    def view(self, data):
+        self.bin += b"\0" * (-len(self.bin) % 4)
+        self.views.append({"buffer": 0, "byteOffset": len(self.bin), "byteLength": len(data)})
+        self.bin += data
+        return len(self.views) - 1
+
+    def floats(self, values, kind):
+        view = self.view(struct.pack("<%df" % len(values), *values))
+        n = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}[kind]
+        self.accessors.append({"bufferView": view, "componentType": 5126,
+                               "count": len(values) // n, "type": kind})
+        return len(self.accessors) - 1
+
+    def shorts(self, values, kind):
+        view = self.view(struct.pack("<%dH" % len(values), *values))
+        n = 1 if kind == "SCALAR" else 4
+        self.accessors.append({"bufferView": view, "componentType": 5123,
+                               "count": len(values) // n, "type": kind})
+        return len(self.accessors) - 1
+
+    def document(self, rest, embed=True):
+        buffer = {"byteLength": len(self.bin)}
+        if embed:
+            buffer["uri"] = ("data:application/octet-stream;base64," +
+                             base64.b64encode(self.bin).decode())
+        doc = {"asset": {"version": "2.0"}, "buffers": [buffer],
+               "bufferViews": self.views, "accessors": self.accessors}
+        doc.update(rest)
+        return doc
+
+    def gltf(self, rest):
+        return json.dumps(self.document(rest))
+
+    def glb(self, rest):
+        text = json.dumps(self.document(rest, embed=False)).encode()
+        text += b" " * (-len(text) % 4)
+        binary = self.bin + b"\0" * (-len(self.bin) % 4)
+        chunks = (struct.pack("<II", len(text), 0x4E4F534A) + text +
+                  struct.pack("<II", len(binary), 0x004E4942) + binary)
+        return b"glTF" + struct.pack("<II", 2, 12 + len(chunks)) + chunks
+
+
+def skinned_triangle():
+    """One joint turning 90 degrees about z (LINEAR), a second still one, a
+    morph target, under a root translated and a matrix node (as Cesium Man's)."""
+    g = Gltf()
+    pos = g.floats([1, 0, 0, 0, 1, 0, 1, 1, 0], "VEC3")
+    joints = g.shorts([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0], "VEC4")
+    weights = g.floats([1, 0, 0, 0, 1, 0, 0, 0, 0.5, 0.5, 0, 0], "VEC4")
+    bind = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -2, 1]
+    ibm = g.floats(bind + bind, "MAT4")
+    times = g.floats([0, 1], "SCALAR")
+    h = math.sqrt(0.5)
+    rotations = g.floats([0, 0, 0, 1, 0, 0, h, h], "VEC4")
+    offsets = g.floats([1, 0, 0, 1, 0, 0, 1, 0, 0], "VEC3")
+    return g, {
+        "scene": 0, "scenes": [{"nodes": [4]}],
+        "meshes": [{"name": "tri", "weights": [0.5], "primitives": [{
+            "attributes": {"POSITION": pos, "JOINTS_0": joints, "WEIGHTS_0": weights},
+            "targets": [{"POSITION": offsets}]}]}],
+        "nodes": [{"name": "root", "translation": [0, 0, 2], "children": [1, 3]},
+                  {"name": "turning"},
+                  {"name": "skinned", "mesh": 0, "skin": 0, "translation": [10, 0, 0]},
+                  {"name": "still"},
+                  {"name": "z_up", "matrix": [1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+                   "children": [0, 2]}],
+        "skins": [{"joints": [1, 3], "inverseBindMatrices": ibm}],
+        "animations": [{"name": "turn", "samplers": [{"input": times, "output": rotations}],
+                        "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}]}]}
+
+
+def morphed_primitives():
+    """Two primitives (one indexed, with UVs), a sparse morph target, weights
+    animated by CUBICSPLINE, a STEP translation."""
+    g = Gltf()
+    a = g.floats([0, 0, 0, 1, 0, 0, 0, 1, 0], "VEC3")
+    b = g.floats([0, 0, 1, 1, 0, 1, 0, 1, 1], "VEC3")
+    uv = g.floats([0.25, 0.1, 0.5, 0.2, 0.75, 1.0], "VEC2")
+    indices = g.shorts([0, 2, 1], "SCALAR")
+    lift = g.floats([0, 0, 1, 0, 0, 1, 0, 0, 1], "VEC3")
+    moved = g.view(struct.pack("<HH", 2, 0))
+    value = g.view(struct.pack("<3f", 0, 0, 1))
+    g.accessors.append({"componentType": 5126, "count": 3, "type": "VEC3", "sparse": {
+        "count": 1, "indices": {"bufferView": moved, "componentType": 5123},
+        "values": {"bufferView": value}}})
+    sparse = len(g.accessors) - 1
+    times = g.floats([0, 0.5, 1], "SCALAR")
+    cubic = g.floats([0, 0, 1, 0, 1, 0, 0, 0.5, 0], "SCALAR")
+    steps = g.floats([0, 0, 0, 4, 0, 0, 4, 1, 0], "VEC3")
+    return g, {
+        "meshes": [{"primitives": [
+            {"attributes": {"POSITION": a, "TEXCOORD_0": uv}, "targets": [{"POSITION": lift}]},
+            {"attributes": {"POSITION": b, "TEXCOORD_0": uv}, "indices": indices,
+             "targets": [{"POSITION": sparse}]}]}],
+        "nodes": [{"mesh": 0, "translation": [1, 2, 3]}],
+        "animations": [{"samplers": [
+            {"input": times, "output": cubic, "interpolation": "CUBICSPLINE"},
+            {"input": times, "output": steps, "interpolation": "STEP"}],
+            "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}},
+                         {"sampler": 1, "target": {"node": 0, "path": "translation"}}]}]}
+
+
+def gltf_seeds():
+    g, rest = skinned_triangle()
+    write("gltf_fuzz", "skinned.gltf", g.gltf(rest))
+    write("gltf_fuzz", "skinned.glb", g.glb(rest))
+    g, rest = morphed_primitives()
+    write("gltf_fuzz", "morphed.gltf", g.gltf(rest))
+    write("gltf_fuzz", "morphed.glb", g.glb(rest))
+    # data/Fox.glb and data/CesiumMan.glb are replayed too (REPLAY in
+    # CMakeLists.txt); they are too big to be good seeds for mutation.
+
+
 if __name__ == "__main__":
     obj_seeds()
     pc2_seeds()
     session_seeds()
     start_seeds()
+    gltf_seeds()

@@ -1,0 +1,22 @@
+# crease-client --gltf end to end: the Fox's "Walk" clip from data/Fox.glb, looped for
+# 24 frames, streamed to a crease-server on a free loopback port, with paths and small
+# JPEG frames. Checks the frames and the summary.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(
+  COMMAND "${SCRIPT}" "${SERVER}" "${CLIENT}" "${DATA}/Fox.glb" - "${OUT}"
+          --animation Walk --loop --frames 24 --image jpeg --width 160 --height 120
+  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "run-service-demo.sh exited ${rc}: ${err}")
+endif()
+foreach(f frame_0000.jpg frame_0023.jpg wrinkles.jsonl summary.json)
+  if(NOT EXISTS "${OUT}/${f}")
+    message(FATAL_ERROR "missing ${OUT}/${f}")
+  endif()
+endforeach()
+file(READ "${OUT}/summary.json" summary)
+string(JSON frames GET "${summary}" frames)
+string(JSON errors GET "${summary}" frame_errors)
+if(NOT frames EQUAL 24 OR NOT errors EQUAL 0)
+  message(FATAL_ERROR "summary: ${summary}")
+endif()
