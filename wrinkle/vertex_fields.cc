@@ -1,0 +1,128 @@
+#include "wrinkle/vertex_fields.h"
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <cmath>
+
+#include "common/status_macros.h"
+
+namespace crease {
+namespace {
+
+Eigen::Vector3d At(absl::Span<const float> xyz, int32_t v) {
+  return {xyz[3 * v], xyz[3 * v + 1], xyz[3 * v + 2]};
+}
+
+// An orthonormal basis of the plane perpendicular to unit n, a function of n
+// alone: t1 across n and the axis n is least along, t2 = n x t1.
+void TangentBasis(const Eigen::Vector3d& n, Eigen::Vector3d* t1,
+                  Eigen::Vector3d* t2) {
+  int axis = 0;
+  n.cwiseAbs().minCoeff(&axis);
+  *t1 = n.cross(Eigen::Vector3d::Unit(axis)).normalized();
+  *t2 = n.cross(*t1);
+}
+
+// The eigenvector of the smaller eigenvalue mu of symmetric [[a, b], [b, c]]:
+// of the two forms (b, mu - a) and (mu - c, b) the longer (the better
+// conditioned); not normalised.
+Eigen::Vector2d SmallerEigenvector(double a, double b, double c, double mu) {
+  const Eigen::Vector2d u(b, mu - a), v(mu - c, b);
+  return u.squaredNorm() >= v.squaredNorm() ? u : v;
+}
+
+// d or -d, whichever has its largest component positive.
+Eigen::Vector3d Canonical(const Eigen::Vector3d& d) {
+  int axis = 0;
+  d.cwiseAbs().maxCoeff(&axis);
+  return d[axis] < 0 ? Eigen::Vector3d(-d) : d;
+}
+
+}  // namespace
+
+void VertexFieldBuilder::Compute(
+    absl::Span<const float> positions,
+    absl::Span<const std::array<int32_t, 3>> triangles,
+    absl::Span<const int32_t> welded, absl::Span<const StretchTensor> field,
+    absl::Span<const Label> labels, VertexFields* out) {
+  CREASE_DCHECK(positions.size() == 3 * welded.size());
+  CREASE_DCHECK(field.size() == triangles.size());
+  CREASE_DCHECK(labels.size() == triangles.size());
+  const size_t num_vertices = welded.size();
+  sums_.assign(num_vertices * kStride, 0.0);  // welded ids < vertex count
+  auto sums = [&](int32_t v) { return &sums_[welded[v] * kStride]; };
+  // Normals (area-weighted) and label areas per welded id.
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    const auto& [a, b, c] = triangles[f];
+    const Eigen::Vector3d pa = At(positions, a);
+    const Eigen::Vector3d cross =
+        (At(positions, b) - pa).cross(At(positions, c) - pa);
+    for (int32_t v : triangles[f]) {
+      double* s = sums(v);
+      for (int k = 0; k < 3; ++k) s[k] += cross[k];
+      s[7 + LabelIndex(labels[f])] += 0.5 * cross.norm();
+    }
+  }
+  // Each triangle's tensor turned into each corner's tangent plane (the
+  // smallest rotation taking the triangle's normal to the vertex's), in that
+  // plane's basis.
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    const StretchTensor& t = field[f];
+    const auto& [a, b, c] = triangles[f];
+    const Eigen::Vector3d pa = At(positions, a);
+    const Eigen::Vector3d cross =
+        (At(positions, b) - pa).cross(At(positions, c) - pa);
+    const double area = 0.5 * cross.norm();
+    if (t.degenerate || !(area > 0)) continue;
+    for (int32_t v : triangles[f]) {
+      double* s = sums(v);
+      const Eigen::Vector3d normal_sum(s[0], s[1], s[2]);
+      if (!(normal_sum.squaredNorm() > 0)) continue;
+      const Eigen::Vector3d n = normal_sum.normalized();
+      Eigen::Vector3d t1, t2;
+      TangentBasis(n, &t1, &t2);
+      const Eigen::Quaterniond turn =
+          Eigen::Quaterniond::FromTwoVectors(cross / (2 * area), n);
+      const Eigen::Vector3d w = turn * t.wrinkle_dir;
+      const Eigen::Vector3d d = turn * t.compression_dir;
+      const Eigen::Vector2d xw(w.dot(t1), w.dot(t2)), xd(d.dot(t1), d.dot(t2));
+      s[3] += area *
+              (t.lambda_max * xw.x() * xw.x() + t.lambda_min * xd.x() * xd.x());
+      s[4] += area *
+              (t.lambda_max * xw.x() * xw.y() + t.lambda_min * xd.x() * xd.y());
+      s[5] += area *
+              (t.lambda_max * xw.y() * xw.y() + t.lambda_min * xd.y() * xd.y());
+      s[6] += area;
+    }
+  }
+  out->compression.resize(num_vertices);
+  out->directions.resize(3 * num_vertices);
+  out->label_weights.resize(3 * num_vertices);
+  for (size_t v = 0; v < num_vertices; ++v) {
+    const double* s = sums(static_cast<int32_t>(v));
+    Eigen::Vector3d direction = Eigen::Vector3d::Zero();
+    double compression = 1;
+    if (s[6] > 0) {
+      const double xx = s[3] / s[6], xy = s[4] / s[6], yy = s[5] / s[6];
+      const double mid = 0.5 * (xx + yy);
+      const double radius = std::hypot(0.5 * (xx - yy), xy);
+      const double mu_min = mid - radius, mu_max = mid + radius;
+      if (mu_min > 0) compression = 1 / mu_min;
+      if (mu_max - mu_min > 1e-6 * mu_max) {
+        Eigen::Vector3d t1, t2;
+        TangentBasis(Eigen::Vector3d(s[0], s[1], s[2]).normalized(), &t1, &t2);
+        const Eigen::Vector2d e = SmallerEigenvector(xx, xy, yy, mu_min);
+        direction = Canonical((e.x() * t1 + e.y() * t2).normalized());
+      }
+    }
+    out->compression[v] = static_cast<float>(compression);
+    const double label_area = s[7] + s[8] + s[9];
+    for (int k = 0; k < 3; ++k) {
+      out->directions[3 * v + k] = static_cast<float>(direction[k]);
+      out->label_weights[3 * v + k] = static_cast<float>(
+          label_area > 0 ? s[7 + k] / label_area : (k == 1 ? 1.0 : 0.0));
+    }
+  }
+}
+
+}  // namespace crease
