@@ -6,6 +6,7 @@
 // carried to the vertices. docs/algorithm.md, "Per-vertex fields", has the
 // definition and its reasons.
 
+#include <Eigen/Core>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -52,6 +53,10 @@ class VertexFieldBuilder {
   // in the id's tangent basis (3: xx, xy, yy), its area, the label areas (3).
   static constexpr int kStride = 10;
   std::vector<double> sums_;
+  // Per triangle: (b - a) x (c - a). Per welded id: unit normal, tangent
+  // basis t1, t2.
+  std::vector<Eigen::Vector3d> face_normals_;
+  std::vector<std::array<Eigen::Vector3d, 3>> frames_;
 };
 
 }  // namespace crease
