@@ -97,9 +97,10 @@ absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
       static_cast<uint64_t>(triangles.size()) * level * level;
   if (3 * refined_triangles > limits.max_message_bytes) {
     return Exhausted(absl::StrFormat(
-        "%d gives %d triangles, over this server's max_message_bytes (%d) "
-        "in Started",
-        level, refined_triangles, limits.max_message_bytes));
+        "%d gives %d triangles: at least %d bytes in Started, over this "
+        "server's max_message_bytes (%d)",
+        level, refined_triangles, 3 * refined_triangles,
+        limits.max_message_bytes));
   }
   absl::StatusOr<RefinedTopology> refined = RefineTopology(
       triangles, static_cast<int>(vertex_count), static_cast<int>(level));

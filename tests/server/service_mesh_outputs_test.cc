@@ -174,6 +174,19 @@ TEST_F(MeshOutputsTest, BadRequestsAreRefusedNamingTheField) {
   start.mutable_outputs()->mutable_wrinkled_mesh()->set_level(2);
   session = small.Client()->OpenSession(start);
   EXPECT_TRUE(session.ok()) << session.status();
+
+  // At 128 KiB even the triangles of level 8 (3 x 50,688 indices of a byte
+  // or more) cannot fit in Started: refused before refining.
+  options.limits.max_message_bytes = 128 << 10;
+  const RunningServer smaller = RunningServer::Start(options);
+  start.mutable_outputs()->mutable_wrinkled_mesh()->set_level(8);
+  session = smaller.Client()->OpenSession(start);
+  ASSERT_FALSE(session.ok());
+  EXPECT_TRUE(absl::IsResourceExhausted(session.status())) << session.status();
+  EXPECT_THAT(session.status().message(),
+              HasSubstr("8 gives 50688 triangles: at least 152064 bytes in "
+                        "Started, over this server's max_message_bytes "
+                        "(131072)"));
 }
 
 }  // namespace
