@@ -6,7 +6,7 @@
 // interpolated linearly, the area-weighted smooth normals interpolated and
 // normalised), each vertex displaced along its normal by the wrinkles' offset
 // there, with the wrinkles' analytic normals (wrinkle_lookup.h).
-// docs/algorithm.md, "Wrinkled mesh", says why.
+// docs/algorithm.md, "Wrinkled mesh and per-vertex fields", says why.
 
 #include <cstdint>
 #include <vector>
