@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 #include "wrinkle/stopwatch.h"
 
 namespace crease::server {
@@ -64,6 +65,33 @@ absl::Status Exhausted(const std::string& what) {
       absl::StrFormat("start.outputs.wrinkled_mesh.level: %s", what));
 }
 
+// A mesh at `level` checked against the message limit before it is built:
+// each index takes at least a byte in Started, each vertex 24 in every frame.
+absl::Status CheckRefinedSize(const v1::Outputs& outputs,
+                              absl::Span<const io::Triangle> triangles,
+                              uint32_t vertex_count, uint32_t level,
+                              const ServerLimits& limits) {
+  const RefinedCounts counts = CountRefined(
+      triangles, static_cast<int>(vertex_count), static_cast<int>(level));
+  if (3 * static_cast<uint64_t>(counts.triangles) > limits.max_message_bytes) {
+    return Exhausted(absl::StrFormat(
+        "%d gives %d triangles: at least %d bytes in Started, over this "
+        "server's max_message_bytes (%d)",
+        level, counts.triangles, 3 * counts.triangles,
+        limits.max_message_bytes));
+  }
+  const uint64_t frame_bytes =
+      FixedFrameBytes(outputs, static_cast<uint64_t>(counts.vertices),
+                      vertex_count, triangles.size());
+  if (frame_bytes > limits.max_message_bytes / 2) {
+    return Exhausted(absl::StrFormat(
+        "%d gives %d vertices: %d bytes a frame with the other fixed-size "
+        "outputs, over half this server's max_message_bytes (%d)",
+        level, counts.vertices, frame_bytes, limits.max_message_bytes));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
@@ -78,11 +106,10 @@ absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
         absl::StrFormat("start.outputs.wrinkled_mesh.level: %d is over %d",
                         level, kMaxWrinkledMeshLevel));
   }
-  const uint64_t half = limits.max_message_bytes / 2;
   if (level == 0) {
     const uint64_t bytes =
         FixedFrameBytes(outputs, 0, vertex_count, triangles.size());
-    if (setup.vertex_fields && bytes > half) {
+    if (setup.vertex_fields && bytes > limits.max_message_bytes / 2) {
       return absl::ResourceExhaustedError(absl::StrFormat(
           "start.outputs.vertex_fields: %d bytes a frame with the other "
           "fixed-size outputs, over half this server's max_message_bytes "
@@ -91,30 +118,13 @@ absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
     }
     return setup;
   }
-  // Each index takes at least a byte: refuse before refining what cannot
-  // fit.
-  const uint64_t refined_triangles =
-      static_cast<uint64_t>(triangles.size()) * level * level;
-  if (3 * refined_triangles > limits.max_message_bytes) {
-    return Exhausted(absl::StrFormat(
-        "%d gives %d triangles: at least %d bytes in Started, over this "
-        "server's max_message_bytes (%d)",
-        level, refined_triangles, 3 * refined_triangles,
-        limits.max_message_bytes));
-  }
+  CREASE_RETURN_IF_ERROR(
+      CheckRefinedSize(outputs, triangles, vertex_count, level, limits));
   absl::StatusOr<RefinedTopology> refined = RefineTopology(
       triangles, static_cast<int>(vertex_count), static_cast<int>(level));
   if (!refined.ok()) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "start.outputs.wrinkled_mesh: %s", refined.status().message()));
-  }
-  const uint64_t frame_bytes = FixedFrameBytes(outputs, refined->num_vertices(),
-                                               vertex_count, triangles.size());
-  if (frame_bytes > half) {
-    return Exhausted(absl::StrFormat(
-        "%d gives %d vertices: %d bytes a frame with the other fixed-size "
-        "outputs, over half this server's max_message_bytes (%d)",
-        level, refined->num_vertices(), frame_bytes, limits.max_message_bytes));
   }
   auto started = StartedMessage(*refined, start.topology());
   // Room for the rest of Started (id, parameters, limits).

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 
 namespace crease {
@@ -104,6 +105,23 @@ class Refiner {
 };
 
 }  // namespace
+
+RefinedCounts CountRefined(absl::Span<const std::array<int32_t, 3>> triangles,
+                           int num_vertices, int level) {
+  absl::flat_hash_set<uint64_t> edges;
+  edges.reserve(triangles.size() * 3 / 2);
+  for (const std::array<int32_t, 3>& t : triangles) {
+    for (int k = 0; k < 3; ++k) {
+      const int32_t a = t[k], b = t[(k + 1) % 3];
+      edges.insert(EdgeKey(std::min(a, b), std::max(a, b)));
+    }
+  }
+  const int64_t k = level;
+  const int64_t num_triangles = static_cast<int64_t>(triangles.size());
+  return {num_vertices + static_cast<int64_t>(edges.size()) * (k - 1) +
+              num_triangles * (k - 1) * (k - 2) / 2,
+          num_triangles * k * k};
+}
 
 absl::StatusOr<RefinedTopology> RefineTopology(
     absl::Span<const std::array<int32_t, 3>> triangles, int num_vertices,

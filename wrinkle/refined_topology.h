@@ -49,6 +49,16 @@ struct RefinedTopology {
   int num_triangles() const { return static_cast<int>(triangles.size()); }
 };
 
+// The counts RefineTopology would give, without building anything (the edges
+// are counted in a hash set): for checking a request's size first.
+// Preconditions as RefineTopology's.
+struct RefinedCounts {
+  int64_t vertices = 0;
+  int64_t triangles = 0;
+};
+RefinedCounts CountRefined(absl::Span<const std::array<int32_t, 3>> triangles,
+                           int num_vertices, int level);
+
 // Refines `triangles` (indices below num_vertices) at `level`. A vertex on a
 // coarse edge is shared by the triangles that share that edge by vertex ids
 // (a < b or b < a alike); triangles that only meet at coincident but distinct

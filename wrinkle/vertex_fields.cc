@@ -62,10 +62,17 @@ void VertexFieldBuilder::Compute(
   CREASE_DCHECK(positions.size() == 3 * welded.size());
   CREASE_DCHECK(field.size() == triangles.size());
   CREASE_DCHECK(labels.size() == triangles.size());
+  SumNormalsAndLabels(positions, triangles, welded, labels);
+  SumTensors(triangles, welded, field);
+  WriteFields(welded, out);
+}
+
+void VertexFieldBuilder::SumNormalsAndLabels(
+    absl::Span<const float> positions,
+    absl::Span<const std::array<int32_t, 3>> triangles,
+    absl::Span<const int32_t> welded, absl::Span<const Label> labels) {
   const size_t num_vertices = welded.size();
   sums_.assign(num_vertices * kStride, 0.0);  // welded ids < vertex count
-  auto sums = [&](int32_t v) { return &sums_[welded[v] * kStride]; };
-  // Normals (area-weighted) and label areas per welded id.
   face_normals_.resize(triangles.size());
   for (size_t f = 0; f < triangles.size(); ++f) {
     const auto& [a, b, c] = triangles[f];
@@ -75,7 +82,7 @@ void VertexFieldBuilder::Compute(
     face_normals_[f] = cross;
     const double area = 0.5 * cross.norm();
     for (int32_t v : triangles[f]) {
-      double* s = sums(v);
+      double* s = &sums_[welded[v] * kStride];
       for (int k = 0; k < 3; ++k) s[k] += cross[k];
       s[7 + LabelIndex(labels[f])] += area;
     }
@@ -85,6 +92,11 @@ void VertexFieldBuilder::Compute(
     const double* s = &sums_[id * kStride];
     frames_[id] = TangentFrame(Eigen::Vector3d(s[0], s[1], s[2]));
   }
+}
+
+void VertexFieldBuilder::SumTensors(
+    absl::Span<const std::array<int32_t, 3>> triangles,
+    absl::Span<const int32_t> welded, absl::Span<const StretchTensor> field) {
   // Each triangle's tensor turned into each corner's tangent plane (the
   // smallest rotation taking the triangle's normal to the vertex's), in that
   // plane's basis.
@@ -93,28 +105,32 @@ void VertexFieldBuilder::Compute(
     const double twice_area = face_normals_[f].norm();
     if (t.degenerate || !(twice_area > 0)) continue;
     const Eigen::Vector3d face = face_normals_[f] / twice_area;
+    const double area = 0.5 * twice_area;
+    const double gap = t.lambda_max - t.lambda_min;
     for (int32_t v : triangles[f]) {
       const auto& [n, t1, t2] = frames_[welded[v]];
-      const Eigen::Vector3d axis = face.cross(n);
-      const double cosine = face.dot(n);
       // In the plane the tensor is lambda_min I + (lambda_max - lambda_min)
       // w w^T for its unit wrinkle direction w, so w alone carries it.
-      const Eigen::Vector3d w = TurnInto(axis, cosine, t.wrinkle_dir);
+      const Eigen::Vector3d w =
+          TurnInto(face.cross(n), face.dot(n), t.wrinkle_dir);
       const double x = w.dot(t1), y = w.dot(t2);
-      const double area = 0.5 * twice_area;
-      const double gap = t.lambda_max - t.lambda_min;
-      double* s = sums(v);
+      double* s = &sums_[welded[v] * kStride];
       s[3] += area * (t.lambda_min + gap * x * x);
       s[4] += area * gap * x * y;
       s[5] += area * (t.lambda_min + gap * y * y);
       s[6] += area;
     }
   }
+}
+
+void VertexFieldBuilder::WriteFields(absl::Span<const int32_t> welded,
+                                     VertexFields* out) const {
+  const size_t num_vertices = welded.size();
   out->compression.resize(num_vertices);
   out->directions.resize(3 * num_vertices);
   out->label_weights.resize(3 * num_vertices);
   for (size_t v = 0; v < num_vertices; ++v) {
-    const double* s = sums(static_cast<int32_t>(v));
+    const double* s = &sums_[welded[v] * kStride];
     const auto& [n, t1, t2] = frames_[welded[v]];
     Eigen::Vector3d direction = Eigen::Vector3d::Zero();
     double compression = 1;

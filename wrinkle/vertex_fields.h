@@ -49,6 +49,17 @@ class VertexFieldBuilder {
                absl::Span<const Label> labels, VertexFields* out);
 
  private:
+  // The steps of Compute: per welded id the normal, label areas and tangent
+  // frame; the turned tensors; the fields per vertex.
+  void SumNormalsAndLabels(absl::Span<const float> positions,
+                           absl::Span<const std::array<int32_t, 3>> triangles,
+                           absl::Span<const int32_t> welded,
+                           absl::Span<const Label> labels);
+  void SumTensors(absl::Span<const std::array<int32_t, 3>> triangles,
+                  absl::Span<const int32_t> welded,
+                  absl::Span<const StretchTensor> field);
+  void WriteFields(absl::Span<const int32_t> welded, VertexFields* out) const;
+
   // Per welded id: the area-weighted normal (3), the tangent-plane tensor sum
   // in the id's tangent basis (3: xx, xy, yy), its area, the label areas (3).
   static constexpr int kStride = 10;

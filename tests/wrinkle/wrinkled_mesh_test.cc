@@ -58,6 +58,14 @@ TEST(RefineTopologyTest, CountsFollowTheFormula) {
     EXPECT_EQ(soup.num_vertices(), 6 + 6 * (k - 1) + 2 * (k - 1) * (k - 2) / 2);
     EXPECT_EQ(soup.num_triangles(), 2 * k * k);
   }
+  for (int k : {1, 2, 5}) {  // counted without building, the same
+    const RefinedTopology kite = Refine(kKite, 4, k);
+    const RefinedCounts counts = CountRefined(kKite, 4, k);
+    EXPECT_EQ(counts.vertices, kite.num_vertices());
+    EXPECT_EQ(counts.triangles, kite.num_triangles());
+    const RefinedCounts soup = CountRefined(kSoup, 6, k);
+    EXPECT_EQ(soup.vertices, Refine(kSoup, 6, k).num_vertices());
+  }
   const RefinedTopology one = Refine(kKite, 4, 1);
   EXPECT_EQ(one.triangles, kKite);  // level 1 is the coarse mesh
 }
