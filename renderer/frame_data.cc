@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "wrinkle/smooth_normals.h"
 
 namespace crease::renderer {
 namespace {
@@ -60,16 +61,7 @@ uint64_t WeldedEdgeKey(const RenderMesh& mesh, int32_t a, int32_t b) {
 void SmoothNormals::Compute(const RenderMesh& mesh) {
   const size_t n = mesh.positions.size() / 3;
   // Area-weighted sums per welded id (ids are below the vertex count).
-  sums_.assign(n * 3, 0.0f);
-  for (const io::Triangle& t : mesh.triangles) {
-    const Eigen::Vector3f a = Vertex(mesh.positions, t[0]);
-    const Eigen::Vector3f normal = (Vertex(mesh.positions, t[1]) - a)
-                                       .cross(Vertex(mesh.positions, t[2]) - a);
-    for (int32_t v : t) {
-      float* sum = &sums_[3 * static_cast<size_t>(mesh.welded[v])];
-      for (int c = 0; c < 3; ++c) sum[c] += normal[c];
-    }
-  }
+  SumWeldedNormals(mesh.positions, mesh.triangles, mesh.welded, &sums_);
   interleaved_.resize(n * 6);
   for (size_t v = 0; v < n; ++v) {
     float* dst = &interleaved_[6 * v];
@@ -194,32 +186,6 @@ void ChooseDrawnWrinkles(const FrameWrinkles& wrinkles,
   }
 }
 
-// Bisector normal at refined point i: the mean of the unit directions to the
-// nearest distinct points before and after (a path through a mesh vertex has
-// zero-length segments, whose points share this normal); at the ends, the end
-// segment's direction; at an exact reversal, the way on.
-Eigen::Vector3d BisectorAt(absl::Span<const RefinedPoint> refined, size_t i) {
-  const Eigen::Vector3d& p = refined[i].position;
-  Eigen::Vector3d before = Eigen::Vector3d::Zero();
-  Eigen::Vector3d after = Eigen::Vector3d::Zero();
-  for (size_t j = i; j-- > 0;) {
-    if (refined[j].position != p) {
-      before = (p - refined[j].position).normalized();
-      break;
-    }
-  }
-  for (size_t j = i + 1; j < refined.size(); ++j) {
-    if (refined[j].position != p) {
-      after = (refined[j].position - p).normalized();
-      break;
-    }
-  }
-  Eigen::Vector3d s = before + after;
-  if (s.squaredNorm() < 1e-12) s = after.squaredNorm() > 0 ? after : before;
-  if (s.squaredNorm() > 0) s.normalize();
-  return s;
-}
-
 // One wrinkle's refined points: position and width, bisector and faded
 // height, footprint reach and the sphere around each segment.
 void AppendWrinklePoints(absl::Span<const RefinedPoint> refined,
@@ -228,7 +194,7 @@ void AppendWrinklePoints(absl::Span<const RefinedPoint> refined,
   const size_t n = refined.size();
   for (size_t i = 0; i < n; ++i) {
     const RefinedPoint& r = refined[i];
-    const Eigen::Vector3d s = BisectorAt(refined, i);
+    const Eigen::Vector3d s = WrinkleBisector(refined, i);
     out->points.push_back(
         {static_cast<float>(r.position.x()), static_cast<float>(r.position.y()),
          static_cast<float>(r.position.z()), static_cast<float>(r.width)});

@@ -145,7 +145,7 @@ void SessionReactor::OnReadDone(bool ok) {
   ServiceState* const state = state_;
   const size_t triangles =
       started_
-          ? setup_.triangles.size()
+          ? setup_.triangles.size() * mesh_outputs_.work_per_triangle()
           : static_cast<size_t>(request_.start().topology().triangles_size()) /
                 3;
   const bool small = !(started_ && setup_.image) &&
@@ -212,14 +212,20 @@ void SessionReactor::HandleStart() {
     return;
   }
   setup_ = *std::move(setup);
+  mesh_outputs_ = MeshOutputs(std::move(setup_.mesh_outputs));
   started_ = true;
   if (state_->options.session_log) {
     std::string outputs;
     for (const auto& [wanted, name] :
          {std::pair{setup_.outputs.paths(), "paths"},
           std::pair{setup_.outputs.labels(), "labels"},
-          std::pair{setup_.outputs.tensors(), "tensors"}}) {
+          std::pair{setup_.outputs.tensors(), "tensors"},
+          std::pair{setup_.outputs.vertex_fields(), "vertex_fields"}}) {
       if (wanted) absl::StrAppend(&outputs, " ", name);
+    }
+    if (setup_.outputs.wrinkled_mesh().level() > 0) {
+      absl::StrAppendFormat(&outputs, " wrinkled_mesh level %d",
+                            setup_.outputs.wrinkled_mesh().level());
     }
     if (setup_.image) {
       absl::StrAppendFormat(
@@ -235,6 +241,7 @@ void SessionReactor::HandleStart() {
   started->set_session_id(id_);
   *started->mutable_parameters() = setup_.effective;
   *started->mutable_limits() = LimitsToProto(state_->options.limits);
+  mesh_outputs_.FillStarted(started);
   Write();
 }
 
@@ -271,6 +278,7 @@ void SessionReactor::HandleFrame() {
   v1::FrameResult* result = response_.mutable_frame_result();
   result->set_index(frame.index());
   FillFrameResult(*session_, setup_.outputs, result);
+  mesh_outputs_.FillFrame(*session_, positions_, result);
   if (!setup_.image) {
     Write();
     return;

@@ -283,6 +283,9 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
   CREASE_RETURN_IF_ERROR(ValidateParameters(start, &setup));
   CREASE_RETURN_IF_ERROR(
       ValidateImage(start.outputs(), limits, can_render, &setup));
+  CREASE_ASSIGN_OR_RETURN(
+      setup.mesh_outputs,
+      ValidateMeshOutputs(start, setup.triangles, setup.vertex_count, limits));
   return setup;
 }
 

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "crease/v1/crease.pb.h"
 #include "renderer/frame_renderer.h"
+#include "server/mesh_outputs.h"
 #include "server/render_pool.h"
 #include "server/server_options.h"
 #include "wrinkle/session.h"
@@ -33,11 +34,12 @@ struct SessionSetup {
   renderer::RenderOptions render_options;
   ImageEncoding encoding = ImageEncoding::kJpeg;
   int jpeg_quality = 90;
+  MeshOutputsSetup mesh_outputs;
 };
 
 // INVALID_ARGUMENT naming the field for a malformed Start; RESOURCE_EXHAUSTED
-// for a mesh over the limits; FAILED_PRECONDITION for an image when the server
-// renders nothing.
+// for a mesh (or a wrinkled mesh, ValidateMeshOutputs) over the limits;
+// FAILED_PRECONDITION for an image when the server renders nothing.
 absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
                                            const ServerLimits& limits,
                                            bool can_render);

@@ -1,5 +1,7 @@
 // Wrinkle lookup shared by the evaluation and fragment shaders. Inserted after
-// wrinkle/profile_shared.h and wrinkle/projection_shared.h. Per triangle:
+// wrinkle/profile_shared.h, wrinkle/projection_shared.h and
+// wrinkle/wrinkle_lookup_shared.h (the per-segment projection, the offset and
+// the direction across, which the CPU's wrinkled mesh uses too). Per triangle:
 // offset into `ranges`, how many, how many of those (listed first) displace
 // the surface, padding; each range is [first, last] refined points of one
 // wrinkle near the triangle and the wrinkle's own ends among them (else -1);
@@ -35,40 +37,20 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
   vec4 v0 = first_point, s0 = first_frame;  // the segment's start
   for (int i = range.x; i < range.y; ++i) {
     vec4 v1 = points[i + 1], s1 = frames[i + 1];
-    vec3 z0 = v1.xyz - v0.xyz;
-    vec3 from_mid = p - 0.5 * (v0.xyz + v1.xyz);
-    float reach = 0.5 * (length(z0) + max(v0.w, v1.w)) + margin;
-    if (dot(from_mid, from_mid) <= reach * reach) {
-      vec3 z1 = v0.xyz - p, ds = s1.xyz - s0.xyz;
-      float alpha = VoronoiAlpha(dot(z0, ds), dot(z0, s0.xyz) + dot(z1, ds),
-                                 dot(z1, s0.xyz));
-      vec3 c = v0.xyz + alpha * z0;
-      float d2 = dot(p - c, p - c);
-      if (alpha >= 0.0 && d2 < best_d2) {
-        best_d2 = d2;
-        q = c;
-        width = mix(v0.w, v1.w, alpha);
-        height = mix(s0.w, s1.w, alpha);
-      }
-    }
+    ProjectOntoSegment(v0.xyz, v0.w, s0.xyz, s0.w, v1.xyz, v1.w, s1.xyz, s1.w,
+                       p, margin, best_d2, q, width, height);
     v0 = v1;
     s0 = s1;
   }
   if (best_d2 < 1e30) return best_d2;
   // In no cell: past one end of the wrinkle, whose end point is then the
-  // nearest (the cell boundary there projects onto it, so this is continuous).
-  // v0, s0 now hold the last point.
-  for (int k = 0; k < 2; ++k) {
-    bool is_end = k == 0 ? range.z >= 0 : range.w >= 0;
-    vec4 end = k == 0 ? first_point : v0;
-    float end_height = k == 0 ? first_frame.w : s0.w;
-    float d2 = dot(p - end.xyz, p - end.xyz);
-    if (is_end && d2 < best_d2) {
-      best_d2 = d2;
-      q = end.xyz;
-      width = end.w;
-      height = end_height;
-    }
+  // nearest. v0, s0 now hold the last point.
+  if (range.z >= 0) {
+    ProjectOntoEnd(first_point.xyz, first_point.w, first_frame.w, p, best_d2,
+                   q, width, height);
+  }
+  if (range.w >= 0) {
+    ProjectOntoEnd(v0.xyz, v0.w, s0.w, p, best_d2, q, width, height);
   }
   return best_d2;
 }
@@ -84,8 +66,7 @@ float WrinkleOffset(int first, int count, vec3 p) {
     vec3 q;
     float width, height;
     float d2 = ProjectOntoWrinkle(ranges[r], p, 0.0, q, width, height);
-    if (width <= 0.0) continue;
-    best = max(best, WrinkleProfile(2.0 * sqrt(d2) / width, height));
+    best = max(best, OffsetAtDistance(d2, width, height));
   }
   return best;
 }
@@ -106,10 +87,7 @@ bool WrinkleAcross(int r, vec3 p, vec3 n, float margin, out float line_distance,
   vec3 q;
   float d2 = ProjectOntoWrinkle(ranges[r], p, margin, q, width, height);
   if (width <= 0.0 || height <= 0.0) return false;
-  vec3 across = p - q;
-  across -= dot(across, n) * n;
-  float len = length(across);
-  dir = len > 1e-12 ? across / len : vec3(0.0);
+  dir = AcrossDirection(p, q, n);
   line_distance = sqrt(d2);
   return true;
 }

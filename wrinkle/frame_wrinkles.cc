@@ -48,6 +48,29 @@ double SegmentDistanceSq(const Eigen::Vector3d& p, const Eigen::Vector3d& a,
 
 }  // namespace
 
+Eigen::Vector3d WrinkleBisector(absl::Span<const RefinedPoint> refined,
+                                size_t i) {
+  const Eigen::Vector3d& p = refined[i].position;
+  Eigen::Vector3d before = Eigen::Vector3d::Zero();
+  Eigen::Vector3d after = Eigen::Vector3d::Zero();
+  for (size_t j = i; j-- > 0;) {
+    if (refined[j].position != p) {
+      before = (p - refined[j].position).normalized();
+      break;
+    }
+  }
+  for (size_t j = i + 1; j < refined.size(); ++j) {
+    if (refined[j].position != p) {
+      after = (refined[j].position - p).normalized();
+      break;
+    }
+  }
+  Eigen::Vector3d s = before + after;
+  if (s.squaredNorm() < 1e-12) s = after.squaredNorm() > 0 ? after : before;
+  if (s.squaredNorm() > 0) s.normalize();
+  return s;
+}
+
 void ListTrianglesReached(absl::Span<const float> positions,
                           absl::Span<const std::array<int32_t, 3>> triangles,
                           FrameWrinkles* wrinkles) {

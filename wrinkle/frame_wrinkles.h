@@ -67,6 +67,15 @@ struct FrameWrinkles {
   void Clear();
 };
 
+// The bisector normal at refined point i (Eq. 7.1's s, which bounds the
+// projection's cells): the mean of the unit directions to the nearest distinct
+// points before and after (a path through a mesh vertex has zero-length
+// segments, whose points share this normal); at the ends, the end segment's
+// direction; at an exact reversal, the way on. Unit, or zero for a path of
+// one distinct point. The renderer uploads it; the CPU lookup uses the same.
+Eigen::Vector3d WrinkleBisector(absl::Span<const RefinedPoint> refined,
+                                size_t i);
+
 // Fills the per-triangle lists of `wrinkles`, whose points, point_offsets and
 // segments are set, for this mesh (xyz per vertex): what a client does with a
 // FrameResult, whose Wrinkle messages carry the points (one segment per

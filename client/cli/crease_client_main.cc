@@ -23,6 +23,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "client/cli/animation_input.h"
+#include "client/cli/mesh_output.h"
 #include "client/cli/stream_summary.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
@@ -133,6 +134,7 @@ v1::Start StartFromFlags(const io::Animation& animation,
         static_cast<uint32_t>(absl::GetFlag(FLAGS_fade_frames)));
   }
   start.mutable_outputs()->set_paths(absl::GetFlag(FLAGS_paths));
+  RequestMeshOutputs(&start);
   if (image != "none") {
     v1::ImageRequest* request = start.mutable_outputs()->mutable_image();
     request->set_format(image == "png" ? v1::IMAGE_FORMAT_PNG
@@ -235,6 +237,8 @@ absl::StatusOr<Sessions> OpenSessions(CreaseClient& client,
   if (want_sheet) {
     v1::Start plain_start = start;
     plain_start.mutable_outputs()->set_paths(false);
+    plain_start.mutable_outputs()->clear_wrinkled_mesh();
+    plain_start.mutable_outputs()->set_vertex_fields(false);
     plain_start.mutable_outputs()->mutable_image()->set_plain(true);
     CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> opened,
                             client.OpenSession(plain_start));
@@ -352,6 +356,8 @@ absl::Status ReceiveResults(const Streaming& streaming, const std::string& out,
       continue;
     }
     CREASE_RETURN_IF_ERROR(SaveResult(*result, out, &received->jsonl));
+    CREASE_RETURN_IF_ERROR(
+        SaveMeshOutputs(streaming.sessions.wrinkled->started(), *result, out));
     if (result->has_image()) {
       KeepSheetImage(result->image().data(), f, streaming.sheet_frames,
                      &received->wrinkled_images);

@@ -3,6 +3,7 @@
 namespace crease::shaders {
 extern const char kShader_profile_shared_h[];
 extern const char kShader_projection_shared_h[];
+extern const char kShader_wrinkle_lookup_shared_h[];
 extern const char kShader_wrinkle_field_glsl[];
 }  // namespace crease::shaders
 
@@ -14,6 +15,7 @@ std::string WithWrinkleLibrary(const char* body) {
   return text.substr(0, line_end) + "#line 1 1\n" +
          shaders::kShader_profile_shared_h + "#line 1 2\n" +
          shaders::kShader_projection_shared_h + "#line 1 3\n" +
+         shaders::kShader_wrinkle_lookup_shared_h + "#line 1 4\n" +
          shaders::kShader_wrinkle_field_glsl + "#line 2 0\n" +
          text.substr(line_end);
 }

@@ -1,8 +1,9 @@
 #ifndef CREASE_RENDERER_GL_SHADER_LIBRARY_H_
 #define CREASE_RENDERER_GL_SHADER_LIBRARY_H_
 // Internal to renderer/: the shared wrinkle lookup (wrinkle/profile_shared.h,
-// wrinkle/projection_shared.h, shaders/wrinkle_field.glsl) as the stages that
-// read the wrinkle buffers include it.
+// wrinkle/projection_shared.h, wrinkle/wrinkle_lookup_shared.h,
+// shaders/wrinkle_field.glsl) as the stages that read the wrinkle buffers
+// include it.
 
 #include <string>
 
@@ -10,7 +11,7 @@ namespace crease::renderer::gl {
 
 // A stage's source with the shared wrinkle code inserted after its #version
 // line; `#line` directives keep the compiler's line numbers those of the
-// files (source string 0 is the stage, 1-3 the library files).
+// files (source string 0 is the stage, 1-4 the library files).
 std::string WithWrinkleLibrary(const char* body);
 
 }  // namespace crease::renderer::gl

@@ -123,6 +123,12 @@ outputs { paths: true labels: true tensors: true
 parameters { min_width_fraction: 0.02 }
 outputs { paths: true image { plain: true } }
 """)))
+    write("start_fuzz", "grid_mesh_outputs", encode_start(start_text(6, 5, extra="""
+outputs { paths: true wrinkled_mesh { level: 3 } vertex_fields: true }
+""")))
+    write("start_fuzz", "grid_mesh_level_9", encode_start(start_text(3, 3, extra="""
+outputs { wrinkled_mesh { level: 9 } }
+""")))
 
 
 class Gltf:

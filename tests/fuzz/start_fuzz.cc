@@ -1,9 +1,10 @@
 // Fuzzes the server's handling of a client's Start message (bytes off the
 // wire): parsing, ValidateStart against small limits, then, for what it
 // accepts, a Session on the validated setup, a few frames and FillFrameResult
-// with every output. Validation must return only the documented codes, an
-// accepted Start keeps its corner UVs as sent (finite, 6 per triangle, or
-// none), and must give a session that accepts finite frames.
+// with every output, and the mesh outputs the Start asked for. Validation must
+// return only the documented codes, an accepted Start keeps its corner UVs as
+// sent (finite, 6 per triangle, or none), and must give a session that
+// accepts finite frames.
 
 #include <cmath>
 #include <cstdint>
@@ -59,6 +60,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   all.set_paths(true);
   all.set_labels(true);
   all.set_tensors(true);
+  // The mesh outputs as the Start asked for them.
+  server::MeshOutputs mesh_outputs(setup->mesh_outputs);
+  v1::Started started;
+  mesh_outputs.FillStarted(&started);
+  const auto& refined = setup->mesh_outputs.topology;
+  if (refined != nullptr) {
+    CREASE_FUZZ_CHECK(started.wrinkled_mesh().triangles_size() ==
+                      3 * refined->num_triangles());
+    for (uint32_t v : started.wrinkled_mesh().triangles()) {
+      CREASE_FUZZ_CHECK(v < started.wrinkled_mesh().vertex_count());
+    }
+  }
   std::optional<uint32_t> last_index;
   for (uint32_t frame = 0; frame < 3; ++frame) {
     v1::Frame message;
@@ -73,6 +86,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     server::FillFrameResult(**session, all, &result);
     CREASE_FUZZ_CHECK(result.labels().size() ==
                       static_cast<size_t>((*session)->num_triangles()));
+    mesh_outputs.FillFrame(**session, positions, &result);
+    if (refined != nullptr) {
+      CREASE_FUZZ_CHECK(result.wrinkled_mesh().positions_size() ==
+                        3 * refined->num_vertices());
+      for (float x : result.wrinkled_mesh().positions()) {
+        CREASE_FUZZ_CHECK(std::isfinite(x));
+      }
+    }
+    for (float x : result.vertex_fields().compression()) {
+      CREASE_FUZZ_CHECK(std::isfinite(x) && x > 0);
+    }
     for (size_t v = 0; v < positions.size(); v += 3) {
       positions[v + 2] += 0.05f * positions[v] * positions[v];
       positions[v] *= 0.8f;

@@ -6,6 +6,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/renderer/renderer_fixture.h"
+#include "tests/renderer/shader_twin.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
 #include "wrinkle/io/animation.h"
@@ -103,80 +104,6 @@ TEST(WrinkleBuffersTest, SharedEdgesAgreeAndRangesAreInBounds) {
 
 namespace crease::renderer {
 namespace {
-
-// The C++ twin of shaders/wrinkle_field.glsl's ProjectOntoWrinkle, then the
-// profile: the offset one range of refined points gives p.
-float RangeOffset(const WrinkleBuffers& b, const std::array<int32_t, 4>& range,
-                  const Eigen::Vector3f& p) {
-  float best_d2 = 1e30f, width = 0, height = 0;
-  auto point = [&](int i) {
-    return Eigen::Vector3f(b.points[i][0], b.points[i][1], b.points[i][2]);
-  };
-  auto consider = [&](int i, float alpha) {
-    const Eigen::Vector3f c = point(i) + alpha * (point(i + 1) - point(i));
-    const float d2 = (p - c).squaredNorm();
-    if (d2 < best_d2) {
-      best_d2 = d2;
-      width = b.points[i][3] + alpha * (b.points[i + 1][3] - b.points[i][3]);
-      height = b.frames[i][3] + alpha * (b.frames[i + 1][3] - b.frames[i][3]);
-    }
-  };
-  for (int i = range[0]; i < range[1]; ++i) {
-    const Eigen::Vector3f s0(b.frames[i][0], b.frames[i][1], b.frames[i][2]);
-    const Eigen::Vector3f s1(b.frames[i + 1][0], b.frames[i + 1][1],
-                             b.frames[i + 1][2]);
-    const Eigen::Vector3f z0 = point(i + 1) - point(i), z1 = point(i) - p,
-                          ds = s1 - s0;
-    const float reach =
-        0.5f * (z0.norm() + std::max(b.points[i][3], b.points[i + 1][3]));
-    if ((p - 0.5f * (point(i) + point(i + 1))).squaredNorm() > reach * reach) {
-      continue;
-    }
-    const float alpha =
-        VoronoiAlpha(z0.dot(ds), z0.dot(s0) + z1.dot(ds), z1.dot(s0));
-    if (alpha >= 0) consider(i, alpha);
-  }
-  if (best_d2 >= 1e30f) {
-    // Past an end of the wrinkle: its nearer end point.
-    if (range[2] >= 0) consider(range[2], 0.0f);
-    if (range[3] >= 0) consider(range[3] - 1, 1.0f);
-  }
-  if (width <= 0) return 0;
-  return WrinkleProfile(std::sqrt(best_d2) / (0.5f * width), height);
-}
-
-// The twin of WrinkleOffset (offset only) as the evaluation stage calls it:
-// over the triangle's displacing ranges.
-float OffsetAt(const WrinkleBuffers& b, int triangle,
-               const Eigen::Vector3f& p) {
-  const auto list = b.triangle_ranges[triangle];
-  float best = 0;
-  for (int r = list[0]; r < list[0] + list[2]; ++r) {
-    const float offset = RangeOffset(b, b.ranges[r], p);
-    // The range's bounding sphere (which the shaders test first) holds
-    // everything the range lifts.
-    const auto& bounds = b.range_bounds[r];
-    const float reach =
-        Eigen::Vector3f(p - Eigen::Vector3f(bounds.data())).norm();
-    EXPECT_TRUE(offset == 0 || reach <= bounds[3]) << reach << " " << bounds[3];
-    best = std::max(best, offset);
-  }
-  return best;
-}
-
-// Brute force: every displacing wrinkle, whole, for any p.
-float OffsetOfAllWrinkles(const WrinkleBuffers& b,
-                          const FrameWrinkles& wrinkles,
-                          const Eigen::Vector3f& p) {
-  float best = 0;
-  for (size_t w = 0; w < b.displaced.size(); ++w) {
-    if (!b.displaced[w]) continue;
-    const int32_t first = wrinkles.point_offsets[w],
-                  last = wrinkles.point_offsets[w + 1] - 1;
-    best = std::max(best, RangeOffset(b, {first, last, first, last}, p));
-  }
-  return best;
-}
 
 // Checks that along every edge two triangles share (welded, so soups and
 // seams count), both triangles' wrinkle lists give the same offset for the

@@ -1,0 +1,143 @@
+#include "client/cli/mesh_output.h"
+
+#include <cstdint>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/file_util.h"
+#include "common/status_macros.h"
+
+ABSL_FLAG(int, wrinkled_mesh_level, 0,
+          "Ask for the wrinkled mesh, each triangle cut into level^2 "
+          "(1..8; 0: none), and write out/frame_NNNN_wrinkled.obj per frame "
+          "(positions, normals, UVs when the input has them).");
+ABSL_FLAG(bool, vertex_fields, false,
+          "Ask for per-vertex compression, direction and label weights, and "
+          "write out/frame_NNNN_vertex_fields.csv per frame.");
+
+namespace crease::client {
+namespace {
+
+absl::Status Invalid(const std::string& message) {
+  return absl::InvalidArgumentError(message);
+}
+
+// The sizes a frame's mesh must have for its topology.
+absl::Status CheckMesh(const v1::WrinkledMeshTopology& topology,
+                       const v1::WrinkledMesh& mesh) {
+  const int64_t floats = 3 * static_cast<int64_t>(topology.vertex_count());
+  if (mesh.positions_size() != floats || mesh.normals_size() != floats) {
+    return Invalid(absl::StrFormat(
+        "frame_result.wrinkled_mesh: %d positions and %d normals, need 3 x "
+        "%d vertices = %d each",
+        mesh.positions_size(), mesh.normals_size(), topology.vertex_count(),
+        floats));
+  }
+  for (uint32_t v : topology.triangles()) {
+    if (v >= topology.vertex_count()) {
+      return Invalid(
+          absl::StrFormat("started.wrinkled_mesh.triangles: vertex %d of %d", v,
+                          topology.vertex_count()));
+    }
+  }
+  if (topology.corner_uvs_size() != 0 &&
+      topology.corner_uvs_size() != 2 * topology.triangles_size()) {
+    return Invalid(absl::StrFormat(
+        "started.wrinkled_mesh.corner_uvs: %d floats, need 2 x %d corners",
+        topology.corner_uvs_size(), topology.triangles_size()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void RequestMeshOutputs(v1::Start* start) {
+  const int level = absl::GetFlag(FLAGS_wrinkled_mesh_level);
+  if (level > 0) {
+    start->mutable_outputs()->mutable_wrinkled_mesh()->set_level(
+        static_cast<uint32_t>(level));
+  }
+  if (absl::GetFlag(FLAGS_vertex_fields)) {
+    start->mutable_outputs()->set_vertex_fields(true);
+  }
+}
+
+absl::StatusOr<std::string> WrinkledMeshObj(
+    const v1::WrinkledMeshTopology& topology, const v1::WrinkledMesh& mesh) {
+  CREASE_RETURN_IF_ERROR(CheckMesh(topology, mesh));
+  std::string obj = absl::StrFormat(
+      "# crease wrinkled mesh, level %d: %d vertices, %d triangles\n",
+      topology.level(), topology.vertex_count(), topology.triangles_size() / 3);
+  for (int i = 0; i < mesh.positions_size(); i += 3) {
+    absl::StrAppendFormat(&obj, "v %.9g %.9g %.9g\n", mesh.positions(i),
+                          mesh.positions(i + 1), mesh.positions(i + 2));
+  }
+  for (int i = 0; i < mesh.normals_size(); i += 3) {
+    absl::StrAppendFormat(&obj, "vn %.9g %.9g %.9g\n", mesh.normals(i),
+                          mesh.normals(i + 1), mesh.normals(i + 2));
+  }
+  const bool uvs = topology.corner_uvs_size() > 0;
+  for (int i = 0; uvs && i < topology.corner_uvs_size(); i += 2) {
+    absl::StrAppendFormat(&obj, "vt %.9g %.9g\n", topology.corner_uvs(i),
+                          topology.corner_uvs(i + 1));
+  }
+  for (int i = 0; i < topology.triangles_size(); i += 3) {
+    obj += "f";
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t v = topology.triangles(i + k) + 1;  // OBJ is 1-based
+      if (uvs) {
+        absl::StrAppend(&obj, " ", v, "/", i + k + 1, "/", v);
+      } else {
+        absl::StrAppend(&obj, " ", v, "//", v);
+      }
+    }
+    obj += "\n";
+  }
+  return obj;
+}
+
+absl::StatusOr<std::string> VertexFieldsCsv(const v1::VertexFields& fields) {
+  const int n = fields.compression_size();
+  if (fields.directions_size() != 3 * n ||
+      fields.label_weights_size() != 3 * n) {
+    return Invalid(absl::StrFormat(
+        "frame_result.vertex_fields: %d compressions, %d direction and %d "
+        "label weight floats, need 3 x %d each",
+        n, fields.directions_size(), fields.label_weights_size(), n));
+  }
+  std::string csv =
+      "vertex,compression,dir_x,dir_y,dir_z,compress,rest,stretch\n";
+  for (int v = 0; v < n; ++v) {
+    absl::StrAppendFormat(
+        &csv, "%d,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g\n", v,
+        fields.compression(v), fields.directions(3 * v),
+        fields.directions(3 * v + 1), fields.directions(3 * v + 2),
+        fields.label_weights(3 * v), fields.label_weights(3 * v + 1),
+        fields.label_weights(3 * v + 2));
+  }
+  return csv;
+}
+
+absl::Status SaveMeshOutputs(const v1::Started& started,
+                             const v1::FrameResult& result,
+                             const std::string& out) {
+  if (result.has_wrinkled_mesh()) {
+    CREASE_ASSIGN_OR_RETURN(
+        const std::string obj,
+        WrinkledMeshObj(started.wrinkled_mesh(), result.wrinkled_mesh()));
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
+        absl::StrFormat("%s/frame_%04d_wrinkled.obj", out, result.index()),
+        obj));
+  }
+  if (result.has_vertex_fields()) {
+    CREASE_ASSIGN_OR_RETURN(const std::string csv,
+                            VertexFieldsCsv(result.vertex_fields()));
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
+        absl::StrFormat("%s/frame_%04d_vertex_fields.csv", out, result.index()),
+        csv));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace crease::client

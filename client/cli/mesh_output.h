@@ -1,0 +1,38 @@
+#ifndef CREASE_CLIENT_CLI_MESH_OUTPUT_H_
+#define CREASE_CLIENT_CLI_MESH_OUTPUT_H_
+
+// crease-client's wrinkled mesh and per-vertex fields: the flags that ask for
+// them (--wrinkled_mesh_level, --vertex_fields) and the files written for
+// each frame: out/frame_NNNN_wrinkled.obj and
+// out/frame_NNNN_vertex_fields.csv (client/README.md).
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "crease/v1/crease.pb.h"
+
+namespace crease::client {
+
+// Adds to `start` the mesh outputs the flags ask for.
+void RequestMeshOutputs(v1::Start* start);
+
+// The wrinkled mesh of one frame as OBJ: `v` and `vn` per vertex, `vt` per
+// triangle corner when the topology has UVs, and `f a/t/n` (or `a//n`) faces.
+// InvalidArgument when the sizes disagree (the field named).
+absl::StatusOr<std::string> WrinkledMeshObj(
+    const v1::WrinkledMeshTopology& topology, const v1::WrinkledMesh& mesh);
+
+// The vertex fields of one frame as CSV: a header, then per vertex
+// `vertex,compression,dir_x,dir_y,dir_z,compress,rest,stretch`.
+// InvalidArgument when the sizes disagree.
+absl::StatusOr<std::string> VertexFieldsCsv(const v1::VertexFields& fields);
+
+// Writes what `result` carries of them into `out`, as the files above.
+absl::Status SaveMeshOutputs(const v1::Started& started,
+                             const v1::FrameResult& result,
+                             const std::string& out);
+
+}  // namespace crease::client
+
+#endif  // CREASE_CLIENT_CLI_MESH_OUTPUT_H_
