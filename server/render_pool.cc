@@ -6,8 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "common/status_macros.h"
 #include "image/image_encoding.h"
 #include "renderer/gpu_context.h"
+#include "renderer/uv_map_renderer.h"
 
 namespace crease::server {
 namespace {
@@ -55,9 +57,79 @@ void RenderPool::Submit(RenderJob job,
   queue_.push_back({std::move(job), std::move(done), Stopwatch()});
 }
 
+struct RenderPool::ThreadRenderers {
+  renderer::GpuContext* gpu = nullptr;
+  renderer::FrameRenderer* frame = nullptr;
+  // Made on the first job that asks for UV maps: a paths-and-images server
+  // never compiles its shaders.
+  std::unique_ptr<renderer::UvMapRenderer> uv_maps;
+  renderer::UvMaps uv_scratch;
+};
+
+namespace {
+
+// The maps encoded as the wire carries them.
+absl::StatusOr<EncodedUvMaps> EncodeUvMaps(const renderer::UvMaps& maps,
+                                           bool raw) {
+  EncodedUvMaps out;
+  out.size = maps.size;
+  out.height_range = maps.height_range;
+  if (raw) {
+    out.normal_map.assign(maps.normal.pixels.begin(), maps.normal.pixels.end());
+    out.height_map.resize(2 * maps.height.size());
+    for (size_t i = 0; i < maps.height.size(); ++i) {
+      out.height_map[2 * i] = static_cast<char>(maps.height[i] & 0xff);
+      out.height_map[2 * i + 1] = static_cast<char>(maps.height[i] >> 8);
+    }
+    return out;
+  }
+  CREASE_ASSIGN_OR_RETURN(out.normal_map, image::EncodePng(maps.normal));
+  CREASE_ASSIGN_OR_RETURN(
+      out.height_map,
+      image::EncodePngGray16(maps.size, maps.size, maps.height));
+  return out;
+}
+
+}  // namespace
+
+void RenderPool::RenderOne(Queued& item, ThreadRenderers& renderers,
+                           RenderOutcome* outcome) {
+  const RenderJob& job = item.job;
+  Stopwatch stage;
+  if (job.screen) {
+    absl::StatusOr<image::RgbaImage> image =
+        renderers.frame->Render(job.mesh, job.wrinkles, job.options);
+    outcome->render_ms = stage.Lap();
+    if (!image.ok()) {
+      outcome->encoded = image.status();
+    } else {
+      outcome->encoded = job.encoding == ImageEncoding::kPng
+                             ? image::EncodePng(*image)
+                             : image::EncodeJpeg(*image, job.jpeg_quality);
+      outcome->encode_ms = stage.Lap();
+    }
+  }
+  if (!job.uv_maps) return;
+  if (renderers.uv_maps == nullptr) {
+    absl::StatusOr<std::unique_ptr<renderer::UvMapRenderer>> made =
+        renderer::UvMapRenderer::Create(renderers.gpu);
+    if (!made.ok()) {
+      outcome->uv_maps = made.status();
+      return;
+    }
+    renderers.uv_maps = *std::move(made);
+  }
+  absl::Status drawn = renderers.uv_maps->Render(
+      job.mesh, job.wrinkles, *job.uv_maps, &renderers.uv_scratch);
+  outcome->uv_maps = drawn.ok()
+                         ? EncodeUvMaps(renderers.uv_scratch, job.uv_maps_raw)
+                         : absl::StatusOr<EncodedUvMaps>(drawn);
+  outcome->uv_maps_ms = stage.Lap();
+}
+
 void RenderPool::Run(int index) {
-  // The context is current on this thread only; it and the renderer live and
-  // die here.
+  // The context is current on this thread only; it and the renderers live
+  // and die here.
   absl::StatusOr<std::unique_ptr<renderer::GpuContext>> gpu =
       renderer::GpuContext::Create();
   absl::StatusOr<std::unique_ptr<renderer::FrameRenderer>> frame_renderer =
@@ -77,6 +149,9 @@ void RenderPool::Run(int index) {
     ++ready_;
     if (!frame_renderer.ok()) return;
   }
+  ThreadRenderers renderers;
+  renderers.gpu = gpu->get();
+  renderers.frame = frame_renderer->get();
   while (true) {
     Queued item;
     {
@@ -97,26 +172,18 @@ void RenderPool::Run(int index) {
       std::move(item.done)(std::move(outcome));
       continue;
     }
-    Stopwatch stage;
-    absl::StatusOr<image::RgbaImage> image =
-        (*frame_renderer)
-            ->Render(item.job.mesh, item.job.wrinkles, item.job.options);
-    outcome.render_ms = stage.Lap();
-    if (!image.ok()) {
-      outcome.encoded = image.status();
-    } else {
-      outcome.encoded = item.job.encoding == ImageEncoding::kPng
-                            ? image::EncodePng(*image)
-                            : image::EncodeJpeg(*image, item.job.jpeg_quality);
-      outcome.encode_ms = stage.Lap();
-    }
+    const bool large =
+        item.job.screen &&
+        static_cast<int64_t>(item.job.options.width) * item.job.options.height >
+            kKeptTargetPixels;
+    RenderOne(item, renderers, &outcome);
     std::move(item.done)(std::move(outcome));
-    if (static_cast<int64_t>(item.job.options.width) * item.job.options.height >
-        kKeptTargetPixels) {
-      (void)(*frame_renderer)->ReleaseTarget();  // an error: kept, no harm
+    if (large) {
+      (void)renderers.frame->ReleaseTarget();  // an error: kept, no harm
       malloc_trim(0);
     }
   }
+  renderers.uv_maps.reset();
   frame_renderer->reset();  // GL objects go before their context
   gpu->reset();
 }

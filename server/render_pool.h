@@ -4,6 +4,7 @@
 #include <atomic>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "renderer/frame_renderer.h"
+#include "renderer/uv_maps.h"
 #include "wrinkle/stopwatch.h"
 
 namespace crease::server {
@@ -22,9 +24,14 @@ enum class ImageEncoding { kJpeg, kPng };
 // One frame to draw. Everything borrowed stays valid and unchanged until `done`
 // has run (the session waits for its image before it reads the next frame).
 struct RenderJob {
-  renderer::RenderMesh mesh;
+  renderer::RenderMesh mesh;  // with corner_uvs when uv_maps is set
   const FrameWrinkles* wrinkles = nullptr;
+  // Draw the screen image with `options` (Outputs.image).
+  bool screen = true;
   renderer::RenderOptions options;
+  // Draw the UV-space maps too (Outputs.uv_maps), PNG-encoded unless raw.
+  std::optional<renderer::UvMapOptions> uv_maps;
+  bool uv_maps_raw = false;
   ImageEncoding encoding = ImageEncoding::kJpeg;
   int jpeg_quality = 90;
   // Set (by the session) once nobody wants the image: a call cancelled or past
@@ -32,8 +39,18 @@ struct RenderJob {
   const std::atomic<bool>* abandoned = nullptr;
 };
 
+// A frame's UV-space maps as they go on the wire (v1::UvMaps).
+struct EncodedUvMaps {
+  int size = 0;
+  std::string normal_map, height_map;
+  float height_range = 0;
+};
+
 struct RenderOutcome {
-  absl::StatusOr<std::string> encoded;
+  absl::StatusOr<std::string> encoded;  // the screen image, when asked for
+  // When the job asked for them.
+  std::optional<absl::StatusOr<EncodedUvMaps>> uv_maps;
+  double uv_maps_ms = 0;
   double queue_ms = 0;  // waiting for a render thread
   double render_ms = 0;
   double encode_ms = 0;
@@ -62,8 +79,12 @@ class RenderPool {
     absl::AnyInvocable<void(RenderOutcome) &&> done;
     Stopwatch queued;
   };
+  // What one render thread owns: its context and renderers.
+  struct ThreadRenderers;
   RenderPool() = default;
   void Run(int index);
+  static void RenderOne(Queued& item, ThreadRenderers& renderers,
+                        RenderOutcome* outcome);
 
   absl::Mutex mu_;
   std::deque<Queued> queue_ ABSL_GUARDED_BY(mu_);

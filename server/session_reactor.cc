@@ -148,7 +148,7 @@ void SessionReactor::OnReadDone(bool ok) {
           ? setup_.triangles.size() * mesh_outputs_.work_per_triangle()
           : static_cast<size_t>(request_.start().topology().triangles_size()) /
                 3;
-  const bool small = !(started_ && setup_.image) &&
+  const bool small = !(started_ && (setup_.image || setup_.uv_maps)) &&
                      triangles <= static_cast<size_t>(kInlineMaxTriangles);
   if (state->messages_in_work.fetch_add(1) == 0 && small) {
     Work();
@@ -279,7 +279,7 @@ void SessionReactor::HandleFrame() {
   result->set_index(frame.index());
   FillFrameResult(*session_, setup_.outputs, result);
   mesh_outputs_.FillFrame(*session_, positions_, result);
-  if (!setup_.image) {
+  if (!setup_.image && !setup_.uv_maps) {
     Write();
     return;
   }
@@ -291,26 +291,50 @@ void SessionReactor::HandleFrame() {
       FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
       return;
     }
-    v1::FrameResult* result = response_.mutable_frame_result();
-    if (!outcome.encoded.ok()) {
-      SetFrameError(result->index(), outcome.encoded.status(),
-                    "image: ", result);
-    } else {
-      v1::Image* image = result->mutable_image();
-      image->set_format(setup_.encoding == ImageEncoding::kPng
-                            ? v1::IMAGE_FORMAT_PNG
-                            : v1::IMAGE_FORMAT_JPEG);
-      image->set_width(setup_.render_options.width);
-      image->set_height(setup_.render_options.height);
-      image->set_data(*std::move(outcome.encoded));
-      v1::StageTimings* timings = result->mutable_timings();
-      timings->set_queue_ms(outcome.queue_ms);
-      timings->set_render_ms(outcome.render_ms);
-      timings->set_encode_ms(outcome.encode_ms);
-    }
+    AddRenderings(std::move(outcome), response_.mutable_frame_result());
     Write();
   });
   // Nothing after Submit: the render thread owns the reactor now.
+}
+
+void SessionReactor::AddRenderings(RenderOutcome outcome,
+                                   v1::FrameResult* result) {
+  v1::StageTimings* timings = result->mutable_timings();
+  timings->set_queue_ms(outcome.queue_ms);
+  if (setup_.image) {
+    if (!outcome.encoded.ok()) {
+      SetFrameError(result->index(), outcome.encoded.status(),
+                    "image: ", result);
+      return;
+    }
+    v1::Image* image = result->mutable_image();
+    image->set_format(setup_.encoding == ImageEncoding::kPng
+                          ? v1::IMAGE_FORMAT_PNG
+                          : v1::IMAGE_FORMAT_JPEG);
+    image->set_width(setup_.render_options.width);
+    image->set_height(setup_.render_options.height);
+    image->set_data(*std::move(outcome.encoded));
+    timings->set_render_ms(outcome.render_ms);
+    timings->set_encode_ms(outcome.encode_ms);
+  }
+  if (!setup_.uv_maps) return;
+  if (!outcome.uv_maps.has_value() || !outcome.uv_maps->ok()) {
+    SetFrameError(result->index(),
+                  outcome.uv_maps.has_value()
+                      ? outcome.uv_maps->status()
+                      : absl::InternalError("no maps came back"),
+                  "uv_maps: ", result);
+    return;
+  }
+  EncodedUvMaps& encoded = **outcome.uv_maps;
+  v1::UvMaps* maps = result->mutable_uv_maps();
+  maps->set_size(static_cast<uint32_t>(encoded.size));
+  maps->set_encoding(setup_.uv_maps_raw ? v1::UV_MAP_ENCODING_RAW
+                                        : v1::UV_MAP_ENCODING_PNG);
+  maps->set_normal_map(std::move(encoded.normal_map));
+  maps->set_height_map(std::move(encoded.height_map));
+  maps->set_height_range(encoded.height_range);
+  timings->set_uv_maps_ms(outcome.uv_maps_ms);
 }
 
 RenderJob SessionReactor::MakeRenderJob(
@@ -318,11 +342,15 @@ RenderJob SessionReactor::MakeRenderJob(
   // A camera given stays for the frames after this one.
   if (camera.has_value()) setup_.render_options.camera = *camera;
   RenderJob job;
-  job.mesh = {positions_, setup_.triangles, session_->topology().weld_map()};
+  job.mesh = {positions_, setup_.triangles, session_->topology().weld_map(),
+              setup_.corner_uvs};
   session_->wrinkles().ExportFrame(&frame_wrinkles_);
   job.wrinkles = &frame_wrinkles_;
+  job.screen = setup_.image;
+  job.uv_maps = setup_.uv_maps;
+  job.uv_maps_raw = setup_.uv_maps_raw;
   job.options = setup_.render_options;
-  if (!job.options.camera) {
+  if (job.screen && !job.options.camera) {
     job.options.camera = SteadyCamera(static_cast<float>(job.options.width) /
                                       static_cast<float>(job.options.height));
   }

@@ -71,6 +71,9 @@ class SessionReactor
   void HandleFrame();
   // The current frame's render: its mesh and wrinkles (into frame_wrinkles_),
   // seen from the camera given (kept for later frames) or else SteadyCamera.
+  // The image and UV maps a render thread made, into `result` (or its
+  // error).
+  void AddRenderings(RenderOutcome outcome, v1::FrameResult* result);
   RenderJob MakeRenderJob(const std::optional<image::Camera>& camera);
   // steady_camera_, framed on the first frame and kept in view after.
   const image::Camera& SteadyCamera(float aspect);

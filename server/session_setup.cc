@@ -1,5 +1,6 @@
 #include "server/session_setup.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -272,6 +273,62 @@ absl::Status ValidateImage(const v1::Outputs& outputs,
   return absl::OkStatus();
 }
 
+// The UV-space maps asked for, if any: they need UVs, a renderer, and room in
+// a message (raw, 6 bytes a texel, the most either encoding can take).
+absl::Status ValidateUvMaps(const v1::Outputs& outputs,
+                            const ServerLimits& limits, bool can_render,
+                            SessionSetup* setup) {
+  if (!outputs.has_uv_maps() || outputs.uv_maps().size() == 0) {
+    return absl::OkStatus();
+  }
+  const v1::UvMapRequest& request = outputs.uv_maps();
+  if (!can_render) {
+    return absl::FailedPreconditionError(
+        "start.outputs.uv_maps: this server renders nothing (started with "
+        "--render_threads=0)");
+  }
+  if (setup->corner_uvs.empty()) {
+    return Invalid(
+        "start.outputs.uv_maps: needs texture coordinates "
+        "(start.topology.corner_uvs)");
+  }
+  const uint64_t size = request.size();
+  if (size > limits.max_image_size ||
+      6 * size * size > limits.max_message_bytes / 2) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "start.outputs.uv_maps: %d texels a side is over this server's limit "
+        "of %d (max_image_size %d; 6 bytes a texel within half of %d bytes a "
+        "message)",
+        size,
+        std::min<uint64_t>(
+            limits.max_image_size,
+            static_cast<uint64_t>(std::sqrt(limits.max_message_bytes / 12.0))),
+        limits.max_image_size, limits.max_message_bytes));
+  }
+  if (!std::isfinite(request.height_range()) || request.height_range() < 0) {
+    return Invalid("start.outputs.uv_maps.height_range: %g is not >= 0",
+                   request.height_range());
+  }
+  switch (request.encoding()) {
+    case v1::UV_MAP_ENCODING_UNSPECIFIED:
+    case v1::UV_MAP_ENCODING_PNG:
+      setup->uv_maps_raw = false;
+      break;
+    case v1::UV_MAP_ENCODING_RAW:
+      setup->uv_maps_raw = true;
+      break;
+    default:
+      return Invalid("start.outputs.uv_maps.encoding: unknown value %d",
+                     request.encoding());
+  }
+  renderer::UvMapOptions options;
+  options.size = static_cast<int>(size);
+  options.green_down = request.green_down();
+  options.height_range = request.height_range();
+  setup->uv_maps = options;
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
@@ -283,6 +340,8 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
   CREASE_RETURN_IF_ERROR(ValidateParameters(start, &setup));
   CREASE_RETURN_IF_ERROR(
       ValidateImage(start.outputs(), limits, can_render, &setup));
+  CREASE_RETURN_IF_ERROR(
+      ValidateUvMaps(start.outputs(), limits, can_render, &setup));
   CREASE_ASSIGN_OR_RETURN(
       setup.mesh_outputs,
       ValidateMeshOutputs(start, setup.triangles, setup.vertex_count, limits));

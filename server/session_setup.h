@@ -34,6 +34,9 @@ struct SessionSetup {
   renderer::RenderOptions render_options;
   ImageEncoding encoding = ImageEncoding::kJpeg;
   int jpeg_quality = 90;
+  // Outputs.uv_maps with a size: drawn on a render thread with the image.
+  std::optional<renderer::UvMapOptions> uv_maps;
+  bool uv_maps_raw = false;
   MeshOutputsSetup mesh_outputs;
 };
 
