@@ -12,6 +12,14 @@ ABSL_FLAG(int, wrinkled_mesh_level, 0,
           "Ask for the wrinkled mesh, each triangle cut into level^2 "
           "(1..8; 0: none), and write out/frame_NNNN_wrinkled.obj per frame "
           "(positions, normals, UVs when the input has them).");
+ABSL_FLAG(int, uv_maps_size, 0,
+          "Ask for the wrinkles' tangent-space normal map and 16-bit height "
+          "map in the mesh's UV space, this many texels a side (0: none; the "
+          "input needs UVs: OBJ vt or glTF TEXCOORD_0), and write "
+          "out/frame_NNNN_normal.png and out/frame_NNNN_height.png per frame.");
+ABSL_FLAG(bool, uv_maps_green_down, false,
+          "Normal maps with green -Y (Unreal) instead of +Y (glTF, Godot, "
+          "Unity, three.js).");
 ABSL_FLAG(bool, vertex_fields, false,
           "Ask for per-vertex compression, direction and label weights, and "
           "write out/frame_NNNN_vertex_fields.csv per frame.");
@@ -60,6 +68,12 @@ void RequestMeshOutputs(v1::Start* start) {
   }
   if (absl::GetFlag(FLAGS_vertex_fields)) {
     start->mutable_outputs()->set_vertex_fields(true);
+  }
+  if (const int size = absl::GetFlag(FLAGS_uv_maps_size); size > 0) {
+    v1::UvMapRequest* maps = start->mutable_outputs()->mutable_uv_maps();
+    maps->set_size(static_cast<uint32_t>(size));
+    maps->set_green_down(absl::GetFlag(FLAGS_uv_maps_green_down));
+    maps->set_encoding(v1::UV_MAP_ENCODING_PNG);
   }
 }
 
@@ -136,6 +150,15 @@ absl::Status SaveMeshOutputs(const v1::Started& started,
     CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
         absl::StrFormat("%s/frame_%04d_vertex_fields.csv", out, result.index()),
         csv));
+  }
+  if (result.has_uv_maps()) {
+    // PNG as the server encoded them (the client asks for PNG).
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
+        absl::StrFormat("%s/frame_%04d_normal.png", out, result.index()),
+        result.uv_maps().normal_map()));
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
+        absl::StrFormat("%s/frame_%04d_height.png", out, result.index()),
+        result.uv_maps().height_map()));
   }
   return absl::OkStatus();
 }

@@ -1,10 +1,11 @@
 #ifndef CREASE_CLIENT_CLI_MESH_OUTPUT_H_
 #define CREASE_CLIENT_CLI_MESH_OUTPUT_H_
 
-// crease-client's wrinkled mesh and per-vertex fields: the flags that ask for
-// them (--wrinkled_mesh_level, --vertex_fields) and the files written for
-// each frame: out/frame_NNNN_wrinkled.obj and
-// out/frame_NNNN_vertex_fields.csv (client/README.md).
+// crease-client's engine outputs: the flags that ask for the wrinkled mesh,
+// the per-vertex fields and the UV-space maps (--wrinkled_mesh_level,
+// --vertex_fields, --uv_maps_size) and the files written for each frame:
+// out/frame_NNNN_wrinkled.obj, out/frame_NNNN_vertex_fields.csv,
+// out/frame_NNNN_normal.png and out/frame_NNNN_height.png (client/README.md).
 
 #include <string>
 
