@@ -7,13 +7,16 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
+#include "renderer/uv_map_renderer.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
+#include "wrinkle/io/gltf.h"
 #include "wrinkle/session.h"
 
 namespace crease::renderer {
@@ -126,6 +129,65 @@ const RenderSet kSets[] = {
             })
             ->Unit(benchmark::kMillisecond);
       }
+    }
+  }
+  return true;
+}();
+
+// The UV-space maps of a bundled character at its most wrinkled frame, with
+// the UVs of the glTF it was made from (same vertices, same order).
+void BM_UvMaps(benchmark::State& state, const std::string& name,
+               const std::string& gltf, int size, bool encode) {
+  Scene& scene = SceneOf(name);
+  static auto* uvs = new std::map<std::string, std::vector<float>>();
+  std::vector<float>& corner_uvs = (*uvs)[name];
+  if (corner_uvs.empty()) {
+    io::GltfOptions options;
+    options.frames = 1;
+    auto animation = io::ReadGltf(testing::BundledPath(gltf), options);
+    if (!animation.ok() ||
+        animation->mesh.triangles != scene.animation.mesh.triangles) {
+      state.SkipWithError("the glTF's mesh is not the bundled one");
+      return;
+    }
+    corner_uvs = animation->mesh.corner_uvs;
+  }
+  static UvMapRenderer* renderer = UvMapRenderer::Create(&Gpu())->release();
+  UvMapOptions options;
+  options.size = size;
+  UvMaps maps;
+  RenderMesh mesh = scene.mesh();
+  mesh.corner_uvs = corner_uvs;
+  size_t bytes = 0;
+  for (auto _ : state) {
+    if (absl::Status s =
+            renderer->Render(mesh, &scene.wrinkles, options, &maps);
+        !s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      return;
+    }
+    if (encode) {
+      auto normal = image::EncodePng(maps.normal);
+      auto height = image::EncodePngGray16(size, size, maps.height);
+      bytes = normal->size() + height->size();
+    }
+    benchmark::DoNotOptimize(maps.height.data());
+  }
+  state.counters["frame"] = scene.frame;
+  state.counters["png_bytes"] = static_cast<double>(bytes);
+}
+
+[[maybe_unused]] const bool kUvMapsRegistered = [] {
+  for (auto [name, gltf] : {std::pair{"fox_walk", "Fox.glb"},
+                            std::pair{"cesiumman_walk", "CesiumMan.glb"}}) {
+    for (bool encode : {false, true}) {
+      benchmark::RegisterBenchmark(absl::StrFormat("BM_UvMaps/%s/1024/%s", name,
+                                                   encode ? "png" : "drawn")
+                                       .c_str(),
+                                   [=](benchmark::State& state) {
+                                     BM_UvMaps(state, name, gltf, 1024, encode);
+                                   })
+          ->Unit(benchmark::kMillisecond);
     }
   }
   return true;
