@@ -32,15 +32,14 @@ struct UvMapRenderer::Gl {
   // tessellated).
   gl::StreamBuffer triangle_ranges, ranges, points, frames, range_bounds;
   gl::Framebuffer framebuffer;
-  gl::Renderbuffer color;
+  gl::Renderbuffer normal_color, height_color;  // RGBA8, R16
   int size = 0;
-  GLint reach = -1;
+  GLint reach = -1, height_range = -1, green = -1;
   SmoothNormals normals;
   WrinkleBuffers wrinkle_data;
   std::vector<float> tangents, corners;
   std::vector<int32_t> welded;
-  UvTexels texels;
-  std::vector<uint8_t> dilate_scratch;
+  std::vector<int32_t> dilate_scratch;
 };
 
 UvMapRenderer::UvMapRenderer(GpuContext* gpu)
@@ -65,6 +64,8 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
   Gl& g = *r->gl_;
   g.program = std::move(program);
   g.reach = glGetUniformLocation(g.program.get(), "u_reach");
+  g.height_range = glGetUniformLocation(g.program.get(), "u_height_range");
+  g.green = glGetUniformLocation(g.program.get(), "u_green");
   g.vao = gl::MakeVertexArray();
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
@@ -88,14 +89,23 @@ absl::Status UvMapRenderer::PrepareTarget(int size) {
     return absl::InvalidArgumentError(
         absl::StrFormat("uv map size %d: must be 1..4096", size));
   }
+  auto make_renderbuffer = [size](GLenum format) {
+    GLuint name = 0;
+    glCreateRenderbuffers(1, &name);
+    glNamedRenderbufferStorage(name, format, size, size);
+    return gl::Renderbuffer(name);
+  };
+  g.normal_color = make_renderbuffer(GL_RGBA8);
+  g.height_color = make_renderbuffer(GL_R16);
   GLuint name = 0;
-  glCreateRenderbuffers(1, &name);
-  g.color = gl::Renderbuffer(name);
-  glNamedRenderbufferStorage(name, GL_RGBA32F, size, size);
   glCreateFramebuffers(1, &name);
   g.framebuffer = gl::Framebuffer(name);
   glNamedFramebufferRenderbuffer(name, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
-                                 g.color.get());
+                                 g.normal_color.get());
+  glNamedFramebufferRenderbuffer(name, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER,
+                                 g.height_color.get());
+  const GLenum buffers[] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+  glNamedFramebufferDrawBuffers(name, 2, buffers);
   if (glCheckNamedFramebufferStatus(name, GL_FRAMEBUFFER) !=
       GL_FRAMEBUFFER_COMPLETE) {
     g.size = 0;
@@ -157,6 +167,21 @@ float UvMapRenderer::UploadWrinkles(const RenderMesh& mesh,
   return kFootprintReachPixels * extent / static_cast<float>(size);
 }
 
+void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
+  Gl& g = *gl_;
+  out->size = size;
+  out->normal.width = out->normal.height = size;
+  out->normal.pixels.resize(4 * static_cast<size_t>(size) * size);
+  out->height.resize(static_cast<size_t>(size) * size);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glNamedFramebufferReadBuffer(g.framebuffer.get(), GL_COLOR_ATTACHMENT0);
+  glReadPixels(0, 0, size, size, GL_RGBA, GL_UNSIGNED_BYTE,
+               out->normal.pixels.data());
+  glNamedFramebufferReadBuffer(g.framebuffer.get(), GL_COLOR_ATTACHMENT1);
+  glReadPixels(0, 0, size, size, GL_RED, GL_UNSIGNED_SHORT, out->height.data());
+  FlipRows(out);  // GL reads bottom to top
+}
+
 absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
                                    const FrameWrinkles* wrinkles,
                                    const UvMapOptions& options, UvMaps* out) {
@@ -181,31 +206,37 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   Gl& g = *gl_;
   UploadCorners(mesh);
   const float reach = UploadWrinkles(mesh, wrinkles, options.size);
-  glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
-  glViewport(0, 0, options.size, options.size);
-  const float clear[4] = {0, 0, 0, 0};
-  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, clear);
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);
-  glUseProgram(g.program.get());
-  glUniform1f(g.reach, reach);
-  glBindVertexArray(g.vao.get());
-  glDrawArrays(GL_TRIANGLES, 0,
-               3 * static_cast<GLsizei>(mesh.triangles.size()));
-  glBindVertexArray(0);
-  g.texels.size = options.size;
-  g.texels.values.resize(static_cast<size_t>(options.size) * options.size);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glReadPixels(0, 0, options.size, options.size, GL_RGBA, GL_FLOAT,
-               g.texels.values.data());
-  DilateUvTexels(options.dilate_texels, &g.texels, &g.dilate_scratch);
   const float height_range =
       options.height_range > 0.0f
           ? options.height_range
           : (wrinkles != nullptr
                  ? 2.0f * static_cast<float>(wrinkles->min_width)
                  : 1.0f);
-  EncodeUvMaps(g.texels, options, height_range, out);
+  glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
+  glViewport(0, 0, options.size, options.size);
+  const float clear[4] = {0, 0, 0, 0};
+  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, clear);
+  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, clear);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glUseProgram(g.program.get());
+  glUniform1f(g.reach, reach);
+  glUniform1f(g.height_range, height_range);
+  glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
+  glBindVertexArray(g.vao.get());
+  glDrawArrays(GL_TRIANGLES, 0,
+               3 * static_cast<GLsizei>(mesh.triangles.size()));
+  glBindVertexArray(0);
+  ReadMaps(options.size, out);
+  out->height_range = height_range;
+  DilateUvMaps(options.dilate_texels, out, &g.dilate_scratch);
+  // Texels nothing reached: a flat normal (alpha stays 0).
+  for (size_t i = 0; i < out->height.size(); ++i) {
+    uint8_t* p = &out->normal.pixels[4 * i];
+    if (p[3] != 0) continue;
+    p[0] = p[1] = 128;
+    p[2] = 255;
+  }
   return absl::OkStatus();
 }
 

@@ -38,6 +38,8 @@ class UvMapRenderer {
   void UploadCorners(const RenderMesh& mesh);
   float UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
                        int size);
+  // Both targets into `out`, rows top to bottom.
+  void ReadMaps(int size, UvMaps* out);
 
   GpuContext* gpu_;
   std::unique_ptr<Gl> gl_;

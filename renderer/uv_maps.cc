@@ -132,76 +132,120 @@ void CornerTangents(const RenderMesh& mesh,
   }
 }
 
-void DilateUvTexels(int rings, UvTexels* texels,
-                    std::vector<uint8_t>* scratch) {
-  const int size = texels->size;
-  auto covered = [](const std::array<float, 4>& v) {
-    return v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 0.25f;
-  };
-  std::vector<uint8_t>& mask = *scratch;
-  mask.resize(static_cast<size_t>(size) * size);
-  for (int ring = 0; ring < rings; ++ring) {
-    for (size_t i = 0; i < mask.size(); ++i)
-      mask[i] = covered(texels->values[i]);
-    bool grew = false;
-    for (int y = 0; y < size; ++y) {
-      for (int x = 0; x < size; ++x) {
-        const size_t i = static_cast<size_t>(y) * size + x;
-        if (mask[i]) continue;
-        std::array<float, 4> sum = {0, 0, 0, 0};
-        int count = 0;
-        for (int dy = -1; dy <= 1; ++dy) {
-          for (int dx = -1; dx <= 1; ++dx) {
-            const int nx = x + dx, ny = y + dy;
-            if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-            const size_t j = static_cast<size_t>(ny) * size + nx;
-            if (!mask[j]) continue;
-            for (int c = 0; c < 4; ++c) sum[c] += texels->values[j][c];
-            ++count;
-          }
-        }
-        if (count == 0) continue;
-        const float len =
-            std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
-        if (len <= 0.0f) continue;
-        texels->values[i] = {sum[0] / len, sum[1] / len, sum[2] / len,
-                             sum[3] / count};
-        grew = true;
-      }
-    }
-    if (!grew) break;
+void FlipRows(UvMaps* maps) {
+  const int size = maps->size;
+  uint8_t* normal = maps->normal.pixels.data();
+  uint16_t* height = maps->height.data();
+  for (int top = 0, bottom = size - 1; top < bottom; ++top, --bottom) {
+    std::swap_ranges(normal + 4 * static_cast<size_t>(top) * size,
+                     normal + 4 * static_cast<size_t>(top + 1) * size,
+                     normal + 4 * static_cast<size_t>(bottom) * size);
+    std::swap_ranges(height + static_cast<size_t>(top) * size,
+                     height + static_cast<size_t>(top + 1) * size,
+                     height + static_cast<size_t>(bottom) * size);
   }
 }
 
-void EncodeUvMaps(const UvTexels& texels, const UvMapOptions& options,
-                  float height_range, UvMaps* out) {
-  const int size = texels.size;
-  out->size = size;
-  out->height_range = height_range;
-  out->normal.width = out->normal.height = size;
-  out->normal.pixels.resize(static_cast<size_t>(size) * size * 4);
-  out->height.resize(static_cast<size_t>(size) * size);
-  const float green = options.green_down ? -1.0f : 1.0f;
-  auto to_byte = [](float c) {
-    return static_cast<uint8_t>(
-        std::lround(std::clamp(0.5f * c + 0.5f, 0.0f, 1.0f) * 255.0f));
-  };
-  for (int y = 0; y < size; ++y) {
-    const int row = size - 1 - y;  // GL reads bottom to top
-    for (int x = 0; x < size; ++x) {
-      const std::array<float, 4>& v =
-          texels.values[static_cast<size_t>(y) * size + x];
-      const bool covered = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 0.25f;
-      const size_t o = static_cast<size_t>(row) * size + x;
-      uint8_t* p = &out->normal.pixels[4 * o];
-      p[0] = covered ? to_byte(v[0]) : 128;
-      p[1] = covered ? to_byte(green * v[1]) : 128;
-      p[2] = covered ? to_byte(v[2]) : 255;
-      p[3] = covered ? 255 : 0;
-      const float h = height_range > 0.0f && covered ? v[3] / height_range : 0;
-      out->height[o] = static_cast<uint16_t>(
-          std::lround(std::clamp(h, 0.0f, 1.0f) * 65535.0f));
+namespace {
+
+bool Covered(const UvMaps& maps, size_t i) {
+  return maps.normal.pixels[4 * i + 3] == 255;
+}
+
+// Texel i's value from its covered 8-neighbours (false: none).
+bool FillFromNeighbours(const UvMaps& maps, int x, int y, uint8_t normal[4],
+                        uint16_t* height) {
+  const int size = maps.size;
+  float sum[3] = {0, 0, 0};
+  uint32_t height_sum = 0;
+  int count = 0;
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      const int nx = x + dx, ny = y + dy;
+      if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
+      const size_t j = static_cast<size_t>(ny) * size + nx;
+      if (!Covered(maps, j)) continue;
+      for (int c = 0; c < 3; ++c) {
+        sum[c] += maps.normal.pixels[4 * j + c] / 127.5f - 1.0f;
+      }
+      height_sum += maps.height[j];
+      ++count;
     }
+  }
+  if (count == 0) return false;
+  const float len =
+      std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+  for (int c = 0; c < 3; ++c) {
+    const float unit = len > 0.0f ? sum[c] / len : (c == 2 ? 1.0f : 0.0f);
+    normal[c] = static_cast<uint8_t>(
+        std::lround(std::clamp(0.5f * unit + 0.5f, 0.0f, 1.0f) * 255.0f));
+  }
+  normal[3] = 255;
+  *height = static_cast<uint16_t>((height_sum + count / 2) / count);
+  return true;
+}
+
+}  // namespace
+
+void DilateUvMaps(int rings, UvMaps* maps, std::vector<int32_t>* scratch) {
+  const int size = maps->size;
+  // The frontier: uncovered texels next to a covered one, found once; each
+  // ring fills it and gathers the next from its uncovered neighbours.
+  std::vector<int32_t>& frontier = *scratch;
+  frontier.clear();
+  std::vector<int32_t> next, filled;
+  std::vector<std::array<uint8_t, 4>> normals;
+  std::vector<uint16_t> heights;
+  for (int y = 0; y < size; ++y) {
+    for (int x = 0; x < size; ++x) {
+      const size_t i = static_cast<size_t>(y) * size + x;
+      if (Covered(*maps, i)) continue;
+      bool border = false;
+      for (int dy = -1; dy <= 1 && !border; ++dy) {
+        for (int dx = -1; dx <= 1 && !border; ++dx) {
+          const int nx = x + dx, ny = y + dy;
+          border = nx >= 0 && ny >= 0 && nx < size && ny < size &&
+                   Covered(*maps, static_cast<size_t>(ny) * size + nx);
+        }
+      }
+      if (border) frontier.push_back(static_cast<int32_t>(i));
+    }
+  }
+  for (int ring = 0; ring < rings && !frontier.empty(); ++ring) {
+    // Values first, then written: a ring reads only the region before it.
+    filled.clear();
+    normals.clear();
+    heights.clear();
+    for (int32_t i : frontier) {
+      std::array<uint8_t, 4> normal;
+      uint16_t height = 0;
+      if (FillFromNeighbours(*maps, i % size, i / size, normal.data(),
+                             &height)) {
+        filled.push_back(i);
+        normals.push_back(normal);
+        heights.push_back(height);
+      }
+    }
+    for (size_t k = 0; k < filled.size(); ++k) {
+      std::copy(normals[k].begin(), normals[k].end(),
+                &maps->normal.pixels[4 * static_cast<size_t>(filled[k])]);
+      maps->height[filled[k]] = heights[k];
+    }
+    next.clear();
+    for (int32_t i : filled) {
+      const int x = i % size, y = i / size;
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int nx = x + dx, ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
+          const size_t j = static_cast<size_t>(ny) * size + nx;
+          if (!Covered(*maps, j)) next.push_back(static_cast<int32_t>(j));
+        }
+      }
+    }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    frontier.swap(next);
   }
 }
 

@@ -54,20 +54,16 @@ void CornerTangents(const RenderMesh& mesh,
                     const std::vector<float>& interleaved,
                     std::vector<float>* out);
 
-// Rows bottom to top, as GL reads them: per texel the tangent-space normal
-// xyz and the height; a zero normal marks an uncovered texel.
-struct UvTexels {
-  int size = 0;
-  std::vector<std::array<float, 4>> values;
-};
+// Turns rows read bottom to top (as glReadPixels gives them) top to bottom,
+// in place.
+void FlipRows(UvMaps* maps);
 
-// Grows the covered region by `rings` texels: an uncovered texel with
-// covered 8-neighbours takes their mean (normal renormalised), ring by ring.
-void DilateUvTexels(int rings, UvTexels* texels, std::vector<uint8_t>* scratch);
-
-// The encodings of UvMaps from texels (flipped to rows top to bottom).
-void EncodeUvMaps(const UvTexels& texels, const UvMapOptions& options,
-                  float height_range, UvMaps* out);
+// Grows the covered region (normal alpha 255) by `rings` texels: an uncovered
+// texel with covered 8-neighbours takes their mean normal (renormalised) and
+// height, ring by ring. Only the border of the covered region is visited
+// (a frontier), so the cost follows the islands' outlines, not the texture.
+// `scratch` is reused.
+void DilateUvMaps(int rings, UvMaps* maps, std::vector<int32_t>* scratch);
 
 // InvalidArgument unless `corner_uvs` holds 6 finite floats per triangle.
 absl::Status ValidateCornerUvs(absl::Span<const float> corner_uvs,

@@ -4,16 +4,20 @@
 // screen renderer filters a pixel's (WrinkleShading, four slices averaged),
 // and the wrinkles' offset along the smooth normal at the texel's centre (the
 // displacement the tessellation applies: the largest over the wrinkles, the
-// same WrinkleOffset). Every written texel has a unit normal; the clear
-// value's zero normal marks texels no triangle covers.
+// same WrinkleOffset). Written as the maps are stored: the normal as
+// 0.5 n + 0.5 in RGBA8 with alpha 1 (the clear's alpha 0 marks texels no
+// triangle covers), the height over u_height_range in R16.
 in vec3 vs_position;
 in vec3 vs_normal;
 in vec4 vs_tangent;
 flat in int vs_triangle;
-layout(location = 0) out vec4 out_normal_height;
+layout(location = 0) out vec4 out_normal;
+layout(location = 1) out float out_height;
 // The CPU's lookup reach in model units (one texel of a texture spanning the
 // mesh's bounds): the footprint margin is capped there, as the lists allow.
 uniform float u_reach;
+uniform float u_height_range;  // model units at full scale
+uniform float u_green;         // 1: +Y (glTF), -1: -Y (Unreal)
 
 void main() {
   vec3 n = normalize(vs_normal);
@@ -26,8 +30,11 @@ void main() {
   ivec4 list = triangle_ranges[vs_triangle];
   vec3 mean_normal = n;
   float height = 0.0;
-  if (list.y > 0) {
-    float margin = min(0.5 * max(length(dpdx), length(dpdy)), u_reach);
+  float margin = min(0.5 * max(length(dpdx), length(dpdy)), u_reach);
+  // The cheap test first, as on screen: most texels of a listed triangle lie
+  // beyond every wrinkle's reach (offset 0, normal unbent).
+  if (list.y > 0 && WrinkleReaches(list.x, list.y, vs_position, vs_position,
+                                   n, dpdx, dpdy, margin)) {
     vec4 nx, ny, nz;
     WrinkleShading(list.x, list.y, vs_position, vs_position, n, dpdx, dpdy,
                    margin, nx, ny, nz);
@@ -37,5 +44,7 @@ void main() {
   }
   float len = length(mean_normal);
   vec3 m = len > 1e-12 ? mean_normal / len : n;
-  out_normal_height = vec4(dot(m, t), dot(m, b), dot(m, n), height);
+  vec3 tangent_space = vec3(dot(m, t), u_green * dot(m, b), dot(m, n));
+  out_normal = vec4(0.5 * tangent_space + 0.5, 1.0);
+  out_height = clamp(height / u_height_range, 0.0, 1.0);
 }

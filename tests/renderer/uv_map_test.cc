@@ -75,21 +75,48 @@ TEST(CornerTangentsTest, MirroredUvsFlipTheBitangentSign) {
   }
 }
 
-TEST(DilateUvTexelsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
-  UvTexels texels;
-  texels.size = 7;
-  texels.values.assign(49, {0, 0, 0, 0});
-  texels.values[3 * 7 + 3] = {0, 0, 1, 0.5f};
-  std::vector<uint8_t> scratch;
-  DilateUvTexels(1, &texels, &scratch);
-  int covered = 0;
-  for (const auto& v : texels.values) covered += v[2] > 0.5f;
-  EXPECT_EQ(covered, 9);
-  EXPECT_FLOAT_EQ(texels.values[2 * 7 + 2][3], 0.5f);
-  DilateUvTexels(5, &texels, &scratch);
-  covered = 0;
-  for (const auto& v : texels.values) covered += v[2] > 0.5f;
-  EXPECT_EQ(covered, 49);
+TEST(DilateUvMapsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
+  UvMaps maps;
+  maps.size = 7;
+  maps.normal.width = maps.normal.height = 7;
+  maps.normal.pixels.assign(4 * 49, 0);
+  maps.height.assign(49, 0);
+  // One covered texel, tilted along +x; and its height.
+  const size_t centre = 3 * 7 + 3;
+  maps.normal.pixels[4 * centre + 0] = 218;  // x = 0.71
+  maps.normal.pixels[4 * centre + 1] = 128;
+  maps.normal.pixels[4 * centre + 2] = 218;  // z = 0.71
+  maps.normal.pixels[4 * centre + 3] = 255;
+  maps.height[centre] = 1000;
+  std::vector<int32_t> scratch;
+  DilateUvMaps(1, &maps, &scratch);
+  auto covered = [&] {
+    int n = 0;
+    for (size_t i = 0; i < 49; ++i) n += maps.normal.pixels[4 * i + 3] == 255;
+    return n;
+  };
+  EXPECT_EQ(covered(), 9);
+  const size_t corner = 2 * 7 + 2;
+  EXPECT_EQ(maps.height[corner], 1000);
+  EXPECT_NEAR(maps.normal.pixels[4 * corner + 0], 218, 1);
+  EXPECT_NEAR(maps.normal.pixels[4 * corner + 2], 218, 1);
+  EXPECT_EQ(maps.height[0], 0);
+  DilateUvMaps(5, &maps, &scratch);
+  EXPECT_EQ(covered(), 49);
+  EXPECT_EQ(maps.height[0], 1000);
+}
+
+TEST(FlipRowsTest, TurnsRowsTopToBottom) {
+  UvMaps maps;
+  maps.size = 3;
+  maps.normal.width = maps.normal.height = 3;
+  maps.normal.pixels.resize(36);
+  maps.height = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+  for (int i = 0; i < 36; ++i) maps.normal.pixels[i] = static_cast<uint8_t>(i);
+  FlipRows(&maps);
+  EXPECT_EQ(maps.height, (std::vector<uint16_t>{6, 7, 8, 3, 4, 5, 0, 1, 2}));
+  EXPECT_EQ(maps.normal.pixels[0], 24);
+  EXPECT_EQ(maps.normal.pixels[12], 12);
 }
 
 class UvMapTest : public RendererTest {
