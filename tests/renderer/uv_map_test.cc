@@ -150,7 +150,8 @@ TEST_F(UvMapTest, RejectsMeshesWithoutValidUvs) {
       << status;
   UvMapOptions too_big;
   too_big.size = 5000;
-  mesh.corner_uvs = SheetUvs(scene.mesh);
+  const std::vector<float> good_uvs = SheetUvs(scene.mesh);
+  mesh.corner_uvs = good_uvs;
   EXPECT_EQ(uv_renderer_->Render(mesh, nullptr, too_big, &maps).code(),
             absl::StatusCode::kInvalidArgument);
 }
