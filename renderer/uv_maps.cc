@@ -64,15 +64,21 @@ absl::Status ValidateCornerUvs(absl::Span<const float> corner_uvs,
   return absl::OkStatus();
 }
 
-void CornerTangents(const RenderMesh& mesh,
-                    const std::vector<float>& interleaved,
-                    std::vector<float>* out) {
-  const size_t num_corners = 3 * mesh.triangles.size();
-  // Per corner: its face's unit tangent and bitangent, weighted by the angle.
-  std::vector<Eigen::Vector3f> face_t(num_corners, Eigen::Vector3f::Zero());
-  std::vector<int> group(num_corners, -1);
-  absl::flat_hash_map<CornerKey, int> groups;
+namespace {
+
+// Corners grouped by welded vertex, UV and handedness, each group with the sum
+// of its corners' angle-weighted unit face tangents; group -1: a face with
+// degenerate UVs.
+struct TangentGroups {
+  std::vector<int> group;  // per corner
   std::vector<Eigen::Vector3f> sums;
+};
+
+TangentGroups GroupFaceTangents(const RenderMesh& mesh,
+                                const std::vector<float>& interleaved) {
+  TangentGroups out;
+  out.group.assign(3 * mesh.triangles.size(), -1);
+  absl::flat_hash_map<CornerKey, int> ids;
   for (size_t f = 0; f < mesh.triangles.size(); ++f) {
     const io::Triangle& tri = mesh.triangles[f];
     Eigen::Vector3f p[3];
@@ -88,40 +94,54 @@ void CornerTangents(const RenderMesh& mesh,
     if (!(std::abs(det) > 1e-20f)) continue;  // degenerate UVs: no tangent
     const Eigen::Vector3f t = (e1 * d2.y() - e2 * d1.y()) / det;
     const Eigen::Vector3f b = (e2 * d1.x() - e1 * d2.x()) / det;
-    const Eigen::Vector3f face_n = e1.cross(e2);
-    const bool right_handed = face_n.dot(t.cross(b)) >= 0.0f;
+    const bool right_handed = e1.cross(e2).dot(t.cross(b)) >= 0.0f;
     for (int k = 0; k < 3; ++k) {
       const Eigen::Vector3f a = p[(k + 1) % 3] - p[k],
                             c = p[(k + 2) % 3] - p[k];
       const float angle = std::atan2(a.cross(c).norm(), a.dot(c));
-      const size_t corner = 3 * f + k;
-      face_t[corner] = angle * t.normalized();
       const CornerKey key{mesh.welded[tri[k]], Bits(uv[k].x()), Bits(uv[k].y()),
                           right_handed};
-      auto [it, added] = groups.try_emplace(key, static_cast<int>(sums.size()));
-      if (added) sums.push_back(Eigen::Vector3f::Zero());
-      group[corner] = it->second;
-      sums[it->second] += face_t[corner];
+      auto [it, added] =
+          ids.try_emplace(key, static_cast<int>(out.sums.size()));
+      if (added) out.sums.push_back(Eigen::Vector3f::Zero());
+      out.group[3 * f + k] = it->second;
+      out.sums[it->second] += angle * t.normalized();
     }
   }
+  return out;
+}
+
+// The bitangent's side for face f at a vertex with normal n: +1 when the UV
+// triangle and the face turn the same way seen along n.
+float BitangentSign(const RenderMesh& mesh,
+                    const std::vector<float>& interleaved, size_t f,
+                    const Eigen::Vector3f& n) {
+  const Eigen::Vector3f p0 = Vec3At(interleaved, mesh.triangles[f][0], 0);
+  const Eigen::Vector3f face_n =
+      (Vec3At(interleaved, mesh.triangles[f][1], 0) - p0)
+          .cross(Vec3At(interleaved, mesh.triangles[f][2], 0) - p0);
+  const float* uv = &mesh.corner_uvs[6 * f];
+  const float det =
+      (uv[2] - uv[0]) * (uv[5] - uv[1]) - (uv[4] - uv[0]) * (uv[3] - uv[1]);
+  return (det >= 0.0f) == (face_n.dot(n) >= 0.0f) ? 1.0f : -1.0f;
+}
+
+}  // namespace
+
+void CornerTangents(const RenderMesh& mesh,
+                    const std::vector<float>& interleaved,
+                    std::vector<float>* out) {
+  const TangentGroups groups = GroupFaceTangents(mesh, interleaved);
+  const size_t num_corners = 3 * mesh.triangles.size();
   out->assign(4 * num_corners, 0.0f);
   for (size_t corner = 0; corner < num_corners; ++corner) {
     const int32_t v = mesh.triangles[corner / 3][corner % 3];
     const Eigen::Vector3f n = Vec3At(interleaved, v, 3).normalized();
     Eigen::Vector3f t = Eigen::Vector3f::Zero();
     float sign = 1.0f;
-    if (group[corner] >= 0) {
-      t = sums[group[corner]] - n.dot(sums[group[corner]]) * n;
-      // The bitangent's side, from the face's own frame.
-      const size_t f = corner / 3;
-      const Eigen::Vector3f p0 = Vec3At(interleaved, mesh.triangles[f][0], 0);
-      const Eigen::Vector3f face_n =
-          (Vec3At(interleaved, mesh.triangles[f][1], 0) - p0)
-              .cross(Vec3At(interleaved, mesh.triangles[f][2], 0) - p0);
-      const float* uv = &mesh.corner_uvs[6 * f];
-      const float det =
-          (uv[2] - uv[0]) * (uv[5] - uv[1]) - (uv[4] - uv[0]) * (uv[3] - uv[1]);
-      sign = (det >= 0.0f) == (face_n.dot(n) >= 0.0f) ? 1.0f : -1.0f;
+    if (const int g = groups.group[corner]; g >= 0) {
+      t = groups.sums[g] - n.dot(groups.sums[g]) * n;
+      sign = BitangentSign(mesh, interleaved, corner / 3, n);
     }
     t = t.squaredNorm() > 1e-30f ? t.normalized() : Perpendicular(n);
     float* o = &(*out)[4 * corner];
