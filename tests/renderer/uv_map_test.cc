@@ -29,9 +29,11 @@ std::vector<float> SheetUvs(const io::TriangleMesh& rest) {
   return uvs;
 }
 
-TEST(CornerTangentsTest, FlatSheetTangentsRunAlongUAndBitangentsAlongV) {
-  const io::TriangleMesh sheet = MakeGridSheet(4, 3, 1.0f, 1.0f);
-  const std::vector<float> uvs = SheetUvs(sheet);
+// Checks every corner's frame on a flat sheet with `uvs`: the tangent is
+// `tangent`, and sign * n x t (the bitangent) is +z.
+void ExpectSheetFrames(const io::TriangleMesh& sheet,
+                       const std::vector<float>& uvs,
+                       const Eigen::Vector3f& tangent) {
   std::vector<int32_t> welded(sheet.num_vertices());
   for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
   const RenderMesh mesh{sheet.positions, sheet.triangles, welded, uvs};
@@ -46,33 +48,23 @@ TEST(CornerTangentsTest, FlatSheetTangentsRunAlongUAndBitangentsAlongV) {
         Eigen::Vector3f::Map(&normals.interleaved()[6 * v + 3]).normalized();
     const Eigen::Vector3f t(tangents[4 * corner], tangents[4 * corner + 1],
                             tangents[4 * corner + 2]);
-    EXPECT_NEAR((t - Eigen::Vector3f::UnitX()).norm(), 0.0f, 1e-5f) << corner;
+    EXPECT_NEAR((t - tangent).norm(), 0.0f, 1e-5f) << corner;
     const Eigen::Vector3f b = tangents[4 * corner + 3] * n.cross(t);
     EXPECT_NEAR((b - Eigen::Vector3f::UnitZ()).norm(), 0.0f, 1e-5f) << corner;
   }
+}
+
+TEST(CornerTangentsTest, FlatSheetTangentsRunAlongUAndBitangentsAlongV) {
+  const io::TriangleMesh sheet = MakeGridSheet(4, 3, 1.0f, 1.0f);
+  ExpectSheetFrames(sheet, SheetUvs(sheet), Eigen::Vector3f::UnitX());
 }
 
 TEST(CornerTangentsTest, MirroredUvsFlipTheBitangentSign) {
   const io::TriangleMesh sheet = MakeGridSheet(2, 2, 1.0f, 1.0f);
   std::vector<float> uvs = SheetUvs(sheet);
   for (size_t i = 0; i < uvs.size(); i += 2) uvs[i] = 1.0f - uvs[i];  // u = 1-x
-  std::vector<int32_t> welded(sheet.num_vertices());
-  for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
-  const RenderMesh mesh{sheet.positions, sheet.triangles, welded, uvs};
-  SmoothNormals normals;
-  normals.Compute(mesh);
-  std::vector<float> tangents;
-  CornerTangents(mesh, normals.interleaved(), &tangents);
-  for (size_t corner = 0; corner < 3 * sheet.triangles.size(); ++corner) {
-    const int32_t v = sheet.triangles[corner / 3][corner % 3];
-    const Eigen::Vector3f n =
-        Eigen::Vector3f::Map(&normals.interleaved()[6 * v + 3]).normalized();
-    const Eigen::Vector3f t(tangents[4 * corner], tangents[4 * corner + 1],
-                            tangents[4 * corner + 2]);
-    EXPECT_NEAR((t + Eigen::Vector3f::UnitX()).norm(), 0.0f, 1e-5f);
-    const Eigen::Vector3f b = tangents[4 * corner + 3] * n.cross(t);
-    EXPECT_NEAR((b - Eigen::Vector3f::UnitZ()).norm(), 0.0f, 1e-5f);
-  }
+  // u now runs along -x; v still along +z, so the sign must flip.
+  ExpectSheetFrames(sheet, uvs, -Eigen::Vector3f::UnitX());
 }
 
 TEST(DilateUvMapsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
