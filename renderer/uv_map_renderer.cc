@@ -39,7 +39,7 @@ struct UvMapRenderer::Gl {
   WrinkleBuffers wrinkle_data;
   std::vector<float> tangents, corners;
   std::vector<int32_t> welded;
-  std::vector<int32_t> dilate_scratch;
+  DilationScratch dilate_scratch;
 };
 
 UvMapRenderer::UvMapRenderer(GpuContext* gpu)

@@ -207,15 +207,16 @@ bool FillFromNeighbours(const UvMaps& maps, int x, int y, uint8_t normal[4],
 
 }  // namespace
 
-void DilateUvMaps(int rings, UvMaps* maps, std::vector<int32_t>* scratch) {
+void DilateUvMaps(int rings, UvMaps* maps, DilationScratch* scratch) {
   const int size = maps->size;
   // The frontier: uncovered texels next to a covered one, found once; each
   // ring fills it and gathers the next from its uncovered neighbours.
-  std::vector<int32_t>& frontier = *scratch;
+  std::vector<int32_t>& frontier = scratch->frontier;
+  std::vector<int32_t>& next = scratch->next;
+  std::vector<int32_t>& filled = scratch->filled;
+  std::vector<std::array<uint8_t, 4>>& normals = scratch->normals;
+  std::vector<uint16_t>& heights = scratch->heights;
   frontier.clear();
-  std::vector<int32_t> next, filled;
-  std::vector<std::array<uint8_t, 4>> normals;
-  std::vector<uint16_t> heights;
   for (int y = 0; y < size; ++y) {
     for (int x = 0; x < size; ++x) {
       const size_t i = static_cast<size_t>(y) * size + x;

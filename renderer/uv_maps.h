@@ -62,8 +62,13 @@ void FlipRows(UvMaps* maps);
 // texel with covered 8-neighbours takes their mean normal (renormalised) and
 // height, ring by ring. Only the border of the covered region is visited
 // (a frontier), so the cost follows the islands' outlines, not the texture.
-// `scratch` is reused.
-void DilateUvMaps(int rings, UvMaps* maps, std::vector<int32_t>* scratch);
+// `scratch` is reused, so a steady stream of frames does not allocate.
+struct DilationScratch {
+  std::vector<int32_t> frontier, next, filled;
+  std::vector<std::array<uint8_t, 4>> normals;
+  std::vector<uint16_t> heights;
+};
+void DilateUvMaps(int rings, UvMaps* maps, DilationScratch* scratch);
 
 // InvalidArgument unless `corner_uvs` holds 6 finite floats per triangle.
 absl::Status ValidateCornerUvs(absl::Span<const float> corner_uvs,

@@ -80,7 +80,7 @@ TEST(DilateUvMapsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
   maps.normal.pixels[4 * centre + 2] = 218;  // z = 0.71
   maps.normal.pixels[4 * centre + 3] = 255;
   maps.height[centre] = 1000;
-  std::vector<int32_t> scratch;
+  DilationScratch scratch;
   DilateUvMaps(1, &maps, &scratch);
   auto covered = [&] {
     int n = 0;
