@@ -385,9 +385,9 @@ absl::StatusOr<std::string> FormatGlb(const GltfMeshAnimation& animation) {
       AddSharedGeometry(builder, split, animation.name);
   for (size_t f = 0; f < animation.frames.size(); ++f) {
     AddFrame(builder, animation, split, shared, f);
-    // Checked as it grows: the JSON adds well under a kilobyte a frame.
+    // Checked as it grows: the JSON adds about a kilobyte a frame.
     if (static_cast<int64_t>(builder.buffer_bytes()) +
-            static_cast<int64_t>(1024 * (f + 1)) >
+            static_cast<int64_t>(4096 * (f + 1)) >
         kMaxGlbBytes) {
       return Invalid(absl::StrFormat(
           "glTF export: %d bytes after %d of %d frames; a .glb stops at 4 GiB",
