@@ -6,6 +6,8 @@
 #include "wrinkle/io/gltf_write.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -191,6 +193,30 @@ TEST_P(GltfWriteBundledTest, TinygltfReadsItWithoutWarningsAndMapsAreThere) {
               animation.frames[f].normal_map_png)
         << "frame " << f;
   }
+}
+
+// A second reader: gltfpack (Debian's, from meshoptimizer) loads with cgltf,
+// whose validation checks every accessor against its buffer view, the
+// indices against the vertex count and more. Skipped where it is missing.
+TEST_P(GltfWriteBundledTest, GltfpackLoadsIt) {
+  if (std::system("command -v gltfpack > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "gltfpack is not installed (deploy/install-deps.sh)";
+  }
+  const GltfMeshAnimation animation = BundledExport(GetParam());
+  const std::string in = ::testing::TempDir() + "/gltfpack_in.glb";
+  const std::string out = ::testing::TempDir() + "/gltfpack_out.glb";
+  ASSERT_TRUE(WriteGlb(in, animation).ok());
+  const std::string command =
+      absl::StrFormat("gltfpack -i '%s' -o '%s' 2>&1", in, out);
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char chunk[256];
+  while (fgets(chunk, sizeof(chunk), pipe) != nullptr) output += chunk;
+  EXPECT_EQ(pclose(pipe), 0) << output;
+  EXPECT_EQ(output, "");
+  std::filesystem::remove(in);
+  std::filesystem::remove(out);
 }
 
 INSTANTIATE_TEST_SUITE_P(FoxAndCesiumMan, GltfWriteBundledTest,
