@@ -11,6 +11,7 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler prometheus-cpp-dev
   openssl libssl-dev
   libtinygltf-dev nlohmann-json3-dev
+  gltfpack
 )
 
 missing=()

@@ -23,6 +23,8 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "client/cli/animation_input.h"
+#include "client/cli/contact_sheet_output.h"
+#include "client/cli/gltf_export.h"
 #include "client/cli/mesh_output.h"
 #include "client/cli/stream_summary.h"
 #include "client/crease_client.h"
@@ -31,8 +33,6 @@
 #include "common/flags_usage.h"
 #include "common/status_macros.h"
 #include "image/camera.h"
-#include "image/contact_sheet.h"
-#include "image/image_encoding.h"
 #include "wrinkle/io/animation.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
@@ -155,32 +155,6 @@ v1::Start StartFromFlags(const io::Animation& animation,
   return start;
 }
 
-// Decodes each row's plain and wrinkled image and writes them side by side
-// as out/contact_sheet.png.
-absl::Status WriteContactSheet(const std::vector<std::string>& plain_images,
-                               const std::vector<std::string>& wrinkled_images,
-                               bool png, const std::string& out) {
-  const int rows = static_cast<int>(plain_images.size());
-  std::vector<image::RgbaImage> decoded;
-  decoded.reserve(2 * rows);
-  for (int r = 0; r < rows; ++r) {
-    for (const std::string* bytes : {&plain_images[r], &wrinkled_images[r]}) {
-      CREASE_ASSIGN_OR_RETURN(
-          image::RgbaImage d,
-          png ? image::DecodePng(*bytes) : image::DecodeJpeg(*bytes));
-      decoded.push_back(std::move(d));
-    }
-  }
-  std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
-      pairs;
-  for (int r = 0; r < rows; ++r) {
-    pairs.push_back({&decoded[2 * r], &decoded[2 * r + 1]});
-  }
-  CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet, image::ContactSheet(pairs));
-  CREASE_ASSIGN_OR_RETURN(std::string encoded, image::EncodePng(sheet));
-  return files::WriteStringToFile(out + "/contact_sheet.png", encoded);
-}
-
 // What the flags ask this run for, checked.
 struct RunRequest {
   std::string out;
@@ -264,6 +238,7 @@ struct Streaming {
   const int num_frames;
   const std::vector<int>& sheet_frames;
   const Sessions& sessions;
+  GltfExport* gltf_export;                    // null without --export
   std::vector<std::atomic<int64_t>> sent_ns;  // when each frame went out
   const absl::Time begin;  // frame f is due at begin + f / --fps
 };
@@ -358,6 +333,10 @@ absl::Status ReceiveResults(const Streaming& streaming, const std::string& out,
     CREASE_RETURN_IF_ERROR(SaveResult(*result, out, &received->jsonl));
     CREASE_RETURN_IF_ERROR(
         SaveMeshOutputs(streaming.sessions.wrinkled->started(), *result, out));
+    if (streaming.gltf_export != nullptr) {
+      CREASE_RETURN_IF_ERROR(streaming.gltf_export->Add(
+          streaming.sessions.wrinkled->started(), *result));
+    }
     if (result->has_image()) {
       KeepSheetImage(result->image().data(), f, streaming.sheet_frames,
                      &received->wrinkled_images);
@@ -455,6 +434,9 @@ absl::Status Run() {
       LoadAnimation(AnimationInputFromFlags(absl::GetFlag(FLAGS_fps),
                                             absl::GetFlag(FLAGS_frames))));
   const int num_frames = FramesToSend(animation);
+  CREASE_ASSIGN_OR_RETURN(
+      const std::unique_ptr<GltfExport> gltf_export,
+      GltfExportFromFlags(animation, absl::GetFlag(FLAGS_fps)));
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
   CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
                           ConnectFromFlags());
@@ -467,10 +449,14 @@ absl::Status Run() {
                       .num_frames = num_frames,
                       .sheet_frames = sheet_frames,
                       .sessions = sessions,
+                      .gltf_export = gltf_export.get(),
                       .sent_ns = std::vector<std::atomic<int64_t>>(num_frames),
                       .begin = absl::Now()};
   CREASE_ASSIGN_OR_RETURN(Received received,
                           StreamFrames(streaming, request.out));
+  if (gltf_export != nullptr) {
+    CREASE_RETURN_IF_ERROR(gltf_export->Write(absl::GetFlag(FLAGS_quiet)));
+  }
   return WriteOutputs(request, sheet_frames, &received);
 }
 

@@ -353,7 +353,8 @@ absl::StatusOr<AccessorData> ReadAccessor(const tinygltf::Model& model,
 }
 
 absl::StatusOr<tinygltf::Model> LoadModel(std::string_view bytes,
-                                          const std::string* base_dir) {
+                                          const std::string* base_dir,
+                                          std::string* warnings) {
   if (bytes.size() > std::numeric_limits<unsigned int>::max()) {
     return absl::InvalidArgumentError(
         absl::StrFormat("%d bytes: glTF files stop at 4 GiB", bytes.size()));
@@ -381,6 +382,7 @@ absl::StatusOr<tinygltf::Model> LoadModel(std::string_view bytes,
     ok = false;
     absl::StrAppend(&err, e.what());
   }
+  if (warnings != nullptr) *warnings = warn;
   if (!ok) {
     const std::string message(absl::StripAsciiWhitespace(err));
     if (absl::StrContains(message, "File not found")) {

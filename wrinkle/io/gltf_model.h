@@ -18,9 +18,11 @@ namespace crease::io::gltf_internal {
 // Parses .gltf JSON or .glb bytes (GLB when they start with "glTF"). Images
 // are not decoded. External files are read from `base_dir` only, and not at
 // all when it is null. NotFound for a missing external buffer, else
-// InvalidArgument with tinygltf's message.
+// InvalidArgument with tinygltf's message. tinygltf's warnings go to
+// `warnings` when it is given (the writer's tests want none).
 absl::StatusOr<tinygltf::Model> LoadModel(std::string_view bytes,
-                                          const std::string* base_dir);
+                                          const std::string* base_dir,
+                                          std::string* warnings = nullptr);
 
 // An accessor's elements as doubles: `components` per element (matrices
 // column-major, as stored), integers normalised to [-1, 1] or [0, 1] when the

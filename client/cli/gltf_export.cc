@@ -1,0 +1,185 @@
+#include "client/cli/gltf_export.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <utility>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_format.h"
+#include "absl/types/span.h"
+#include "common/file_util.h"
+#include "common/status_macros.h"
+#include "image/image_encoding.h"
+#include "image/rgba_image.h"
+#include "wrinkle/smooth_normals.h"
+#include "wrinkle/weld.h"
+
+ABSL_FLAG(std::string, export, "",
+          "Write what comes back as one glTF 2.0 binary (.glb) here: the "
+          "wrinkled mesh per frame with --wrinkled_mesh_level, else the "
+          "coarse mesh with the server's normal maps when there are any; one "
+          "node per frame, played by an animation at --fps (0: 30).");
+
+namespace crease::client {
+namespace {
+
+absl::Status Invalid(const std::string& message) {
+  return absl::InvalidArgumentError(message);
+}
+
+// Unit smooth normals of one coarse frame: the welded area-weighted sums
+// (the renderer's rule, which the normal maps are relative to); +z where a
+// vertex's triangles have no area.
+std::vector<float> SmoothUnitNormals(absl::Span<const float> positions,
+                                     const std::vector<io::Triangle>& triangles,
+                                     const std::vector<int32_t>& welded) {
+  std::vector<float> sums;
+  SumWeldedNormals(positions, triangles, welded, &sums);
+  std::vector<float> normals(positions.size());
+  for (size_t v = 0; v < welded.size(); ++v) {
+    const float* s = &sums[3 * static_cast<size_t>(welded[v])];
+    const double length = std::hypot(s[0], s[1], s[2]);
+    for (int i = 0; i < 3; ++i) {
+      normals[3 * v + i] =
+          length > 0 ? static_cast<float>(s[i] / length) : (i == 2 ? 1 : 0);
+    }
+  }
+  return normals;
+}
+
+// The frame's normal map as PNG bytes (raw RGBA8 rows are encoded), or empty
+// when it has none.
+absl::StatusOr<std::string> NormalMapPng(const v1::FrameResult& result) {
+  const v1::UvMaps& maps = result.uv_maps();
+  if (maps.normal_map().empty()) return std::string();
+  if (maps.encoding() != v1::UV_MAP_ENCODING_RAW) return maps.normal_map();
+  const size_t size = maps.size();
+  if (maps.normal_map().size() != 4 * size * size) {
+    return Invalid(absl::StrFormat(
+        "--export: frame %d: uv_maps.normal_map has %d bytes, need 4 x %d x %d",
+        result.index(), maps.normal_map().size(), size, size));
+  }
+  image::RgbaImage map{
+      .width = static_cast<int>(size),
+      .height = static_cast<int>(size),
+      .pixels = {maps.normal_map().begin(), maps.normal_map().end()}};
+  return image::EncodePng(map);
+}
+
+}  // namespace
+
+GltfExport::GltfExport(std::string path, const io::Animation& animation,
+                       double fps)
+    : path_(std::move(path)), animation_(animation) {
+  gltf_.fps = fps > 0 ? fps : 30.0;
+}
+
+absl::Status GltfExport::Add(const v1::Started& started,
+                             const v1::FrameResult& result) {
+  const Source source =
+      result.has_wrinkled_mesh() ? Source::kWrinkled : Source::kCoarse;
+  if (source_ != Source::kNone && source != source_) {
+    return Invalid(absl::StrFormat(
+        "--export: frame %d %s a wrinkled mesh and the frames before %s",
+        result.index(), source == Source::kWrinkled ? "has" : "has no",
+        source == Source::kWrinkled ? "had none" : "had one"));
+  }
+  source_ = source;
+  return source == Source::kWrinkled ? AddWrinkled(started, result)
+                                     : AddCoarse(result);
+}
+
+absl::Status GltfExport::AddWrinkled(const v1::Started& started,
+                                     const v1::FrameResult& result) {
+  if (gltf_.frames.empty()) {  // the topology, once
+    const v1::WrinkledMeshTopology& topology = started.wrinkled_mesh();
+    if (topology.triangles_size() % 3 != 0) {
+      return Invalid(absl::StrFormat(
+          "--export: started.wrinkled_mesh.triangles has %d indices, not a "
+          "multiple of 3",
+          topology.triangles_size()));
+    }
+    gltf_.vertex_count = static_cast<int>(topology.vertex_count());
+    gltf_.triangles.resize(topology.triangles_size() / 3);
+    for (int i = 0; i < topology.triangles_size(); ++i) {
+      gltf_.triangles[i / 3][i % 3] = static_cast<int32_t>(
+          std::min<uint32_t>(topology.triangles(i), INT32_MAX));
+    }
+    gltf_.corner_uvs.assign(topology.corner_uvs().begin(),
+                            topology.corner_uvs().end());
+  }
+  io::GltfFrame frame;
+  frame.positions.assign(result.wrinkled_mesh().positions().begin(),
+                         result.wrinkled_mesh().positions().end());
+  frame.normals.assign(result.wrinkled_mesh().normals().begin(),
+                       result.wrinkled_mesh().normals().end());
+  gltf_.frames.push_back(std::move(frame));
+  return absl::OkStatus();
+}
+
+absl::Status GltfExport::AddCoarse(const v1::FrameResult& result) {
+  const io::TriangleMesh& mesh = animation_.mesh;
+  if (gltf_.frames.empty()) {  // the topology, once
+    gltf_.vertex_count = mesh.num_vertices();
+    gltf_.triangles = mesh.triangles;
+    gltf_.corner_uvs = mesh.corner_uvs;
+    welded_ = WeldVerticesRelative(mesh.positions,
+                                   kDefaultWeldRelativeTolerance, &num_welded_);
+  }
+  if (result.index() >= static_cast<uint32_t>(animation_.num_frames())) {
+    return Invalid(
+        absl::StrFormat("--export: frame %d was never sent", result.index()));
+  }
+  const absl::Span<const float> positions =
+      animation_.frames.Sample(static_cast<int>(result.index()));
+  io::GltfFrame frame;
+  frame.positions.assign(positions.begin(), positions.end());
+  frame.normals = SmoothUnitNormals(positions, mesh.triangles, welded_);
+  CREASE_ASSIGN_OR_RETURN(frame.normal_map_png, NormalMapPng(result));
+  gltf_.frames.push_back(std::move(frame));
+  return absl::OkStatus();
+}
+
+absl::Status GltfExport::Write(bool quiet) const {
+  if (gltf_.frames.empty()) {
+    return Invalid(absl::StrFormat("--export %s: no frame came back", path_));
+  }
+  absl::StatusOr<std::string> glb = io::FormatGlb(gltf_);
+  if (!glb.ok()) {
+    return absl::Status(
+        glb.status().code(),
+        absl::StrFormat("--export %s: %s", path_, glb.status().message()));
+  }
+  CREASE_RETURN_IF_ERROR(files::WriteStringToFile(path_, *glb));
+  if (!quiet) {
+    std::fprintf(stderr, "wrote %s: %zu frames (%s), %zu bytes\n",
+                 path_.c_str(), gltf_.frames.size(),
+                 source_ == Source::kWrinkled ? "wrinkled mesh" : "coarse mesh",
+                 glb->size());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<GltfExport>> GltfExportFromFlags(
+    const io::Animation& animation, double fps) {
+  const std::string path = absl::GetFlag(FLAGS_export);
+  if (path.empty()) return nullptr;
+  if (!absl::EndsWithIgnoreCase(path, ".glb")) {
+    return Invalid(absl::StrFormat(
+        "--export %s: the file is binary glTF; give it a .glb name", path));
+  }
+  const std::filesystem::path dir =
+      std::filesystem::path(path).parent_path().empty()
+          ? std::filesystem::path(".")
+          : std::filesystem::path(path).parent_path();
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error)) {
+    return Invalid(absl::StrFormat("--export %s: %s is not a directory", path,
+                                   dir.string()));
+  }
+  return std::make_unique<GltfExport>(path, animation, fps);
+}
+
+}  // namespace crease::client
