@@ -33,6 +33,14 @@ struct UvMapRenderer::Gl {
   gl::StreamBuffer triangle_ranges, ranges, points, frames, range_bounds;
   gl::Framebuffer framebuffer;
   gl::Renderbuffer normal_color, height_color;  // RGBA8, R16
+  // The maps with no wrinkles (every covered texel flat, alpha 1), kept while
+  // the size, the triangles and their UVs stay: each frame starts from a copy
+  // and draws only the triangles that wrinkles reach.
+  gl::Renderbuffer base_normal, base_height;
+  std::vector<float> base_uvs;  // the UVs `base_*` were drawn with
+  bool base_valid = false;
+  gl::StreamBuffer reached_corners;  // element indices, 3 per triangle
+  std::vector<uint32_t> reached;
   int size = 0;
   GLint reach = -1, height_range = -1, green = -1;
   SmoothNormals normals;
@@ -97,6 +105,9 @@ absl::Status UvMapRenderer::PrepareTarget(int size) {
   };
   g.normal_color = make_renderbuffer(GL_RGBA8);
   g.height_color = make_renderbuffer(GL_R16);
+  g.base_normal = make_renderbuffer(GL_RGBA8);
+  g.base_height = make_renderbuffer(GL_R16);
+  g.base_valid = false;
   GLuint name = 0;
   glCreateFramebuffers(1, &name);
   g.framebuffer = gl::Framebuffer(name);
@@ -167,6 +178,59 @@ float UvMapRenderer::UploadWrinkles(const RenderMesh& mesh,
   return kFootprintReachPixels * extent / static_cast<float>(size);
 }
 
+namespace {
+
+// Copies one target's storage into another of the same size and format.
+void CopyRenderbuffer(GLuint from, GLuint to, int size) {
+  glCopyImageSubData(from, GL_RENDERBUFFER, 0, 0, 0, 0, to, GL_RENDERBUFFER, 0,
+                     0, 0, 0, size, size, 1);
+}
+
+}  // namespace
+
+// Draws every triangle with empty wrinkle lists (the shader's flat path) and
+// keeps the result as the base, unless the one kept was drawn for the same
+// size and UVs.
+void UvMapRenderer::PrepareBase(const RenderMesh& mesh, int size) {
+  Gl& g = *gl_;
+  if (g.base_valid &&
+      std::equal(g.base_uvs.begin(), g.base_uvs.end(), mesh.corner_uvs.begin(),
+                 mesh.corner_uvs.end())) {
+    CopyRenderbuffer(g.base_normal.get(), g.normal_color.get(), size);
+    CopyRenderbuffer(g.base_height.get(), g.height_color.get(), size);
+    return;
+  }
+  ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
+  g.triangle_ranges.UploadStorage(1, g.wrinkle_data.triangle_ranges);
+  // Uncovered texels: a flat normal with alpha 0, height 0.
+  const float flat[4] = {128 / 255.0f, 128 / 255.0f, 1, 0}, zero[4] = {};
+  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, flat);
+  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, zero);
+  glDrawArrays(GL_TRIANGLES, 0,
+               3 * static_cast<GLsizei>(mesh.triangles.size()));
+  CopyRenderbuffer(g.normal_color.get(), g.base_normal.get(), size);
+  CopyRenderbuffer(g.height_color.get(), g.base_height.get(), size);
+  g.base_uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
+  g.base_valid = true;
+}
+
+// The triangles some wrinkle reaches (a non-empty list), drawn over the base.
+void UvMapRenderer::DrawReached() {
+  Gl& g = *gl_;
+  g.reached.clear();
+  const auto& lists = g.wrinkle_data.triangle_ranges;
+  for (size_t t = 0; t < lists.size(); ++t) {
+    if (lists[t][1] <= 0) continue;
+    for (uint32_t c = 0; c < 3; ++c)
+      g.reached.push_back(static_cast<uint32_t>(3 * t + c));
+  }
+  if (g.reached.empty()) return;
+  g.reached_corners.Upload(g.reached);
+  glVertexArrayElementBuffer(g.vao.get(), g.reached_corners.get());
+  glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(g.reached.size()),
+                 GL_UNSIGNED_INT, nullptr);
+}
+
 void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
   Gl& g = *gl_;
   out->size = size;
@@ -179,7 +243,6 @@ void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
                out->normal.pixels.data());
   glNamedFramebufferReadBuffer(g.framebuffer.get(), GL_COLOR_ATTACHMENT1);
   glReadPixels(0, 0, size, size, GL_RED, GL_UNSIGNED_SHORT, out->height.data());
-  FlipRows(out);  // GL reads bottom to top
 }
 
 absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
@@ -205,7 +268,6 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   CREASE_RETURN_IF_ERROR(PrepareTarget(options.size));
   Gl& g = *gl_;
   UploadCorners(mesh);
-  const float reach = UploadWrinkles(mesh, wrinkles, options.size);
   const float height_range =
       options.height_range > 0.0f
           ? options.height_range
@@ -214,29 +276,19 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
                  : 1.0f);
   glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
   glViewport(0, 0, options.size, options.size);
-  const float clear[4] = {0, 0, 0, 0};
-  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, clear);
-  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, clear);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
   glUseProgram(g.program.get());
-  glUniform1f(g.reach, reach);
   glUniform1f(g.height_range, height_range);
   glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
   glBindVertexArray(g.vao.get());
-  glDrawArrays(GL_TRIANGLES, 0,
-               3 * static_cast<GLsizei>(mesh.triangles.size()));
+  PrepareBase(mesh, options.size);
+  glUniform1f(g.reach, UploadWrinkles(mesh, wrinkles, options.size));
+  DrawReached();
   glBindVertexArray(0);
   ReadMaps(options.size, out);
   out->height_range = height_range;
   DilateUvMaps(options.dilate_texels, out, &g.dilate_scratch);
-  // Texels nothing reached: a flat normal (alpha stays 0).
-  for (size_t i = 0; i < out->height.size(); ++i) {
-    uint8_t* p = &out->normal.pixels[4 * i];
-    if (p[3] != 0) continue;
-    p[0] = p[1] = 128;
-    p[2] = 255;
-  }
   return absl::OkStatus();
 }
 

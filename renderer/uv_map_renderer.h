@@ -38,6 +38,8 @@ class UvMapRenderer {
   void UploadCorners(const RenderMesh& mesh);
   float UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
                        int size);
+  void PrepareBase(const RenderMesh& mesh, int size);
+  void DrawReached();
   // Both targets into `out`, rows top to bottom.
   void ReadMaps(int size, UvMaps* out);
 

@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -152,20 +153,6 @@ void CornerTangents(const RenderMesh& mesh,
   }
 }
 
-void FlipRows(UvMaps* maps) {
-  const int size = maps->size;
-  uint8_t* normal = maps->normal.pixels.data();
-  uint16_t* height = maps->height.data();
-  for (int top = 0, bottom = size - 1; top < bottom; ++top, --bottom) {
-    std::swap_ranges(normal + 4 * static_cast<size_t>(top) * size,
-                     normal + 4 * static_cast<size_t>(top + 1) * size,
-                     normal + 4 * static_cast<size_t>(bottom) * size);
-    std::swap_ranges(height + static_cast<size_t>(top) * size,
-                     height + static_cast<size_t>(top + 1) * size,
-                     height + static_cast<size_t>(bottom) * size);
-  }
-}
-
 namespace {
 
 bool Covered(const UvMaps& maps, size_t i) {
@@ -197,8 +184,9 @@ bool FillFromNeighbours(const UvMaps& maps, int x, int y, uint8_t normal[4],
       std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
   for (int c = 0; c < 3; ++c) {
     const float unit = len > 0.0f ? sum[c] / len : (c == 2 ? 1.0f : 0.0f);
+    // Non-negative, so adding a half and truncating rounds to nearest.
     normal[c] = static_cast<uint8_t>(
-        std::lround(std::clamp(0.5f * unit + 0.5f, 0.0f, 1.0f) * 255.0f));
+        std::clamp(0.5f * unit + 0.5f, 0.0f, 1.0f) * 255.0f + 0.5f);
   }
   normal[3] = 255;
   *height = static_cast<uint16_t>((height_sum + count / 2) / count);
@@ -207,66 +195,93 @@ bool FillFromNeighbours(const UvMaps& maps, int x, int y, uint8_t normal[4],
 
 }  // namespace
 
-void DilateUvMaps(int rings, UvMaps* maps, DilationScratch* scratch) {
-  const int size = maps->size;
-  // The frontier: uncovered texels next to a covered one, found once; each
-  // ring fills it and gathers the next from its uncovered neighbours.
-  std::vector<int32_t>& frontier = scratch->frontier;
-  std::vector<int32_t>& next = scratch->next;
-  std::vector<int32_t>& filled = scratch->filled;
-  std::vector<std::array<uint8_t, 4>>& normals = scratch->normals;
-  std::vector<uint16_t>& heights = scratch->heights;
-  frontier.clear();
+namespace {
+
+// One bit a texel, alpha 255 set; bits past `size` in a row's last word stay 0.
+void CoverageBits(const UvMaps& maps, int words_per_row,
+                  std::vector<uint64_t>* covered) {
+  const int size = maps.size;
+  covered->assign(static_cast<size_t>(size) * words_per_row, 0);
+  const uint8_t* alpha = maps.normal.pixels.data() + 3;
   for (int y = 0; y < size; ++y) {
-    for (int x = 0; x < size; ++x) {
-      const size_t i = static_cast<size_t>(y) * size + x;
-      if (Covered(*maps, i)) continue;
-      bool border = false;
-      for (int dy = -1; dy <= 1 && !border; ++dy) {
-        for (int dx = -1; dx <= 1 && !border; ++dx) {
-          const int nx = x + dx, ny = y + dy;
-          border = nx >= 0 && ny >= 0 && nx < size && ny < size &&
-                   Covered(*maps, static_cast<size_t>(ny) * size + nx);
-        }
+    uint64_t* row = covered->data() + static_cast<size_t>(y) * words_per_row;
+    for (int word = 0; word < words_per_row; ++word) {
+      const int bits = std::min(64, size - 64 * word);
+      uint64_t w = 0;
+      for (int b = 0; b < bits; ++b) {
+        w |= static_cast<uint64_t>(alpha[4 * b] == 255) << b;
       }
-      if (border) frontier.push_back(static_cast<int32_t>(i));
+      row[word] = w;
+      alpha += 4 * bits;
     }
   }
-  for (int ring = 0; ring < rings && !frontier.empty(); ++ring) {
+}
+
+// Uncovered texels with a covered 8-neighbour: the covered bits spread one
+// texel sideways (across word boundaries), then one row up and down.
+void BorderBits(const std::vector<uint64_t>& covered, int size,
+                int words_per_row, std::vector<uint64_t>* border) {
+  border->assign(covered.size(), 0);
+  const uint64_t last_mask =
+      (size & 63) == 0 ? ~uint64_t{0} : (uint64_t{1} << (size & 63)) - 1;
+  auto spread = [&](int y, int w) -> uint64_t {
+    const uint64_t* row =
+        covered.data() + static_cast<size_t>(y) * words_per_row;
+    const uint64_t c = row[w];
+    const uint64_t below = w > 0 ? row[w - 1] >> 63 : 0;
+    const uint64_t above = w + 1 < words_per_row ? row[w + 1] << 63 : 0;
+    return c | (c << 1) | below | (c >> 1) | above;
+  };
+  for (int y = 0; y < size; ++y) {
+    for (int w = 0; w < words_per_row; ++w) {
+      uint64_t near = spread(y, w);
+      if (y > 0) near |= spread(y - 1, w);
+      if (y + 1 < size) near |= spread(y + 1, w);
+      const size_t i = static_cast<size_t>(y) * words_per_row + w;
+      uint64_t bits = near & ~covered[i];
+      if (w + 1 == words_per_row) bits &= last_mask;
+      (*border)[i] = bits;
+    }
+  }
+}
+
+}  // namespace
+
+void DilateUvMaps(int rings, UvMaps* maps, DilationScratch* scratch) {
+  const int size = maps->size;
+  if (size <= 0) return;
+  const int words_per_row = (size + 63) / 64;
+  std::vector<uint64_t>& covered = scratch->covered;
+  std::vector<uint64_t>& border = scratch->border;
+  CoverageBits(*maps, words_per_row, &covered);
+  for (int ring = 0; ring < rings; ++ring) {
+    BorderBits(covered, size, words_per_row, &border);
     // Values first, then written: a ring reads only the region before it.
-    filled.clear();
-    normals.clear();
-    heights.clear();
-    for (int32_t i : frontier) {
-      std::array<uint8_t, 4> normal;
-      uint16_t height = 0;
-      if (FillFromNeighbours(*maps, i % size, i / size, normal.data(),
-                             &height)) {
-        filled.push_back(i);
-        normals.push_back(normal);
-        heights.push_back(height);
+    scratch->filled.clear();
+    scratch->normals.clear();
+    scratch->heights.clear();
+    for (size_t word = 0; word < border.size(); ++word) {
+      for (uint64_t bits = border[word]; bits != 0; bits &= bits - 1) {
+        const int x = static_cast<int>(word % words_per_row) * 64 +
+                      std::countr_zero(bits);
+        const int y = static_cast<int>(word / words_per_row);
+        std::array<uint8_t, 4> normal;
+        uint16_t height = 0;
+        if (!FillFromNeighbours(*maps, x, y, normal.data(), &height)) continue;
+        scratch->filled.push_back(y * size + x);
+        scratch->normals.push_back(normal);
+        scratch->heights.push_back(height);
       }
     }
-    for (size_t k = 0; k < filled.size(); ++k) {
-      std::copy(normals[k].begin(), normals[k].end(),
-                &maps->normal.pixels[4 * static_cast<size_t>(filled[k])]);
-      maps->height[filled[k]] = heights[k];
+    if (scratch->filled.empty()) break;
+    for (size_t k = 0; k < scratch->filled.size(); ++k) {
+      const int32_t i = scratch->filled[k];
+      std::copy(scratch->normals[k].begin(), scratch->normals[k].end(),
+                &maps->normal.pixels[4 * static_cast<size_t>(i)]);
+      maps->height[i] = scratch->heights[k];
+      covered[static_cast<size_t>(i / size) * words_per_row +
+              (i % size) / 64] |= uint64_t{1} << ((i % size) & 63);
     }
-    next.clear();
-    for (int32_t i : filled) {
-      const int x = i % size, y = i / size;
-      for (int dy = -1; dy <= 1; ++dy) {
-        for (int dx = -1; dx <= 1; ++dx) {
-          const int nx = x + dx, ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-          const size_t j = static_cast<size_t>(ny) * size + nx;
-          if (!Covered(*maps, j)) next.push_back(static_cast<int32_t>(j));
-        }
-      }
-    }
-    std::sort(next.begin(), next.end());
-    next.erase(std::unique(next.begin(), next.end()), next.end());
-    frontier.swap(next);
   }
 }
 

@@ -54,17 +54,15 @@ void CornerTangents(const RenderMesh& mesh,
                     const std::vector<float>& interleaved,
                     std::vector<float>* out);
 
-// Turns rows read bottom to top (as glReadPixels gives them) top to bottom,
-// in place.
-void FlipRows(UvMaps* maps);
-
 // Grows the covered region (normal alpha 255) by `rings` texels: an uncovered
 // texel with covered 8-neighbours takes their mean normal (renormalised) and
-// height, ring by ring. Only the border of the covered region is visited
-// (a frontier), so the cost follows the islands' outlines, not the texture.
-// `scratch` is reused, so a steady stream of frames does not allocate.
+// height, ring by ring. Coverage is kept as one bit a texel, so a ring finds
+// its border 64 texels at a time and fills only that border: the cost follows
+// the islands' outlines, not the texture. `scratch` is reused, so a steady
+// stream of frames does not allocate.
 struct DilationScratch {
-  std::vector<int32_t> frontier, next, filled;
+  std::vector<uint64_t> covered, border;  // words_per_row words a row
+  std::vector<int32_t> filled;
   std::vector<std::array<uint8_t, 4>> normals;
   std::vector<uint16_t> heights;
 };

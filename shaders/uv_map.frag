@@ -3,8 +3,8 @@
 // frame, filtered over the texel's footprint on the surface exactly as the
 // screen renderer filters a pixel's (WrinkleShading, four slices averaged),
 // and the wrinkles' offset along the smooth normal at the texel's centre (the
-// displacement the tessellation applies: the largest over the wrinkles, the
-// same WrinkleOffset). Written as the maps are stored: the normal as
+// displacement the tessellation applies: the largest over the wrinkles, as
+// WrinkleOffset takes it). Written as the maps are stored: the normal as
 // 0.5 n + 0.5 in RGBA8 with alpha 1 (the clear's alpha 0 marks texels no
 // triangle covers), the height over u_height_range in R16.
 in vec3 vs_position;
@@ -28,20 +28,28 @@ void main() {
   vec3 b = (vs_tangent.w < 0.0 ? -1.0 : 1.0) * cross(n, t);
   vec3 dpdx = dFdx(vs_position), dpdy = dFdy(vs_position);
   ivec4 list = triangle_ranges[vs_triangle];
-  vec3 mean_normal = n;
-  float height = 0.0;
   float margin = min(0.5 * max(length(dpdx), length(dpdy)), u_reach);
-  // The cheap test first, as on screen: most texels of a listed triangle lie
-  // beyond every wrinkle's reach (offset 0, normal unbent).
-  if (list.y > 0 && WrinkleReaches(list.x, list.y, vs_position, vs_position,
-                                   n, dpdx, dpdy, margin)) {
-    vec4 nx, ny, nz;
-    WrinkleShading(list.x, list.y, vs_position, vs_position, n, dpdx, dpdy,
-                   margin, nx, ny, nz);
-    const vec4 quarter = vec4(0.25);
-    mean_normal = vec3(dot(nx, quarter), dot(ny, quarter), dot(nz, quarter));
-    height = WrinkleOffset(list.x, list.y, vs_position);
+  // One projection per wrinkle serves both maps (the screen renderer's gate,
+  // shading and offset make three). The offset comes from the projection
+  // with the footprint's margin (at most a texel), so it can differ from
+  // WrinkleOffset's only where a segment that far past its reach is nearer.
+  ShadingSums sums = NoShading();
+  float height = 0.0;
+  for (int r = list.x; r < list.x + list.y; ++r) {
+    float line_distance, width, crest;
+    vec3 dir;
+    if (!WrinkleAcross(r, vs_position, n, margin, line_distance, dir, width,
+                       crest))
+      continue;
+    height = max(height, OffsetAtDistance(line_distance * line_distance,
+                                          width, crest));
+    AddWrinkleShading(line_distance, dir, width, crest, vs_position,
+                      vs_position, n, dpdx, dpdy, sums);
   }
+  vec4 nx, ny, nz;
+  ResolveShading(sums, n, nx, ny, nz);
+  const vec4 quarter = vec4(0.25);
+  vec3 mean_normal = vec3(dot(nx, quarter), dot(ny, quarter), dot(nz, quarter));
   float len = length(mean_normal);
   vec3 m = len > 1e-12 ? mean_normal / len : n;
   vec3 tangent_space = vec3(dot(m, t), u_green * dot(m, b), dot(m, n));

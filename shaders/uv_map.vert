@@ -15,5 +15,7 @@ void main() {
   vs_normal = in_normal;
   vs_tangent = in_tangent;
   vs_triangle = gl_VertexID / 3;
-  gl_Position = vec4(2.0 * in_uv - 1.0, 0.0, 1.0);
+  // v = 1 on the bottom row of the target, which glReadPixels returns first:
+  // the maps come back top row first, as images are stored.
+  gl_Position = vec4(2.0 * in_uv.x - 1.0, 1.0 - 2.0 * in_uv.y, 0.0, 1.0);
 }

@@ -160,54 +160,78 @@ vec4 ProfileIntegrals(float t) {
 // triangle), `center` the pixel's centre on the surface. Wrinkles are looked
 // up up to `margin` beyond their edges, so a footprint that overlaps one from
 // outside it sees it too.
+// Running sums of the shading below over the wrinkles a footprint sees.
+struct ShadingSums {
+  vec4 x, y, z, weight;  // per slice: weighted normal components, weights
+  float occlusion;
+};
+
+ShadingSums NoShading() {
+  return ShadingSums(vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0), 1.0);
+}
+
+// Adds one wrinkle, as WrinkleAcross sees it from p, to `sums`.
+void AddWrinkleShading(float line_distance, vec3 dir, float width,
+                       float height, vec3 p, vec3 center, vec3 n, vec3 dpdx,
+                       vec3 dpdy, inout ShadingSums sums) {
+  float half_width = 0.5 * width;
+  // The pixel's footprint across the wrinkle: the width of a box with the
+  // variance of the pixel's projection onto `dir`, in half-widths.
+  vec2 f = vec2(dot(dpdx, dir), dot(dpdy, dir));
+  float e = max(0.5 * length(f) / half_width, 1e-3);  // half of it
+  // Centred on the pixel's centre, not on p: a pixel split between
+  // triangles is shaded once per triangle at its own centroid, and the
+  // parts must average the same footprint.
+  float t = (line_distance + dot(center - p, dir)) / half_width;
+  if (abs(t) - e >= 1.0) return;
+  float k = height / half_width;
+  float inv = float(kSlices) / (2.0 * e);
+  // Slice boundaries t - e + i (2e / 4), i = 0..4.
+  vec4 b0 = ProfileIntegrals(t - e), b1 = ProfileIntegrals(t - 0.5 * e),
+       b2 = ProfileIntegrals(t), b3 = ProfileIntegrals(t + 0.5 * e),
+       b4 = ProfileIntegrals(t + e);
+  // Rows: P, and the integrals of P, P^2, P'^2; one slice per lane.
+  mat4 lo = transpose(mat4(b0, b1, b2, b3));
+  mat4 hi = transpose(mat4(b1, b2, b3, b4));
+  vec4 slice_p = (hi[1] - lo[1]) * inv;
+  vec4 s = k * (hi[0] - lo[0]) * inv;
+  vec4 s2 = k * k * (hi[3] - lo[3]) * inv;
+  vec4 weight = height * slice_p;
+  vec4 scale = weight * inversesqrt(1.0 + max(s2, s * s));
+  sums.x += scale * (n.x - s * dir.x);
+  sums.y += scale * (n.y - s * dir.y);
+  sums.z += scale * (n.z - s * dir.z);
+  sums.weight += weight;
+  float mean_p = (b4.y - b0.y) / (2.0 * e);
+  float mean_p2 = (b4.z - b0.z) / (2.0 * e);
+  // Flanks: 4 P (1 - P) is 0 on the crest and at the foot, 1 halfway down.
+  sums.occlusion *=
+      1.0 - kFlankOcclusion * min(k, 1.0) * 4.0 * (mean_p - mean_p2);
+}
+
+// The blended mean normal per slice (n where no wrinkle reached) and the
+// occlusion, as WrinkleShading returns them.
+float ResolveShading(ShadingSums sums, vec3 n, out vec4 normal_x,
+                     out vec4 normal_y, out vec4 normal_z) {
+  bvec4 some = greaterThan(sums.weight, vec4(0.0));
+  vec4 inv_weight = 1.0 / max(sums.weight, vec4(1e-30));
+  normal_x = mix(vec4(n.x), sums.x * inv_weight, some);
+  normal_y = mix(vec4(n.y), sums.y * inv_weight, some);
+  normal_z = mix(vec4(n.z), sums.z * inv_weight, some);
+  return sums.occlusion;
+}
+
 float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
                      vec3 dpdx, vec3 dpdy, float margin, out vec4 normal_x,
                      out vec4 normal_y, out vec4 normal_z) {
-  vec4 sum_x = vec4(0.0), sum_y = vec4(0.0), sum_z = vec4(0.0);
-  vec4 weight_sum = vec4(0.0);
-  float occlusion = 1.0;
+  ShadingSums sums = NoShading();
   for (int r = first; r < first + count; ++r) {
     float line_distance, width, height;
     vec3 dir;
     if (!WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
       continue;
-    float half_width = 0.5 * width;
-    // The pixel's footprint across the wrinkle: the width of a box with the
-    // variance of the pixel's projection onto `dir`, in half-widths.
-    vec2 f = vec2(dot(dpdx, dir), dot(dpdy, dir));
-    float e = max(0.5 * length(f) / half_width, 1e-3);  // half of it
-    // Centred on the pixel's centre, not on p: a pixel split between
-    // triangles is shaded once per triangle at its own centroid, and the
-    // parts must average the same footprint.
-    float t = (line_distance + dot(center - p, dir)) / half_width;
-    if (abs(t) - e >= 1.0) continue;
-    float k = height / half_width;
-    float inv = float(kSlices) / (2.0 * e);
-    // Slice boundaries t - e + i (2e / 4), i = 0..4.
-    vec4 b0 = ProfileIntegrals(t - e), b1 = ProfileIntegrals(t - 0.5 * e),
-         b2 = ProfileIntegrals(t), b3 = ProfileIntegrals(t + 0.5 * e),
-         b4 = ProfileIntegrals(t + e);
-    // Rows: P, and the integrals of P, P^2, P'^2; one slice per lane.
-    mat4 lo = transpose(mat4(b0, b1, b2, b3));
-    mat4 hi = transpose(mat4(b1, b2, b3, b4));
-    vec4 slice_p = (hi[1] - lo[1]) * inv;
-    vec4 s = k * (hi[0] - lo[0]) * inv;
-    vec4 s2 = k * k * (hi[3] - lo[3]) * inv;
-    vec4 weight = height * slice_p;
-    vec4 scale = weight * inversesqrt(1.0 + max(s2, s * s));
-    sum_x += scale * (n.x - s * dir.x);
-    sum_y += scale * (n.y - s * dir.y);
-    sum_z += scale * (n.z - s * dir.z);
-    weight_sum += weight;
-    float mean_p = (b4.y - b0.y) / (2.0 * e);
-    float mean_p2 = (b4.z - b0.z) / (2.0 * e);
-    // Flanks: 4 P (1 - P) is 0 on the crest and at the foot, 1 halfway down.
-    occlusion *= 1.0 - kFlankOcclusion * min(k, 1.0) * 4.0 * (mean_p - mean_p2);
+    AddWrinkleShading(line_distance, dir, width, height, p, center, n, dpdx,
+                      dpdy, sums);
   }
-  bvec4 some = greaterThan(weight_sum, vec4(0.0));
-  vec4 inv_weight = 1.0 / max(weight_sum, vec4(1e-30));
-  normal_x = mix(vec4(n.x), sum_x * inv_weight, some);
-  normal_y = mix(vec4(n.y), sum_y * inv_weight, some);
-  normal_z = mix(vec4(n.z), sum_z * inv_weight, some);
-  return occlusion;
+  return ResolveShading(sums, n, normal_x, normal_y, normal_z);
 }

@@ -98,19 +98,6 @@ TEST(DilateUvMapsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
   EXPECT_EQ(maps.height[0], 1000);
 }
 
-TEST(FlipRowsTest, TurnsRowsTopToBottom) {
-  UvMaps maps;
-  maps.size = 3;
-  maps.normal.width = maps.normal.height = 3;
-  maps.normal.pixels.resize(36);
-  maps.height = {0, 1, 2, 3, 4, 5, 6, 7, 8};
-  for (int i = 0; i < 36; ++i) maps.normal.pixels[i] = static_cast<uint8_t>(i);
-  FlipRows(&maps);
-  EXPECT_EQ(maps.height, (std::vector<uint16_t>{6, 7, 8, 3, 4, 5, 0, 1, 2}));
-  EXPECT_EQ(maps.normal.pixels[0], 24);
-  EXPECT_EQ(maps.normal.pixels[12], 12);
-}
-
 class UvMapTest : public RendererTest {
  protected:
   static void SetUpTestSuite() {
@@ -146,6 +133,32 @@ TEST_F(UvMapTest, RejectsMeshesWithoutValidUvs) {
   mesh.corner_uvs = good_uvs;
   EXPECT_EQ(uv_renderer_->Render(mesh, nullptr, too_big, &maps).code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// Images run top to bottom, so row 0 is v = 1: UVs on the top half of the
+// square cover the rows of the image's top half only.
+TEST_F(UvMapTest, RowZeroIsTheTopOfUvSpace) {
+  SqueezedSheet scene = RunSqueezedSheet(1);
+  std::vector<float> uvs = SheetUvs(scene.mesh);
+  for (size_t i = 1; i < uvs.size(); i += 2) uvs[i] = 0.5f + 0.5f * uvs[i];
+  RenderMesh mesh = MeshOf(*scene.session, scene.positions);
+  mesh.corner_uvs = uvs;
+  UvMapOptions options;
+  options.size = 64;
+  options.dilate_texels = 0;
+  UvMaps maps;
+  ASSERT_TRUE(uv_renderer_->Render(mesh, nullptr, options, &maps).ok());
+  auto covered_rows = [&](int from, int to) {
+    int covered = 0;
+    for (int row = from; row < to; ++row) {
+      for (int x = 0; x < 64; ++x) {
+        covered += maps.normal.pixels[4 * (row * 64 + x) + 3] == 255;
+      }
+    }
+    return covered;
+  };
+  EXPECT_EQ(covered_rows(0, 32), 32 * 64);
+  EXPECT_EQ(covered_rows(32, 64), 0);
 }
 
 // The sheet's one wrinkle in UV space: flat and zero away from it, its peak
