@@ -392,6 +392,43 @@ TEST_P(EngineOutputsOnFrame, WrinkledMeshMatchesTessellatedRender) {
   }
 }
 
+TEST_F(EngineOutputsTest, PreviewRejectsBadInput) {
+  const float square[] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0};
+  const io::Triangle triangles[] = {{0, 1, 2}, {0, 2, 3}};
+  const float uvs[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
+  RenderOptions options;
+  options.width = 32;
+  options.height = 32;
+  PreviewMesh mesh{square, triangles};
+  EXPECT_TRUE(preview_->Render(mesh, options).ok());
+  auto message = [&](const PreviewMesh& m, const PreviewOptions& p) {
+    const auto image = preview_->Render(m, options, p);
+    EXPECT_EQ(image.status().code(), absl::StatusCode::kInvalidArgument);
+    return std::string(image.status().message());
+  };
+  const float short_normals[] = {0, 0, 1};
+  PreviewMesh bad = mesh;
+  bad.normals = short_normals;
+  EXPECT_EQ(message(bad, {}), "normals: 3 floats, need 3 per vertex = 12");
+  image::RgbaImage map;
+  map.width = map.height = 2;
+  map.pixels.assign(12, 128);  // 3 texels' bytes for 4
+  PreviewOptions mapped;
+  mapped.normal_map = &map;
+  EXPECT_NE(message(mesh, mapped).find("corner_uvs"), std::string::npos);
+  PreviewMesh with_uvs = mesh;
+  with_uvs.corner_uvs = uvs;
+  EXPECT_NE(message(with_uvs, mapped).find("normal_map: 2x2 with 12 bytes"),
+            std::string::npos);
+  map.pixels.assign(16, 128);
+  EXPECT_TRUE(preview_->Render(with_uvs, options, mapped).ok());
+  const std::array<int32_t, 2> edges[] = {{0, 4}};
+  PreviewOptions overlay;
+  overlay.overlay_edges = edges;
+  EXPECT_NE(message(mesh, overlay).find("edge 0 has vertex 4"),
+            std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Bundled, EngineOutputsOnFrame,
                          ::testing::Values(Case{"Fox.glb", "Walk", 30, 60.0f},
                                            Case{"CesiumMan.glb", "", 30, 0.0f}),
