@@ -4,6 +4,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "renderer/frame_data.h"
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/offscreen_target.h"
+#include "renderer/gl/scene_lighting.h"
 #include "renderer/gl/shader_library.h"
 #include "renderer/gl/stream_buffer.h"
 #include "wrinkle/weld.h"
@@ -39,23 +41,6 @@ int VerticesPerPatch(int level) {
   return 3 * half * (half + 1) + 1;
 }
 
-// Unit directions towards the key light, the fill light and the sky, in world
-// space. The lights are fixed in the camera's frame (key above, left and in
-// front; fill from the right, near eye level), so any azimuth, 180 included,
-// is lit the same way; the sky is the camera's up.
-struct Lights {
-  Eigen::Vector3f key, fill, sky;
-};
-Lights LightsFor(const Eigen::Vector3f& eye, const Eigen::Vector3f& target,
-                 const Eigen::Vector3f& up) {
-  const Eigen::Vector3f back = (eye - target).normalized();
-  const Eigen::Vector3f right = up.cross(back).normalized();
-  const Eigen::Vector3f true_up = back.cross(right);
-  return {(-0.4f * right + 0.55f * true_up + 0.75f * back).normalized(),
-          (0.75f * right + 0.05f * true_up + 0.65f * back).normalized(),
-          up.normalized()};
-}
-
 }  // namespace
 
 struct FrameRenderer::Gl {
@@ -76,8 +61,8 @@ struct FrameRenderer::Gl {
   // gl_VertexID / 3 (llvmpipe's gl_PrimitiveID in the tessellation stages is
   // wrong past a few hundred patches of a draw).
   std::vector<float> corners;
-  GLint view_projection = -1, eye = -1, base_color = -1;
-  GLint key = -1, fill = -1, sky = -1, forward = -1, reach_per_depth = -1;
+  gl::LightingUniforms lighting;
+  GLint view_projection = -1, forward = -1, reach_per_depth = -1;
 };
 
 FrameRenderer::FrameRenderer(GpuContext* gpu)
@@ -117,17 +102,14 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
            {GL_TESS_EVALUATION_SHADER, "mesh.tese",
             gl::WithWrinkleLibrary(shaders::kShader_mesh_tese)},
            {GL_FRAGMENT_SHADER, "mesh.frag",
-            gl::WithWrinkleLibrary(shaders::kShader_mesh_frag)}}));
+            gl::WithClothLighting(
+                gl::WithWrinkleLibrary(shaders::kShader_mesh_frag))}}));
   Gl& g = *r->gl_;
   g.program = std::move(program);
   g.view_projection =
       glGetUniformLocation(g.program.get(), "u_view_projection");
-  g.eye = glGetUniformLocation(g.program.get(), "u_eye");
-  g.base_color = glGetUniformLocation(g.program.get(), "u_base_color");
+  g.lighting = gl::LightingUniforms(g.program.get());
   g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
-  g.key = glGetUniformLocation(g.program.get(), "u_key");
-  g.fill = glGetUniformLocation(g.program.get(), "u_fill");
-  g.sky = glGetUniformLocation(g.program.get(), "u_sky");
   g.forward = glGetUniformLocation(g.program.get(), "u_forward");
   g.reach_per_depth =
       glGetUniformLocation(g.program.get(), "u_reach_per_depth");
@@ -142,31 +124,6 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
     glVertexArrayAttribBinding(vao, attribute, 0);
   }
   return r;
-}
-
-// The camera and its matrix.
-struct FrameRenderer::View {
-  Eigen::Vector3f eye, target, up;
-  Eigen::Matrix4f view_projection;
-};
-
-absl::StatusOr<FrameRenderer::View> FrameRenderer::ViewFor(
-    absl::Span<const float> positions, const RenderOptions& options) {
-  const float aspect = static_cast<float>(options.width) / options.height;
-  const image::Camera camera =
-      options.camera ? *options.camera : image::AutoFrame(positions, aspect);
-  View view;
-  view.eye = Eigen::Vector3f(camera.eye[0], camera.eye[1], camera.eye[2]);
-  view.target =
-      Eigen::Vector3f(camera.target[0], camera.target[1], camera.target[2]);
-  view.up = Eigen::Vector3f(camera.up[0], camera.up[1], camera.up[2]);
-  if ((view.target - view.eye).squaredNorm() == 0 ||
-      (view.target - view.eye).cross(view.up).squaredNorm() == 0) {
-    return absl::InvalidArgumentError(
-        "camera: eye equals target, or up is along the view");
-  }
-  view.view_projection = image::ViewProjection(camera, positions, aspect);
-  return view;
 }
 
 absl::Status FrameRenderer::PrepareTarget(const RenderOptions& options) {
@@ -202,14 +159,17 @@ void FrameRenderer::UploadMesh(const RenderMesh& mesh) {
 void FrameRenderer::UploadWrinkles(const RenderMesh& mesh,
                                    const FrameWrinkles* wrinkles,
                                    const RenderOptions& options,
-                                   const View& view) {
+                                   const gl::SceneView& view) {
   Gl& g = *gl_;
   WrinkleBuffers& w = g.wrinkle_data;
   if (wrinkles != nullptr) {
     FillWrinkleBuffers(
         mesh, *wrinkles,
         {view.view_projection, options.width, options.height,
-         options.min_edge_pixels, options.min_wrinkle_pixels, g.max_level},
+         // Displacing nothing: no wrinkle is wide enough to tessellate.
+         options.displacement ? options.min_edge_pixels
+                              : std::numeric_limits<float>::infinity(),
+         options.min_wrinkle_pixels, g.max_level},
         &w);
   } else {
     ClearWrinkleBuffers(mesh.triangles.size(), &w);
@@ -222,33 +182,14 @@ void FrameRenderer::UploadWrinkles(const RenderMesh& mesh,
   g.range_bounds.UploadStorage(5, w.range_bounds);
 }
 
-void FrameRenderer::SetCulling(const RenderMesh& mesh,
-                               const RenderOptions& options) {
-  Closure closure = Closure::kClosedOutward;
-  if (options.culling == FaceCulling::kAuto) {
-    closure = ClassifyClosure(mesh, &gl_->edge_scratch);
-  }
-  if (options.culling == FaceCulling::kNone || closure == Closure::kOpen) {
-    glDisable(GL_CULL_FACE);
-  } else {
-    glEnable(GL_CULL_FACE);
-    glFrontFace(closure == Closure::kClosedInward ? GL_CW : GL_CCW);
-    glCullFace(GL_BACK);
-  }
-}
-
-void FrameRenderer::SetUniforms(const View& view, const RenderOptions& options,
+void FrameRenderer::SetUniforms(const gl::SceneView& view,
+                                const RenderOptions& options,
                                 bool draw_wrinkles) {
   const Gl& g = *gl_;
   glUseProgram(g.program.get());
   glUniformMatrix4fv(g.view_projection, 1, GL_FALSE,
                      view.view_projection.data());
-  glUniform3f(g.eye, view.eye.x(), view.eye.y(), view.eye.z());
-  glUniform3fv(g.base_color, 1, options.base_color.data());
-  const Lights lights = LightsFor(view.eye, view.target, view.up);
-  glUniform3fv(g.key, 1, lights.key.data());
-  glUniform3fv(g.fill, 1, lights.fill.data());
-  glUniform3fv(g.sky, 1, lights.sky.data());
+  g.lighting.Set(view, options.base_color);
   const Eigen::Vector3f forward = (view.target - view.eye).normalized();
   glUniform3fv(g.forward, 1, forward.data());
   // Pixels per unit at unit depth, as FillWrinkleBuffers measures them.
@@ -295,7 +236,8 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
         mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
     mesh.welded = gl_->welded;
   }
-  CREASE_ASSIGN_OR_RETURN(const View view, ViewFor(mesh.positions, options));
+  CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
+                          gl::SceneViewFor(mesh.positions, options));
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
   CREASE_RETURN_IF_ERROR(PrepareTarget(options));
   UploadMesh(mesh);
@@ -304,7 +246,7 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
   g.target->Bind();
   g.target->Clear(options.background);
   glEnable(GL_DEPTH_TEST);
-  SetCulling(mesh, options);
+  gl::SetFaceCulling(mesh, options.culling, &g.edge_scratch);
   SetUniforms(view, options, wrinkles != nullptr);
   const int draw_calls =
       DrawPatches(static_cast<int>(mesh.triangles.size()), options);

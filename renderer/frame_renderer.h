@@ -15,6 +15,9 @@
 #include "wrinkle/io/triangle_mesh.h"
 
 namespace crease::renderer {
+namespace gl {
+struct SceneView;  // gl/scene_lighting.h
+}  // namespace gl
 
 enum class FaceCulling { kAuto, kNone, kBack };
 
@@ -29,6 +32,11 @@ struct RenderOptions {
   // Draw the wrinkles given to Render (tessellated, displaced, per-pixel
   // normals).
   bool wrinkles = true;
+  // Let the wrinkles wide enough on screen displace the surface (see
+  // min_edge_pixels). false: every wrinkle is drawn by its per-pixel normals
+  // (and flank occlusion) alone, on the undisplaced surface, as a normal map
+  // on the coarse mesh would draw it: the reference that map is held to.
+  bool displacement = true;
   // Which triangles to skip. kAuto culls the faces turned away from the
   // camera when the mesh is closed and consistently wound (a character's
   // body; welded by position, so soups and UV seams count), and none for open
@@ -91,17 +99,13 @@ class FrameRenderer {
 
  private:
   struct Gl;
-  struct View;  // the camera and its matrix
   explicit FrameRenderer(GpuContext* gpu);
   // The steps of Render, in order.
-  static absl::StatusOr<View> ViewFor(absl::Span<const float> positions,
-                                      const RenderOptions& options);
   absl::Status PrepareTarget(const RenderOptions& options);
   void UploadMesh(const RenderMesh& mesh);
   void UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
-                      const RenderOptions& options, const View& view);
-  void SetCulling(const RenderMesh& mesh, const RenderOptions& options);
-  void SetUniforms(const View& view, const RenderOptions& options,
+                      const RenderOptions& options, const gl::SceneView& view);
+  void SetUniforms(const gl::SceneView& view, const RenderOptions& options,
                    bool draw_wrinkles);
   int DrawPatches(int num_patches, const RenderOptions& options);
 

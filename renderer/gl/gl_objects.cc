@@ -12,6 +12,7 @@ void DeleteRenderbuffer(GLuint name) { glDeleteRenderbuffers(1, &name); }
 void DeleteVertexArray(GLuint name) { glDeleteVertexArrays(1, &name); }
 void DeleteShader(GLuint name) { glDeleteShader(name); }
 void DeleteProgram(GLuint name) { glDeleteProgram(name); }
+void DeleteTexture(GLuint name) { glDeleteTextures(1, &name); }
 
 Buffer MakeBuffer() {
   GLuint name = 0;

@@ -46,6 +46,7 @@ void DeleteRenderbuffer(GLuint name);
 void DeleteVertexArray(GLuint name);
 void DeleteShader(GLuint name);
 void DeleteProgram(GLuint name);
+void DeleteTexture(GLuint name);
 
 using Buffer = GlName<DeleteBuffer>;
 using Framebuffer = GlName<DeleteFramebuffer>;
@@ -53,6 +54,7 @@ using Renderbuffer = GlName<DeleteRenderbuffer>;
 using VertexArray = GlName<DeleteVertexArray>;
 using Shader = GlName<DeleteShader>;
 using Program = GlName<DeleteProgram>;
+using Texture = GlName<DeleteTexture>;
 
 Buffer MakeBuffer();
 VertexArray MakeVertexArray();

@@ -1,9 +1,10 @@
 #ifndef CREASE_RENDERER_GL_SHADER_LIBRARY_H_
 #define CREASE_RENDERER_GL_SHADER_LIBRARY_H_
-// Internal to renderer/: the shared wrinkle lookup (wrinkle/profile_shared.h,
+// Internal to renderer/: the GLSL shared between stages, as the stages that
+// use it include it: the wrinkle lookup (wrinkle/profile_shared.h,
 // wrinkle/projection_shared.h, wrinkle/wrinkle_lookup_shared.h,
-// shaders/wrinkle_field.glsl) as the stages that read the wrinkle buffers
-// include it.
+// shaders/wrinkle_field.glsl) and the cloth lighting
+// (shaders/cloth_lighting.glsl).
 
 #include <string>
 
@@ -12,7 +13,11 @@ namespace crease::renderer::gl {
 // A stage's source with the shared wrinkle code inserted after its #version
 // line; `#line` directives keep the compiler's line numbers those of the
 // files (source string 0 is the stage, 1-4 the library files).
-std::string WithWrinkleLibrary(const char* body);
+std::string WithWrinkleLibrary(const std::string& body);
+
+// The same with shaders/cloth_lighting.glsl (source string 5): Shade() and
+// its uniforms, which gl::LightingUniforms sets.
+std::string WithClothLighting(const std::string& body);
 
 }  // namespace crease::renderer::gl
 
