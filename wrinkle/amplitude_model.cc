@@ -77,7 +77,7 @@ absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params) {
   if (params.min_edge_segments < 1 ||
       params.min_edge_segments > kMaxEdgeSegments) {
     return out_of_range("min_edge_segments", params.min_edge_segments,
-                        "1..65536");
+                        "1..1024");
   }
   return absl::OkStatus();
 }
@@ -150,6 +150,14 @@ absl::StatusOr<AmplitudeModel> AmplitudeModel::Create(
                       "corner_uvs", "triangle", num_triangles, 6);
       !s.ok()) {
     return s;
+  }
+  for (size_t i = 0; i < corner_uvs.size(); ++i) {
+    if (std::abs(corner_uvs[i]) > kMaxUvMagnitude) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "corner_uvs: triangle %d corner %d has %c = %g, expected |%c| <= %g",
+          i / 6, i % 6 / 2, "uv"[i % 2], corner_uvs[i], "uv"[i % 2],
+          kMaxUvMagnitude));
+    }
   }
   if (params.rest_lengths == RestLengthSource::kRestPositions) {
     if (absl::Status s = CheckPacked(

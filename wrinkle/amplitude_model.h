@@ -72,7 +72,12 @@ struct AmplitudeModelParams {
   int min_edge_segments = 8;
 };
 
-inline constexpr int kMaxEdgeSegments = 1 << 16;
+// Caps Create's cost on outside input: an edge spanning more than 512 texels
+// in UV is sampled at 1,024 points (its A may then alias).
+inline constexpr int kMaxEdgeSegments = 1024;
+// Larger corner UVs (10,000 tiles away) are rejected: they would overflow
+// the sampler's texel arithmetic.
+inline constexpr float kMaxUvMagnitude = 1e4f;
 
 // InvalidArgument naming the parameter and its range.
 absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params);
@@ -94,7 +99,8 @@ class AmplitudeModel {
   // `rest_positions` packed xyz per caller vertex, needed for
   // RestLengthSource::kRestPositions (may be empty otherwise).
   // InvalidArgument for bad params (ValidateAmplitudeParams), a bad pattern
-  // (ValidatePattern), missing or wrong-sized corner UVs, non-finite UVs, or
+  // (ValidatePattern), missing or wrong-sized corner UVs, non-finite UVs or
+  // UVs beyond kMaxUvMagnitude, or
   // missing, wrong-sized or non-finite rest positions.
   static absl::StatusOr<AmplitudeModel> Create(
       const MeshTopology& topology, absl::Span<const float> corner_uvs,

@@ -43,7 +43,8 @@ inline constexpr int kMaxPatternSize = 4096;
 absl::Status ValidatePattern(const WrinklePattern& pattern);
 
 // h_c(uv), bilinear with the pattern's wrap rule. Preconditions (checked in
-// debug builds): a valid pattern, 0 <= channel < channels, finite uv.
+// debug builds): a valid pattern, 0 <= channel < channels, |u|, |v| <= 1e4
+// (texel indices stay within int).
 float SamplePattern(const WrinklePattern& pattern, int channel,
                     const Eigen::Vector2f& uv);
 

@@ -387,6 +387,10 @@ TEST(AmplitudeModelTest, RejectsBadInput) {
   bad_uvs = uvs;
   bad_uvs[13] = NAN;
   EXPECT_THAT(create({}, bad_uvs, rest).message(), HasSubstr("triangle 2"));
+  bad_uvs = uvs;
+  bad_uvs[15] = -2e4f;
+  EXPECT_THAT(create({}, bad_uvs, rest).message(),
+              HasSubstr("triangle 2 corner 1 has v = -20000"));
   EXPECT_THAT(create({}, uvs, {}).message(), HasSubstr("rest_positions"));
   WrinklePattern empty;
   EXPECT_THAT(AmplitudeModel::Create(sheet.topology, uvs, empty, rest, {})
