@@ -65,4 +65,15 @@ void SqueezeSheetMiddle(const io::TriangleMesh& rest, float k,
   }
 }
 
+void SetSheetUvs(float width, float depth, io::TriangleMesh* sheet) {
+  sheet->corner_uvs.resize(6 * sheet->triangles.size());
+  for (size_t f = 0; f < sheet->triangles.size(); ++f) {
+    for (int k = 0; k < 3; ++k) {
+      const size_t v = 3 * static_cast<size_t>(sheet->triangles[f][k]);
+      sheet->corner_uvs[6 * f + 2 * k] = sheet->positions[v] / width;
+      sheet->corner_uvs[6 * f + 2 * k + 1] = sheet->positions[v + 2] / depth;
+    }
+  }
+}
+
 }  // namespace crease

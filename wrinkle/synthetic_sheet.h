@@ -11,6 +11,10 @@ namespace crease {
 // XZ plane, `width` x `depth`, at y = 0. For tests and benchmarks at any size.
 io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth);
 
+// Planar UVs for a sheet made by MakeGridSheet(_, _, width, depth): corner
+// uv = (x / width, z / depth), filled into sheet->corner_uvs.
+void SetSheetUvs(float width, float depth, io::TriangleMesh* sheet);
+
 // Frame `frame` of a periodic animation of such a sheet: the sheet is squeezed
 // along X by up to `max_squeeze` (0.3 = to 70 %), more at larger z, and the
 // lost length bulges up in Y, with a period of `period` frames. Writes packed
