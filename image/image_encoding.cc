@@ -55,8 +55,8 @@ struct PngRows {
 
 // libpng reports errors by longjmp; keep this function free of objects with
 // destructors between setjmp and the calls that may jump.
-bool WritePng(const PngRows& rows, int level, std::string* out,
-              std::string* error) {
+bool WritePng(const PngRows& rows, int level, PngFilter filter,
+              std::string* out, std::string* error) {
   png_structp png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   if (png == nullptr) {
@@ -71,6 +71,9 @@ bool WritePng(const PngRows& rows, int level, std::string* out,
   }
   png_set_write_fn(png, out, AppendToString, nullptr);
   png_set_compression_level(png, level);
+  if (filter == PngFilter::kSub) {
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+  }
   png_set_IHDR(png, info, rows.width, rows.height, rows.bit_depth,
                rows.color_type, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -87,7 +90,7 @@ bool WritePng(const PngRows& rows, int level, std::string* out,
 }  // namespace
 
 absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
-                                      int compression_level) {
+                                      int compression_level, PngFilter filter) {
   CREASE_RETURN_IF_ERROR(CheckImage(image));
   if (compression_level < 0 || compression_level > 9) {
     return absl::InvalidArgumentError("png: compression level must be 0-9");
@@ -99,7 +102,7 @@ absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
   rows.height = image.height;
   rows.data = image.pixels.data();
   rows.row_bytes = static_cast<size_t>(image.width) * 4;
-  if (!WritePng(rows, compression_level, &out, &error)) {
+  if (!WritePng(rows, compression_level, filter, &out, &error)) {
     return absl::InternalError(absl::StrCat("png: ", error));
   }
   return out;
@@ -107,7 +110,8 @@ absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
 
 absl::StatusOr<std::string> EncodePngGray16(int width, int height,
                                             absl::Span<const uint16_t> values,
-                                            int compression_level) {
+                                            int compression_level,
+                                            PngFilter filter) {
   if (width <= 0 || height <= 0 ||
       values.size() != static_cast<size_t>(width) * height) {
     return absl::InvalidArgumentError(
@@ -126,7 +130,7 @@ absl::StatusOr<std::string> EncodePngGray16(int width, int height,
   rows.data = reinterpret_cast<const uint8_t*>(values.data());
   rows.row_bytes = static_cast<size_t>(width) * 2;
   rows.swap16 = std::endian::native == std::endian::little;
-  if (!WritePng(rows, compression_level, &out, &error)) {
+  if (!WritePng(rows, compression_level, filter, &out, &error)) {
     return absl::InternalError(absl::StrCat("png: ", error));
   }
   return out;

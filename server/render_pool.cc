@@ -83,10 +83,11 @@ absl::StatusOr<EncodedUvMaps> EncodeUvMaps(const renderer::UvMaps& maps,
     }
     return out;
   }
-  CREASE_ASSIGN_OR_RETURN(out.normal_map, image::EncodePng(maps.normal));
   CREASE_ASSIGN_OR_RETURN(
-      out.height_map,
-      image::EncodePngGray16(maps.size, maps.size, maps.height));
+      out.normal_map, image::EncodePng(maps.normal, 1, image::PngFilter::kSub));
+  CREASE_ASSIGN_OR_RETURN(
+      out.height_map, image::EncodePngGray16(maps.size, maps.size, maps.height,
+                                             1, image::PngFilter::kSub));
   return out;
 }
 

@@ -65,7 +65,7 @@ absl::StatusOr<std::string> NormalMapPng(const v1::FrameResult& result) {
       .width = static_cast<int>(size),
       .height = static_cast<int>(size),
       .pixels = {maps.normal_map().begin(), maps.normal_map().end()}};
-  return image::EncodePng(map);
+  return image::EncodePng(map, 1, image::PngFilter::kSub);
 }
 
 }  // namespace

@@ -27,15 +27,17 @@ RgbaImage Gradient(int width, int height) {
 
 TEST(ImageEncodingTest, PngRoundTripsExactly) {
   const RgbaImage image = Gradient(53, 31);
-  for (int level : {0, 1, 6, 9}) {
-    const auto png = EncodePng(image, level);
-    ASSERT_TRUE(png.ok()) << png.status();
-    EXPECT_EQ(png->substr(1, 3), "PNG");
-    const auto back = DecodePng(*png);
-    ASSERT_TRUE(back.ok()) << back.status();
-    EXPECT_EQ(back->width, 53);
-    EXPECT_EQ(back->height, 31);
-    EXPECT_EQ(back->pixels, image.pixels) << "level " << level;
+  for (PngFilter filter : {PngFilter::kAdaptive, PngFilter::kSub}) {
+    for (int level : {0, 1, 6, 9}) {
+      const auto png = EncodePng(image, level, filter);
+      ASSERT_TRUE(png.ok()) << png.status();
+      EXPECT_EQ(png->substr(1, 3), "PNG");
+      const auto back = DecodePng(*png);
+      ASSERT_TRUE(back.ok()) << back.status();
+      EXPECT_EQ(back->width, 53);
+      EXPECT_EQ(back->height, 31);
+      EXPECT_EQ(back->pixels, image.pixels) << "level " << level;
+    }
   }
 }
 
@@ -45,14 +47,16 @@ TEST(ImageEncodingTest, Gray16PngRoundTripsExactly) {
     values[i] = static_cast<uint16_t>(i * 354 + (i % 3) * 21000);
   }
   values[0] = 65535;
-  const auto png = EncodePngGray16(37, 5, values);
-  ASSERT_TRUE(png.ok()) << png.status();
-  int width = 0, height = 0;
-  const auto back = DecodePngGray16(*png, &width, &height);
-  ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(width, 37);
-  EXPECT_EQ(height, 5);
-  EXPECT_EQ(*back, values);
+  for (PngFilter filter : {PngFilter::kAdaptive, PngFilter::kSub}) {
+    const auto png = EncodePngGray16(37, 5, values, 1, filter);
+    ASSERT_TRUE(png.ok()) << png.status();
+    int width = 0, height = 0;
+    const auto back = DecodePngGray16(*png, &width, &height);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(width, 37);
+    EXPECT_EQ(height, 5);
+    EXPECT_EQ(*back, values);
+  }
   EXPECT_FALSE(EncodePngGray16(37, 6, values).ok());
 }
 
