@@ -2,11 +2,14 @@
 
 #include <google/protobuf/io/coded_stream.h>
 
+#include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
+#include "renderer/uv_maps.h"
 #include "wrinkle/stopwatch.h"
 
 namespace crease::server {
@@ -24,16 +27,20 @@ uint64_t MessageFieldBytes(uint64_t bytes) {
 }
 
 // What every FrameResult carries at a fixed size: the wrinkled mesh of
-// `refined_vertices` (0: none), the vertex fields, labels and tensors.
-uint64_t FixedFrameBytes(const v1::Outputs& outputs, uint64_t refined_vertices,
+// `refined_vertices` (0: none), the vertex fields (with tangent-space
+// directions when the Start has UVs), labels and tensors.
+uint64_t FixedFrameBytes(const v1::Start& start, uint64_t refined_vertices,
                          uint64_t vertices, uint64_t triangles) {
+  const v1::Outputs& outputs = start.outputs();
   uint64_t bytes = 0;
   if (refined_vertices > 0) {
     bytes += MessageFieldBytes(2 * PackedFloatBytes(3 * refined_vertices));
   }
   if (outputs.vertex_fields()) {
+    const bool has_uvs = start.topology().corner_uvs_size() > 0;
     bytes += MessageFieldBytes(PackedFloatBytes(vertices) +
-                               2 * PackedFloatBytes(3 * vertices));
+                               2 * PackedFloatBytes(3 * vertices) +
+                               (has_uvs ? PackedFloatBytes(2 * vertices) : 0));
   }
   if (outputs.labels()) {
     bytes += 1 + CodedOutputStream::VarintSize64(triangles) + triangles;
@@ -67,7 +74,7 @@ absl::Status Exhausted(const std::string& what) {
 
 // A mesh at `level` checked against the message limit before it is built:
 // each index takes at least a byte in Started, each vertex 24 in every frame.
-absl::Status CheckRefinedSize(const v1::Outputs& outputs,
+absl::Status CheckRefinedSize(const v1::Start& start,
                               absl::Span<const io::Triangle> triangles,
                               uint32_t vertex_count, uint32_t level,
                               const ServerLimits& limits) {
@@ -81,7 +88,7 @@ absl::Status CheckRefinedSize(const v1::Outputs& outputs,
         limits.max_message_bytes));
   }
   const uint64_t frame_bytes =
-      FixedFrameBytes(outputs, static_cast<uint64_t>(counts.vertices),
+      FixedFrameBytes(start, static_cast<uint64_t>(counts.vertices),
                       vertex_count, triangles.size());
   if (frame_bytes > limits.max_message_bytes / 2) {
     return Exhausted(absl::StrFormat(
@@ -100,6 +107,15 @@ absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
   const v1::Outputs& outputs = start.outputs();
   MeshOutputsSetup setup;
   setup.vertex_fields = outputs.vertex_fields();
+  if (setup.vertex_fields && start.topology().corner_uvs_size() > 0) {
+    setup.corner_uvs.assign(start.topology().corner_uvs().begin(),
+                            start.topology().corner_uvs().end());
+    setup.vertex_corner.assign(vertex_count, -1);
+    for (size_t corner = 3 * triangles.size(); corner-- > 0;) {
+      setup.vertex_corner[triangles[corner / 3][corner % 3]] =
+          static_cast<int32_t>(corner);
+    }
+  }
   const uint32_t level = outputs.wrinkled_mesh().level();
   if (level > kMaxWrinkledMeshLevel) {
     return absl::InvalidArgumentError(
@@ -108,7 +124,7 @@ absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
   }
   if (level == 0) {
     const uint64_t bytes =
-        FixedFrameBytes(outputs, 0, vertex_count, triangles.size());
+        FixedFrameBytes(start, 0, vertex_count, triangles.size());
     if (setup.vertex_fields && bytes > limits.max_message_bytes / 2) {
       return absl::ResourceExhaustedError(absl::StrFormat(
           "start.outputs.vertex_fields: %d bytes a frame with the other "
@@ -119,7 +135,7 @@ absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
     return setup;
   }
   CREASE_RETURN_IF_ERROR(
-      CheckRefinedSize(outputs, triangles, vertex_count, level, limits));
+      CheckRefinedSize(start, triangles, vertex_count, level, limits));
   absl::StatusOr<RefinedTopology> refined = RefineTopology(
       triangles, static_cast<int>(vertex_count), static_cast<int>(level));
   if (!refined.ok()) {
@@ -143,6 +159,43 @@ absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
 
 void MeshOutputs::FillStarted(v1::Started* started) const {
   if (setup_.started) *started->mutable_wrinkled_mesh() = *setup_.started;
+}
+
+// Each vertex's direction in its first corner's tangent frame (the normal
+// map's: renderer::CornerTangents on the renderer's smooth normals), as a
+// unit 2D vector with x >= 0 (axial), or 0 0.
+void MeshOutputs::FillTangentDirections(const Session& session,
+                                        absl::Span<const float> positions) {
+  const renderer::RenderMesh mesh = {positions, session.topology().triangles(),
+                                     session.topology().weld_map(),
+                                     setup_.corner_uvs};
+  normals_.Compute(mesh);
+  const std::vector<float>& interleaved = normals_.interleaved();
+  renderer::CornerTangents(mesh, interleaved, &corner_tangents_);
+  const size_t num_vertices = setup_.vertex_corner.size();
+  tangent_directions_.assign(2 * num_vertices, 0.0f);
+  for (size_t v = 0; v < num_vertices; ++v) {
+    const int32_t corner = setup_.vertex_corner[v];
+    const Eigen::Vector3f d(fields_.directions[3 * v],
+                            fields_.directions[3 * v + 1],
+                            fields_.directions[3 * v + 2]);
+    if (corner < 0 || d.squaredNorm() == 0.0f) continue;
+    const float* frame = &corner_tangents_[4 * static_cast<size_t>(corner)];
+    const Eigen::Vector3f n =
+        Eigen::Vector3f(interleaved[6 * v + 3], interleaved[6 * v + 4],
+                        interleaved[6 * v + 5])
+            .normalized();
+    const Eigen::Vector3f t(frame[0], frame[1], frame[2]);
+    const Eigen::Vector3f b = frame[3] * n.cross(t);
+    Eigen::Vector2f in_frame(d.dot(t), d.dot(b));
+    const float length = in_frame.norm();
+    if (length < 1e-6f) continue;  // along the normal: no direction in plane
+    in_frame /= length;
+    if (in_frame.x() < 0.0f || (in_frame.x() == 0.0f && in_frame.y() < 0.0f))
+      in_frame = -in_frame;
+    tangent_directions_[2 * v] = in_frame.x();
+    tangent_directions_[2 * v + 1] = in_frame.y();
+  }
 }
 
 void MeshOutputs::FillFrame(const Session& session,
@@ -171,6 +224,11 @@ void MeshOutputs::FillFrame(const Session& session,
                                       fields_.directions.end());
     fields->mutable_label_weights()->Add(fields_.label_weights.begin(),
                                          fields_.label_weights.end());
+    if (!setup_.corner_uvs.empty()) {
+      FillTangentDirections(session, positions);
+      fields->mutable_tangent_directions()->Add(tangent_directions_.begin(),
+                                                tangent_directions_.end());
+    }
   }
   result->mutable_timings()->set_mesh_outputs_ms(stopwatch.Lap());
 }

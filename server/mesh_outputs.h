@@ -9,10 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "crease/v1/crease.pb.h"
+#include "renderer/frame_data.h"
 #include "server/server_options.h"
 #include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
@@ -33,6 +35,11 @@ struct MeshOutputsSetup {
   // Started.wrinkled_mesh, built once at validation (its size is checked).
   std::shared_ptr<const v1::WrinkledMeshTopology> started;
   bool vertex_fields = false;
+  // With vertex fields and corner UVs: the UVs, and per vertex the first
+  // corner that uses it (-1: none), whose tangent frame the vertex's
+  // tangent-space direction is given in.
+  std::vector<float> corner_uvs;
+  std::vector<int32_t> vertex_corner;
 };
 
 // The Start's Outputs.wrinkled_mesh and vertex_fields on its (validated)
@@ -68,12 +75,17 @@ class MeshOutputs {
                  v1::FrameResult* result);
 
  private:
+  void FillTangentDirections(const Session& session,
+                             absl::Span<const float> positions);
+
   MeshOutputsSetup setup_;
   FrameWrinkles wrinkles_;
   WrinkledMeshBuilder mesh_builder_;
   WrinkledMeshFrame mesh_;
   VertexFieldBuilder field_builder_;
   VertexFields fields_;
+  renderer::SmoothNormals normals_;
+  std::vector<float> corner_tangents_, tangent_directions_;
 };
 
 }  // namespace crease::server

@@ -120,15 +120,28 @@ absl::StatusOr<std::string> VertexFieldsCsv(const v1::VertexFields& fields) {
         "label weight floats, need 3 x %d each",
         n, fields.directions_size(), fields.label_weights_size(), n));
   }
+  // Tangent-frame directions come only with UVs: two more columns then.
+  const bool tangent = fields.tangent_directions_size() > 0;
+  if (tangent && fields.tangent_directions_size() != 2 * n) {
+    return Invalid(absl::StrFormat(
+        "frame_result.vertex_fields: %d tangent direction floats, need 2 x %d",
+        fields.tangent_directions_size(), n));
+  }
   std::string csv =
-      "vertex,compression,dir_x,dir_y,dir_z,compress,rest,stretch\n";
+      "vertex,compression,dir_x,dir_y,dir_z,compress,rest,stretch";
+  csv += tangent ? ",tangent_x,tangent_y\n" : "\n";
   for (int v = 0; v < n; ++v) {
     absl::StrAppendFormat(
-        &csv, "%d,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g\n", v,
-        fields.compression(v), fields.directions(3 * v),
-        fields.directions(3 * v + 1), fields.directions(3 * v + 2),
-        fields.label_weights(3 * v), fields.label_weights(3 * v + 1),
-        fields.label_weights(3 * v + 2));
+        &csv, "%d,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g", v, fields.compression(v),
+        fields.directions(3 * v), fields.directions(3 * v + 1),
+        fields.directions(3 * v + 2), fields.label_weights(3 * v),
+        fields.label_weights(3 * v + 1), fields.label_weights(3 * v + 2));
+    if (tangent) {
+      absl::StrAppendFormat(&csv, ",%.7g,%.7g",
+                            fields.tangent_directions(2 * v),
+                            fields.tangent_directions(2 * v + 1));
+    }
+    csv += "\n";
   }
   return csv;
 }

@@ -93,6 +93,19 @@ TEST(MeshOutputTest, CsvHasOneRowPerVertex) {
             "vertex,compression,dir_x,dir_y,dir_z,compress,rest,stretch\n"
             "0,1.25,0.6,0,0.8,0.5,0.25,0.25\n"
             "1,2.25,0.6,0,0.8,0.5,0.25,0.25\n");
+  // With UVs the tangent-frame direction follows.
+  for (float t : {1.0f, 0.0f, 0.6f, -0.8f}) fields.add_tangent_directions(t);
+  const absl::StatusOr<std::string> with_uvs = VertexFieldsCsv(fields);
+  ASSERT_TRUE(with_uvs.ok()) << with_uvs.status();
+  EXPECT_EQ(*with_uvs,
+            "vertex,compression,dir_x,dir_y,dir_z,compress,rest,stretch,"
+            "tangent_x,tangent_y\n"
+            "0,1.25,0.6,0,0.8,0.5,0.25,0.25,1,0\n"
+            "1,2.25,0.6,0,0.8,0.5,0.25,0.25,0.6,-0.8\n");
+  fields.add_tangent_directions(0.0f);
+  EXPECT_EQ(VertexFieldsCsv(fields).status().message(),
+            "frame_result.vertex_fields: 5 tangent direction floats, need 2 x "
+            "2");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // library computes in process, sent once (topology) and per frame; opt-in;
 // bad requests refused naming the field.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "tests/testing/session_runner.h"
 #include "wrinkle/refined_topology.h"
 #include "wrinkle/session.h"
+#include "wrinkle/synthetic_sheet.h"
 #include "wrinkle/vertex_fields.h"
 #include "wrinkle/wrinkled_mesh.h"
 
@@ -99,6 +101,7 @@ TEST_F(MeshOutputsTest, MeshAndFieldsAreTheLibrarys) {
                 ElementsAreArray(fields.directions));
     EXPECT_THAT(AsVector(result->vertex_fields().label_weights()),
                 ElementsAreArray(fields.label_weights));
+    EXPECT_EQ(result->vertex_fields().tangent_directions_size(), 0);  // no UVs
     EXPECT_GT(result->timings().mesh_outputs_ms(), 0.0);
     wrinkled += wrinkles.num_wrinkles() > 0;
     if (HasFailure()) return;
@@ -106,6 +109,76 @@ TEST_F(MeshOutputsTest, MeshAndFieldsAreTheLibrarys) {
   EXPECT_GT(wrinkled, 10);
   ASSERT_TRUE((*session)->WritesDone().ok());
   EXPECT_TRUE((*session)->Finish().ok());
+}
+
+// With UVs, each vertex's direction also comes in its tangent frame. The
+// sheet lies in the XZ plane, squeezed along x. With u = x and v = z the frame
+// is t = +x, b = +z exactly, so the 2D direction is (d.x, d.z), unit, axial
+// with x >= 0, and (1, 0) where the sheet is compressed. With the UVs turned
+// by 45 degrees (u = (x + z) / sqrt 2, v = (z - x) / sqrt 2) world +x runs
+// along (1, -1) / sqrt 2 in UV: the squeeze makes the map less than
+// conformal, so the frame leans, but the bitangent's side shows in y < 0.
+TEST_F(MeshOutputsTest, DirectionsInTheTangentFrameOfAFlatSheet) {
+  for (bool turned : {false, true}) {
+    SCOPED_TRACE(turned ? "UVs turned by 45 degrees" : "u = x, v = z");
+    io::TriangleMesh sheet = MakeGridSheet(12, 12, 1.0f, 1.0f);
+    SetSheetUvs(1.0f, 1.0f, &sheet);
+    for (size_t i = 0; turned && i < sheet.corner_uvs.size(); i += 2) {
+      const float u = sheet.corner_uvs[i], v = sheet.corner_uvs[i + 1];
+      sheet.corner_uvs[i] = (u + v) / std::sqrt(2.0f);
+      sheet.corner_uvs[i + 1] = (v - u) / std::sqrt(2.0f);
+    }
+    v1::Start start = client::StartForMesh(sheet);
+    start.mutable_outputs()->set_vertex_fields(true);
+    auto session = running_->Client()->OpenSession(start);
+    ASSERT_TRUE(session.ok()) << session.status();
+    std::vector<float> positions;
+    int compressed = 0;
+    for (int f = 0; f < 8; ++f) {
+      SqueezeSheetMiddle(sheet, 0.05f * f, &positions);
+      ASSERT_TRUE(
+          (*session)
+              ->Send(client::FrameOf(positions, static_cast<uint32_t>(f)))
+              .ok());
+      auto result = (*session)->Receive();
+      ASSERT_TRUE(result.ok()) << result.status();
+      const v1::VertexFields& fields = result->vertex_fields();
+      ASSERT_EQ(fields.tangent_directions_size(), 2 * sheet.num_vertices());
+      for (int v = 0; v < sheet.num_vertices(); ++v) {
+        const float dx = fields.directions(3 * v),
+                    dz = fields.directions(3 * v + 2);
+        const float tx = fields.tangent_directions(2 * v),
+                    ty = fields.tangent_directions(2 * v + 1);
+        if (dx == 0.0f && dz == 0.0f) {
+          EXPECT_EQ(tx, 0.0f);
+          EXPECT_EQ(ty, 0.0f);
+          continue;
+        }
+        EXPECT_NEAR(std::hypot(tx, ty), 1.0f, 1e-5f);
+        EXPECT_GE(tx, 0.0f);
+        if (!turned) {
+          const float sign =
+              dx < 0.0f || (dx == 0.0f && dz < 0.0f) ? -1.0f : 1.0f;
+          const float length = std::hypot(dx, dz);
+          EXPECT_NEAR(tx, sign * dx / length, 1e-5f) << "vertex " << v;
+          EXPECT_NEAR(ty, sign * dz / length, 1e-5f) << "vertex " << v;
+        }
+        if (fields.compression(v) > 1.05f) {
+          ++compressed;
+          if (!turned) {
+            EXPECT_GT(tx, 0.99f) << "vertex " << v;
+          } else {
+            EXPECT_GT(tx, 0.4f) << "vertex " << v;
+            EXPECT_LT(ty, -0.4f) << "vertex " << v;
+          }
+        }
+      }
+      if (HasFailure()) return;
+    }
+    EXPECT_GT(compressed, 50);
+    ASSERT_TRUE((*session)->WritesDone().ok());
+    EXPECT_TRUE((*session)->Finish().ok());
+  }
 }
 
 // Per-corner UVs come back refined, once.
