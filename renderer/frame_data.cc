@@ -406,7 +406,8 @@ int PatchesPerDraw(int max_level, int requested) {
   // Tessellated vertices of one triangle patch at inner level <= max_level:
   // 3 (L/2)(L/2 + 1) + 1 for even L; odd levels rounded up.
   const int half = (max_level + 1) / 2;
-  return std::max(1, kMaxTessellatedVerticesPerDraw / (3 * half * (half + 1) + 1));
+  return std::max(1,
+                  kMaxTessellatedVerticesPerDraw / (3 * half * (half + 1) + 1));
 }
 
 absl::Status ValidateRenderMesh(const RenderMesh& mesh) {

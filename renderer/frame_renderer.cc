@@ -12,13 +12,13 @@
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
 #include "renderer/frame_data.h"
-#include "renderer/uv_maps.h"
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/offscreen_target.h"
 #include "renderer/gl/pattern_pass.h"
 #include "renderer/gl/scene_lighting.h"
 #include "renderer/gl/shader_library.h"
 #include "renderer/gl/stream_buffer.h"
+#include "renderer/uv_maps.h"
 #include "wrinkle/weld.h"
 
 namespace crease::shaders {
@@ -190,8 +190,8 @@ void FrameRenderer::SetUniforms(const gl::SceneView& view,
 int FrameRenderer::DrawPatches(int num_patches, const RenderOptions& options) {
   glBindVertexArray(gl_->vao.get());
   glPatchParameteri(GL_PATCH_VERTICES, 3);
-  const int per_draw = PatchesPerDraw(gl_->wrinkle_data.max_level,
-                                      options.max_patches_per_draw);
+  const int per_draw =
+      PatchesPerDraw(gl_->wrinkle_data.max_level, options.max_patches_per_draw);
   int draw_calls = 0;
   for (int first = 0; first < num_patches; first += per_draw) {
     const int count = std::min(per_draw, num_patches - first);
@@ -261,8 +261,8 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::RenderPattern(
     const RenderMesh& given_mesh, const PatternWrinkles& wrinkles,
     const RenderOptions& options, RenderStats* stats) {
   CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
-  CREASE_RETURN_IF_ERROR(ValidateCornerUvs(given_mesh.corner_uvs,
-                                           given_mesh.triangles.size()));
+  CREASE_RETURN_IF_ERROR(
+      ValidateCornerUvs(given_mesh.corner_uvs, given_mesh.triangles.size()));
   CREASE_RETURN_IF_ERROR(
       ValidatePatternWrinkles(wrinkles, given_mesh.positions.size() / 3));
   if (pattern_ == nullptr) {

@@ -17,8 +17,8 @@
 
 namespace crease::renderer {
 namespace gl {
-struct SceneView;    // gl/scene_lighting.h
-class PatternPass;   // gl/pattern_pass.h
+struct SceneView;   // gl/scene_lighting.h
+class PatternPass;  // gl/pattern_pass.h
 }  // namespace gl
 
 enum class FaceCulling { kAuto, kNone, kBack };

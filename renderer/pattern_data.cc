@@ -94,13 +94,13 @@ absl::Status ValidatePatternWrinkles(const PatternWrinkles& wrinkles,
   const PatternMap& p = wrinkles.pattern;
   if (p.width < 1 || p.width > kMaxPatternMapSize || p.height < 1 ||
       p.height > kMaxPatternMapSize) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "pattern: %dx%d texels, need 1..%d a side", p.width, p.height,
-        kMaxPatternMapSize));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("pattern: %dx%d texels, need 1..%d a side", p.width,
+                        p.height, kMaxPatternMapSize));
   }
   if (p.channels < 1 || p.channels > 3) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "pattern: %d channels, need 1..3", p.channels));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("pattern: %d channels, need 1..3", p.channels));
   }
   const size_t expected = static_cast<size_t>(p.width) * p.height * p.channels;
   if (p.samples.size() != expected) {
@@ -122,9 +122,9 @@ absl::Status ValidatePatternWrinkles(const PatternWrinkles& wrinkles,
   }
   for (size_t i = 0; i < wrinkles.amplitudes.size(); ++i) {
     if (!std::isfinite(wrinkles.amplitudes[i])) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "amplitudes: vertex %d channel %d is not finite", i / p.channels,
-          i % p.channels));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("amplitudes: vertex %d channel %d is not finite",
+                          i / p.channels, i % p.channels));
     }
   }
   return absl::OkStatus();
@@ -134,11 +134,11 @@ void BuildPatternLayers(const PatternMap& p, std::vector<float>* out) {
   const size_t layer = static_cast<size_t>(p.width) * p.height * 4;
   out->assign(layer * 2 * p.channels, 0.0f);
   auto h = [&](int x, int y, int c) {
-    return p.samples[(static_cast<size_t>(Wrap(y, p.height, p.repeat)) *
-                          p.width +
-                      Wrap(x, p.width, p.repeat)) *
-                         p.channels +
-                     c];
+    return p
+        .samples[(static_cast<size_t>(Wrap(y, p.height, p.repeat)) * p.width +
+                  Wrap(x, p.width, p.repeat)) *
+                     p.channels +
+                 c];
   };
   for (int c = 0; c < p.channels; ++c) {
     float* values = out->data() + 2 * c * layer;

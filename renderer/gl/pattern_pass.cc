@@ -67,11 +67,12 @@ void PatternPass::UploadPattern(const PatternMap& p) {
   if (texture_.get() != 0 && p.width == uploaded_.width &&
       p.height == uploaded_.height && p.channels == uploaded_.channels &&
       p.repeat == uploaded_.repeat &&
-      std::equal(p.samples.begin(), p.samples.end(),
-                 uploaded_samples_.begin(), uploaded_samples_.end())) {
+      std::equal(p.samples.begin(), p.samples.end(), uploaded_samples_.begin(),
+                 uploaded_samples_.end())) {
     return;
   }
   uploaded_ = p;
+  uploaded_.samples = {};  // the caller's; the copy below is compared
   uploaded_samples_.assign(p.samples.begin(), p.samples.end());
   BuildPatternLayers(p, &layers_);
   wavelengths_ = PatternWavelengths(p, layers_);

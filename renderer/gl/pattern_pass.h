@@ -50,8 +50,8 @@ class PatternPass {
   PatternTessellation tessellation_;
   std::vector<float> corners_;
   LightingUniforms lighting_;
-  GLint view_projection_ = -1, displace_ = -1, channels_ = -1,
-        wavelength_ = -1, fade_pixels_ = -1, texels_ = -1;
+  GLint view_projection_ = -1, displace_ = -1, channels_ = -1, wavelength_ = -1,
+        fade_pixels_ = -1, texels_ = -1;
   GLint max_level_ = 64;
 };
 
