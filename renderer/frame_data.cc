@@ -401,6 +401,15 @@ void FillWrinkleBuffers(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
   SetEdgeLevels(mesh, wrinkles, target, out);
 }
 
+int PatchesPerDraw(int max_level, int requested) {
+  if (requested > 0) return requested;
+  // Tessellated vertices of one triangle patch at inner level <= max_level:
+  // 3 (L/2)(L/2 + 1) + 1 for even L; odd levels rounded up.
+  const int half = (max_level + 1) / 2;
+  return std::max(1,
+                  kMaxTessellatedVerticesPerDraw / (3 * half * (half + 1) + 1));
+}
+
 absl::Status ValidateRenderMesh(const RenderMesh& mesh) {
   if (mesh.positions.empty() || mesh.positions.size() % 3 != 0) {
     return absl::InvalidArgumentError(

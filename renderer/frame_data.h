@@ -138,6 +138,14 @@ float LevelOfDetailFade(float width_pixels, const TessellationTarget& target);
 void FillWrinkleBuffers(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
                         const TessellationTarget& target, WrinkleBuffers* out);
 
+// llvmpipe (Mesa 22.3) renders one draw whose tessellator emits more than this
+// many vertices as garbage.
+inline constexpr int kMaxTessellatedVerticesPerDraw = 65535;
+
+// Patches per draw call: `requested` when positive, else the most that keep a
+// draw under kMaxTessellatedVerticesPerDraw at inner levels up to max_level.
+int PatchesPerDraw(int max_level, int requested);
+
 // Resets `out` to one frame with no wrinkles (level 1 everywhere).
 void ClearWrinkleBuffers(size_t num_triangles, WrinkleBuffers* out);
 

@@ -14,9 +14,11 @@
 #include "renderer/frame_data.h"
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/offscreen_target.h"
+#include "renderer/gl/pattern_pass.h"
 #include "renderer/gl/scene_lighting.h"
 #include "renderer/gl/shader_library.h"
 #include "renderer/gl/stream_buffer.h"
+#include "renderer/uv_maps.h"
 #include "wrinkle/weld.h"
 
 namespace crease::shaders {
@@ -27,21 +29,6 @@ extern const char kShader_mesh_frag[];
 }  // namespace crease::shaders
 
 namespace crease::renderer {
-namespace {
-
-// llvmpipe (Mesa 22.3) renders one draw whose tessellator emits more than this
-// many vertices as garbage.
-constexpr int kMaxTessellatedVerticesPerDraw = 65535;
-
-// Tessellated vertices of one triangle patch at inner level <= `level` (3
-// (L/2)(L/2 + 1)
-// + 1 for even L; odd levels rounded up).
-int VerticesPerPatch(int level) {
-  const int half = (level + 1) / 2;
-  return 3 * half * (half + 1) + 1;
-}
-
-}  // namespace
 
 struct FrameRenderer::Gl {
   gl::Program program;
@@ -86,6 +73,7 @@ absl::Status FrameRenderer::ReleaseTarget() {
 FrameRenderer::~FrameRenderer() {
   if (gpu_ != nullptr)
     (void)gpu_->MakeCurrent();  // GL objects die in this context
+  pattern_.reset();
 }
 
 absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
@@ -203,10 +191,7 @@ int FrameRenderer::DrawPatches(int num_patches, const RenderOptions& options) {
   glBindVertexArray(gl_->vao.get());
   glPatchParameteri(GL_PATCH_VERTICES, 3);
   const int per_draw =
-      options.max_patches_per_draw > 0
-          ? options.max_patches_per_draw
-          : std::max(1, kMaxTessellatedVerticesPerDraw /
-                            VerticesPerPatch(gl_->wrinkle_data.max_level));
+      PatchesPerDraw(gl_->wrinkle_data.max_level, options.max_patches_per_draw);
   int draw_calls = 0;
   for (int first = 0; first < num_patches; first += per_draw) {
     const int count = std::min(per_draw, num_patches - first);
@@ -215,6 +200,28 @@ int FrameRenderer::DrawPatches(int num_patches, const RenderOptions& options) {
   }
   glBindVertexArray(0);
   return draw_calls;
+}
+
+absl::StatusOr<gl::SceneView> FrameRenderer::BeginFrame(
+    const RenderMesh& given_mesh, const RenderOptions& options,
+    RenderMesh* mesh) {
+  *mesh = given_mesh;
+  if (mesh->welded.empty()) {
+    int num_welded = 0;
+    gl_->welded = WeldVerticesRelative(
+        mesh->positions, kDefaultWeldRelativeTolerance, &num_welded);
+    mesh->welded = gl_->welded;
+  }
+  CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
+                          gl::SceneViewFor(mesh->positions, options));
+  CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
+  CREASE_RETURN_IF_ERROR(PrepareTarget(options));
+  Gl& g = *gl_;
+  g.target->Bind();
+  g.target->Clear(options.background);
+  glEnable(GL_DEPTH_TEST);
+  gl::SetFaceCulling(*mesh, options.culling, &g.edge_scratch);
+  return view;
 }
 
 absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
@@ -229,24 +236,12 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
     CREASE_RETURN_IF_ERROR(
         ValidateFrameWrinkles(*wrinkles, given_mesh.triangles.size()));
   }
-  RenderMesh mesh = given_mesh;
-  if (mesh.welded.empty()) {
-    int num_welded = 0;
-    gl_->welded = WeldVerticesRelative(
-        mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
-    mesh.welded = gl_->welded;
-  }
+  RenderMesh mesh;
   CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
-                          gl::SceneViewFor(mesh.positions, options));
-  CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
-  CREASE_RETURN_IF_ERROR(PrepareTarget(options));
+                          BeginFrame(given_mesh, options, &mesh));
   UploadMesh(mesh);
   UploadWrinkles(mesh, wrinkles, options, view);
   Gl& g = *gl_;
-  g.target->Bind();
-  g.target->Clear(options.background);
-  glEnable(GL_DEPTH_TEST);
-  gl::SetFaceCulling(mesh, options.culling, &g.edge_scratch);
   SetUniforms(view, options, wrinkles != nullptr);
   const int draw_calls =
       DrawPatches(static_cast<int>(mesh.triangles.size()), options);
@@ -260,6 +255,27 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
     stats->draw_calls = draw_calls;
   }
   return g.target->Read();
+}
+
+absl::StatusOr<image::RgbaImage> FrameRenderer::RenderPattern(
+    const RenderMesh& given_mesh, const PatternWrinkles& wrinkles,
+    const RenderOptions& options, RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
+  CREASE_RETURN_IF_ERROR(
+      ValidateCornerUvs(given_mesh.corner_uvs, given_mesh.triangles.size()));
+  CREASE_RETURN_IF_ERROR(
+      ValidatePatternWrinkles(wrinkles, given_mesh.positions.size() / 3));
+  if (pattern_ == nullptr) {
+    CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
+    CREASE_ASSIGN_OR_RETURN(pattern_, gl::PatternPass::Create());
+  }
+  RenderMesh mesh;
+  CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
+                          BeginFrame(given_mesh, options, &mesh));
+  RenderStats drawn;
+  pattern_->Draw(mesh, wrinkles, options, view, &drawn);
+  if (stats != nullptr) *stats = drawn;
+  return gl_->target->Read();
 }
 
 }  // namespace crease::renderer

@@ -11,12 +11,14 @@
 #include "image/rgba_image.h"
 #include "renderer/frame_data.h"
 #include "renderer/gpu_context.h"
+#include "renderer/pattern_data.h"
 #include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
 
 namespace crease::renderer {
 namespace gl {
-struct SceneView;  // gl/scene_lighting.h
+struct SceneView;   // gl/scene_lighting.h
+class PatternPass;  // gl/pattern_pass.h
 }  // namespace gl
 
 enum class FaceCulling { kAuto, kNone, kBack };
@@ -64,6 +66,14 @@ struct RenderOptions {
   // 65,535 tessellated vertices (llvmpipe renders garbage past that in one
   // draw).
   int max_patches_per_draw = 0;
+  // The wrinkle-map model (RenderPattern): false (the default) bump-maps the
+  // coarse mesh, per-pixel normals filtered by the footprint; true also
+  // tessellates it and displaces it by the pattern along the smooth normal.
+  bool pattern_displacement = false;
+  // Displaced pattern: zero displacement at vertices on UV seams, which keeps
+  // the surface watertight where the two sides sample h at different UVs.
+  // false only for tests, to show the cracks it prevents.
+  bool pattern_seam_fade = true;
 };
 
 // What one Render drew, for tests and benchmarks.
@@ -92,6 +102,18 @@ class FrameRenderer {
                                           const RenderOptions& options,
                                           RenderStats* stats = nullptr);
 
+  // Draws `mesh` (corner_uvs needed) with the amplitude-modulated wrinkle-map
+  // model (AmplitudeModel's amplitudes of this frame on this mesh) instead of
+  // SCA 2015's wrinkles: bump-mapped, or displaced with
+  // options.pattern_displacement (docs/algorithm.md, "Drawing the wrinkle-map
+  // model"). options.wrinkles and options.displacement are not used.
+  // InvalidArgument for a bad mesh (as Render), missing or non-finite corner
+  // UVs, or wrinkles that fail ValidatePatternWrinkles. `stats` (may be null)
+  // receives the tessellated triangles and draw calls.
+  absl::StatusOr<image::RgbaImage> RenderPattern(
+      const RenderMesh& mesh, const PatternWrinkles& wrinkles,
+      const RenderOptions& options, RenderStats* stats = nullptr);
+
   // Frees the framebuffers kept for the last size (the next Render makes
   // them again): after an unusually large image, so that one request does
   // not keep hundreds of MB for the renderer's lifetime.
@@ -100,6 +122,12 @@ class FrameRenderer {
  private:
   struct Gl;
   explicit FrameRenderer(GpuContext* gpu);
+  // Welds `given_mesh` into `mesh` when it has no ids, frames it, binds and
+  // clears the target and sets depth test and culling: the start of every
+  // Render.
+  absl::StatusOr<gl::SceneView> BeginFrame(const RenderMesh& given_mesh,
+                                           const RenderOptions& options,
+                                           RenderMesh* mesh);
   // The steps of Render, in order.
   absl::Status PrepareTarget(const RenderOptions& options);
   void UploadMesh(const RenderMesh& mesh);
@@ -111,6 +139,7 @@ class FrameRenderer {
 
   GpuContext* gpu_;
   std::unique_ptr<Gl> gl_;
+  std::unique_ptr<gl::PatternPass> pattern_;  // made on first RenderPattern
 };
 
 }  // namespace crease::renderer

@@ -1,0 +1,174 @@
+#include "renderer/gl/pattern_pass.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+#include "common/status_macros.h"
+#include "renderer/gl/shader_library.h"
+
+namespace crease::shaders {
+extern const char kShader_pattern_vert[];
+extern const char kShader_pattern_tesc[];
+extern const char kShader_pattern_tese[];
+extern const char kShader_pattern_frag[];
+}  // namespace crease::shaders
+
+namespace crease::renderer::gl {
+namespace {
+
+// Floats per corner: position, normal, uv, 3 amplitudes, weight, lod.
+constexpr int kCornerFloats = 13;
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
+  std::unique_ptr<PatternPass> pass(new PatternPass());
+  CREASE_ASSIGN_OR_RETURN(
+      pass->program_,
+      LinkProgram(
+          {{GL_VERTEX_SHADER, "pattern.vert", shaders::kShader_pattern_vert},
+           {GL_TESS_CONTROL_SHADER, "pattern.tesc",
+            shaders::kShader_pattern_tesc},
+           {GL_TESS_EVALUATION_SHADER, "pattern.tese",
+            shaders::kShader_pattern_tese},
+           {GL_FRAGMENT_SHADER, "pattern.frag",
+            WithClothLighting(shaders::kShader_pattern_frag)}}));
+  const GLuint p = pass->program_.get();
+  pass->lighting_ = LightingUniforms(p);
+  pass->view_projection_ = glGetUniformLocation(p, "u_view_projection");
+  pass->displace_ = glGetUniformLocation(p, "u_displace");
+  pass->channels_ = glGetUniformLocation(p, "u_channels");
+  pass->wavelength_ = glGetUniformLocation(p, "u_wavelength");
+  pass->fade_pixels_ = glGetUniformLocation(p, "u_fade_pixels");
+  pass->texels_ = glGetUniformLocation(p, "u_texels");
+  glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &pass->max_level_);
+  if (epoxy_gl_version() >= 46 ||
+      epoxy_has_gl_extension("GL_EXT_texture_filter_anisotropic") ||
+      epoxy_has_gl_extension("GL_ARB_texture_filter_anisotropic")) {
+    glGetFloatv(GL_MAX_TEXTURE_MAX_ANISOTROPY, &pass->max_anisotropy_);
+    pass->max_anisotropy_ = std::clamp(pass->max_anisotropy_, 1.0f, 16.0f);
+  }
+  pass->vao_ = MakeVertexArray();
+  const GLuint vao = pass->vao_.get();
+  glVertexArrayVertexBuffer(vao, 0, pass->corners_buffer_.get(), 0,
+                            kCornerFloats * sizeof(float));
+  const int sizes[] = {3, 3, 2, 3, 2}, offsets[] = {0, 3, 6, 8, 11};
+  for (GLuint attribute = 0; attribute < 5; ++attribute) {
+    glEnableVertexArrayAttrib(vao, attribute);
+    glVertexArrayAttribFormat(vao, attribute, sizes[attribute], GL_FLOAT,
+                              GL_FALSE, offsets[attribute] * sizeof(float));
+    glVertexArrayAttribBinding(vao, attribute, 0);
+  }
+  return pass;
+}
+
+void PatternPass::UploadPattern(const PatternMap& p) {
+  if (texture_.get() != 0 && p.width == uploaded_.width &&
+      p.height == uploaded_.height && p.channels == uploaded_.channels &&
+      p.repeat == uploaded_.repeat &&
+      std::equal(p.samples.begin(), p.samples.end(), uploaded_samples_.begin(),
+                 uploaded_samples_.end())) {
+    return;
+  }
+  uploaded_ = p;
+  uploaded_.samples = {};  // the caller's; the copy below is compared
+  uploaded_samples_.assign(p.samples.begin(), p.samples.end());
+  BuildPatternLayers(p, &layers_);
+  wavelengths_ = PatternWavelengths(p, layers_);
+  GLuint name = 0;
+  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &name);
+  texture_ = Texture(name);
+  const int levels =
+      std::bit_width(static_cast<unsigned>(std::max(p.width, p.height)));
+  // Half floats: heights in [-1, 1], slopes per texel within [-1, 1].
+  glTextureStorage3D(name, levels, GL_RGBA16F, p.width, p.height,
+                     2 * p.channels);
+  glTextureSubImage3D(name, 0, 0, 0, 0, p.width, p.height, 2 * p.channels,
+                      GL_RGBA, GL_FLOAT, layers_.data());
+  glTextureParameteri(name, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTextureParameteri(name, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  const GLint wrap = p.repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+  glTextureParameteri(name, GL_TEXTURE_WRAP_S, wrap);
+  glTextureParameteri(name, GL_TEXTURE_WRAP_T, wrap);
+  if (max_anisotropy_ > 1.0f) {
+    glTextureParameterf(name, GL_TEXTURE_MAX_ANISOTROPY, max_anisotropy_);
+  }
+  glGenerateTextureMipmap(name);
+}
+
+void PatternPass::UploadCorners(const RenderMesh& mesh,
+                                const PatternWrinkles& wrinkles) {
+  normals_.Compute(mesh);
+  const std::vector<float>& interleaved = normals_.interleaved();
+  const int channels = wrinkles.pattern.channels;
+  corners_.assign(mesh.triangles.size() * 3 * kCornerFloats, 0.0f);
+  float* out = corners_.data();
+  for (size_t f = 0; f < mesh.triangles.size(); ++f) {
+    for (int k = 0; k < 3; ++k, out += kCornerFloats) {
+      const int32_t v = mesh.triangles[f][k];
+      std::copy_n(&interleaved[6 * static_cast<size_t>(v)], 6, out);
+      std::copy_n(&mesh.corner_uvs[6 * f + 2 * k], 2, out + 6);
+      std::copy_n(&wrinkles.amplitudes[static_cast<size_t>(channels) * v],
+                  channels, out + 8);
+      out[11] = tessellation_.weight[v];
+      out[12] = tessellation_.lod[v];
+    }
+  }
+  corners_buffer_.Upload(corners_);
+}
+
+void PatternPass::SetUniforms(const SceneView& view,
+                              const RenderOptions& options, int channels) {
+  glUseProgram(program_.get());
+  glUniformMatrix4fv(view_projection_, 1, GL_FALSE,
+                     view.view_projection.data());
+  lighting_.Set(view, options.base_color);
+  glUniform1i(displace_, options.pattern_displacement ? 1 : 0);
+  glUniform1i(channels_, channels);
+  glUniform3fv(wavelength_, 1, wavelengths_.data());
+  // A wavelength holds one crest and one valley, about two of an SCA
+  // wrinkle's widths: the same fade (LevelOfDetailFade) at twice the pixels.
+  glUniform2f(fade_pixels_, 2.0f * kFadeStart * options.min_wrinkle_pixels,
+              2.0f * options.min_wrinkle_pixels);
+  glUniform2f(texels_, static_cast<float>(uploaded_.width),
+              static_cast<float>(uploaded_.height));
+  glBindTextureUnit(0, texture_.get());
+}
+
+void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
+                       const RenderOptions& options, const SceneView& view,
+                       RenderStats* stats) {
+  UploadPattern(wrinkles.pattern);
+  const int channels = options.wrinkles ? wrinkles.pattern.channels : 0;
+  if (options.pattern_displacement && channels > 0) {
+    FillPatternTessellation(
+        mesh, wrinkles, wavelengths_,
+        {view.view_projection, options.width, options.height,
+         options.min_edge_pixels, max_level_, options.pattern_seam_fade},
+        &tessellation_);
+  } else {
+    ClearPatternTessellation(mesh.positions.size() / 3, mesh.triangles.size(),
+                             &tessellation_);
+  }
+  UploadCorners(mesh, wrinkles);
+  levels_buffer_.UploadStorage(0, tessellation_.levels);
+  SetUniforms(view, options, channels);
+  glBindVertexArray(vao_.get());
+  glPatchParameteri(GL_PATCH_VERTICES, 3);
+  const int num_patches = static_cast<int>(mesh.triangles.size());
+  const int per_draw =
+      PatchesPerDraw(tessellation_.max_level, options.max_patches_per_draw);
+  int draw_calls = 0;
+  for (int first = 0; first < num_patches; first += per_draw) {
+    const int count = std::min(per_draw, num_patches - first);
+    glDrawArrays(GL_PATCHES, 3 * first, 3 * count);
+    ++draw_calls;
+  }
+  glBindVertexArray(0);
+  *stats = {};
+  stats->tessellated_triangles = tessellation_.tessellated_triangles;
+  stats->draw_calls = draw_calls;
+}
+
+}  // namespace crease::renderer::gl

@@ -1,0 +1,115 @@
+#ifndef CREASE_RENDERER_PATTERN_DATA_H_
+#define CREASE_RENDERER_PATTERN_DATA_H_
+
+// The CPU half of drawing the amplitude-modulated wrinkle-map model (Volino &
+// Magnenat-Thalmann 1999; wrinkle/amplitude_model.h computes it): the plain
+// data FrameRenderer takes, the pattern's texture layers, and the per-vertex
+// and per-edge data of the displaced variant. No GL: tested without a
+// context. docs/algorithm.md, "Drawing the wrinkle-map model".
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "renderer/frame_data.h"
+
+namespace crease::renderer {
+
+// A wrinkle pattern as plain data (crease::WrinklePattern's fields, borrowed):
+// heights h_c(uv) in [-1, 1], `channels` (1..3) interleaved per texel, row 0
+// at v = 0, texel centres at ((x + 0.5) / width, (y + 0.5) / height).
+struct PatternMap {
+  int width = 0;
+  int height = 0;
+  int channels = 0;
+  absl::Span<const float> samples;
+  bool repeat = true;  // false: clamp to edge
+};
+
+// One frame of the model: per vertex of the RenderMesh, `pattern.channels`
+// amplitudes (AmplitudeModel::vertex_amplitudes(), k s in mesh units). The
+// surface is Σ_c amplitude_c h_c(uv) above the smooth surface.
+struct PatternWrinkles {
+  PatternMap pattern;
+  absl::Span<const float> amplitudes;
+};
+
+// Per side. The renderer keeps 2 half-float RGBA layers per channel with
+// their mip chains: 67 MiB for 3 channels at 1,024², 16 times that at 4,096²
+// (which WrinklePattern allows), too much to hold per render thread.
+inline constexpr int kMaxPatternMapSize = 1024;
+
+// InvalidArgument naming the field and the numbers: sizes outside
+// 1..kMaxPatternMapSize, channels outside 1..3, a sample count other than
+// width * height * channels, samples not finite or outside [-1, 1],
+// amplitudes other than channels per vertex or not finite.
+absl::Status ValidatePatternWrinkles(const PatternWrinkles& wrinkles,
+                                     size_t num_vertices);
+
+// The texture the shaders sample, 2 layers per channel of width * height
+// RGBA floats: layer 2c holds (h, dh/dx, dh/dy, 0), layer 2c + 1 the second
+// moments (dh/dx², dh/dy², dh/dx dh/dy, 0). Derivatives per texel (so all
+// fit half floats; the shader scales them to UV units), by central
+// differences (wrapped or clamped as the pattern is). Mip-mapping
+// averages all of them, so a footprint's sample is the mean height, the mean
+// slope and the mean squared slope over it: what the filtered normal needs.
+void BuildPatternLayers(const PatternMap& pattern, std::vector<float>* out);
+
+// Per channel, the pattern's wavelength in UV units, 2π sqrt(E[h²] /
+// E[|∇h|²]) over the tile (1 / |f| for a sinusoid of frequency f); 0 for a
+// flat channel. Sets where a channel fades out on screen.
+std::array<float, 3> PatternWavelengths(const PatternMap& pattern,
+                                        absl::Span<const float> layers);
+
+// Per vertex of the displaced variant: the weight of its displacement and
+// the mip level it samples h at; per triangle, the tessellation levels (outer
+// levels of edges (0 1), (1 2), (2 0), then the inner level).
+struct PatternTessellation {
+  std::vector<float> weight;  // per vertex: 0 on UV seams, else 1
+  std::vector<float> lod;     // per vertex: log2 of the texels per step
+  std::vector<std::array<float, 4>> levels;
+  int max_level = 1;
+  int tessellated_triangles = 0;
+  int seam_vertices = 0;
+  // Per welded id: on a UV seam (when seam_fade), its first vertex, the
+  // longest step (texels) of its displaced edges.
+  std::vector<uint8_t> welded_seam;
+  std::vector<int32_t> representative;
+  std::vector<float> welded_step;
+};
+
+struct PatternTarget {
+  Eigen::Matrix4f view_projection = Eigen::Matrix4f::Identity();
+  int width = 640, height = 480;
+  float min_edge_pixels = 8.0f;
+  int max_level = 64;
+  // Zero displacement on UV-seam vertices (the rule that keeps it
+  // watertight); false only to show in tests what it prevents.
+  bool seam_fade = true;
+};
+
+// For `wrinkles` on `mesh` (welded ids and corner UVs set, both validated):
+// every edge where the displacement is not zero at both ends gets a level
+// from the edge alone (welded ends; its longest UV span over its triangles):
+// 4 steps per shortest wavelength, capped so no generated edge is shorter
+// than min_edge_pixels on screen; all others 1. A welded vertex on a UV seam
+// (an edge whose triangles give its ends different UVs) gets weight 0 when
+// seam_fade is on; each vertex samples h at the mip level of its coarsest
+// incident step, so steps too long for a wavelength blur it out instead of
+// spiking.
+void FillPatternTessellation(const RenderMesh& mesh,
+                             const PatternWrinkles& wrinkles,
+                             const std::array<float, 3>& wavelengths,
+                             const PatternTarget& target,
+                             PatternTessellation* out);
+
+// Level 1 everywhere, weights 1, lod 0.
+void ClearPatternTessellation(size_t num_vertices, size_t num_triangles,
+                              PatternTessellation* out);
+
+}  // namespace crease::renderer
+
+#endif  // CREASE_RENDERER_PATTERN_DATA_H_
