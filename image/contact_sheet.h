@@ -9,8 +9,12 @@
 
 namespace crease::image {
 
-// One image of rows of image pairs side by side (e.g. plain | wrinkled), on
-// white. All images must have the same size; InvalidArgument otherwise.
+// One image of rows of images side by side (e.g. plain | SCA 2015 | wrinkle
+// maps), on white. Every row must have as many images, all of one size;
+// InvalidArgument otherwise.
+absl::StatusOr<RgbaImage> ContactSheet(
+    const std::vector<std::vector<const RgbaImage*>>& rows);
+// Rows of pairs (plain | wrinkled).
 absl::StatusOr<RgbaImage> ContactSheet(
     const std::vector<std::pair<const RgbaImage*, const RgbaImage*>>& rows);
 

@@ -99,7 +99,10 @@ void RenderPool::RenderOne(Queued& item, ThreadRenderers& renderers,
   Stopwatch stage;
   if (job.screen) {
     absl::StatusOr<image::RgbaImage> image =
-        renderers.frame->Render(job.mesh, job.wrinkles, job.options);
+        job.pattern
+            ? renderers.frame->RenderPattern(job.mesh, *job.pattern,
+                                             job.options)
+            : renderers.frame->Render(job.mesh, job.wrinkles, job.options);
     outcome->render_ms = stage.Lap();
     if (!image.ok()) {
       outcome->encoded = image.status();

@@ -14,6 +14,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "renderer/frame_renderer.h"
+#include "renderer/pattern_data.h"
 #include "renderer/uv_maps.h"
 #include "wrinkle/stopwatch.h"
 
@@ -26,6 +27,9 @@ enum class ImageEncoding { kJpeg, kPng };
 struct RenderJob {
   renderer::RenderMesh mesh;  // with corner_uvs when uv_maps is set
   const FrameWrinkles* wrinkles = nullptr;
+  // Set: the screen image draws the wrinkle-map model instead of `wrinkles`
+  // (Parameters.model WRINKLE_MODEL_AMPLITUDE_MAPS), borrowing its storage.
+  std::optional<renderer::PatternWrinkles> pattern;
   // Draw the screen image with `options` (Outputs.image).
   bool screen = true;
   renderer::RenderOptions options;

@@ -213,6 +213,7 @@ void SessionReactor::HandleStart() {
   }
   setup_ = *std::move(setup);
   mesh_outputs_ = MeshOutputs(std::move(setup_.mesh_outputs));
+  amplitude_maps_ = AmplitudeMaps(std::move(setup_.amplitude_maps));
   started_ = true;
   if (state_->options.session_log) {
     std::string outputs;
@@ -274,11 +275,20 @@ void SessionReactor::HandleFrame() {
     FrameError(s);
     return;
   }
+  Stopwatch amplitude_watch;
+  if (absl::Status s = amplitude_maps_.Update(*session_, setup_.rest_positions,
+                                              setup_.corner_uvs, positions_);
+      !s.ok()) {
+    FrameError(s);
+    return;
+  }
+  const double amplitude_ms = amplitude_watch.Lap();
   last_index_ = frame.index();
   v1::FrameResult* result = response_.mutable_frame_result();
   result->set_index(frame.index());
   FillFrameResult(*session_, setup_.outputs, result);
   mesh_outputs_.FillFrame(*session_, positions_, result);
+  amplitude_maps_.FillFrame(amplitude_ms, result);
   if (!setup_.image && !setup_.uv_maps) {
     Write();
     return;
@@ -346,6 +356,10 @@ RenderJob SessionReactor::MakeRenderJob(
               setup_.corner_uvs};
   session_->wrinkles().ExportFrame(&frame_wrinkles_);
   job.wrinkles = &frame_wrinkles_;
+  // A plain image (ImageRequest.plain) draws no wrinkles of either model.
+  if (amplitude_maps_.enabled() && setup_.render_options.wrinkles) {
+    job.pattern = amplitude_maps_.Wrinkles();
+  }
   job.screen = setup_.image;
   job.uv_maps = setup_.uv_maps;
   job.uv_maps_raw = setup_.uv_maps_raw;

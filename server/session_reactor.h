@@ -12,6 +12,7 @@
 
 #include "absl/time/time.h"
 #include "crease/v1/crease.grpc.pb.h"
+#include "server/amplitude_maps.h"
 #include "server/mesh_outputs.h"
 #include "server/render_pool.h"
 #include "server/service_state.h"
@@ -122,6 +123,7 @@ class SessionReactor
   std::vector<float> positions_;  // the frame being worked on
   FrameWrinkles frame_wrinkles_;  // its wrinkles, while it renders
   MeshOutputs mesh_outputs_;      // wrinkled mesh, vertex fields
+  AmplitudeMaps amplitude_maps_;  // the wrinkle-map model, when chosen
   // When the client gives no camera: the first frame's framing, kept steady.
   std::optional<image::Camera> steady_camera_;
 };

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "crease/v1/crease.pb.h"
 #include "renderer/frame_renderer.h"
+#include "server/amplitude_maps.h"
 #include "server/mesh_outputs.h"
 #include "server/render_pool.h"
 #include "server/server_options.h"
@@ -38,6 +39,7 @@ struct SessionSetup {
   std::optional<renderer::UvMapOptions> uv_maps;
   bool uv_maps_raw = false;
   MeshOutputsSetup mesh_outputs;
+  AmplitudeMapsSetup amplitude_maps;  // Parameters.model
 };
 
 // INVALID_ARGUMENT naming the field for a malformed Start; RESOURCE_EXHAUSTED

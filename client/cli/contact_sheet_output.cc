@@ -1,6 +1,7 @@
 #include "client/cli/contact_sheet_output.h"
 
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "common/file_util.h"
@@ -11,26 +12,32 @@
 
 namespace crease::client {
 
-absl::Status WriteContactSheet(const std::vector<std::string>& plain_images,
-                               const std::vector<std::string>& wrinkled_images,
-                               bool png, const std::string& out) {
-  const int rows = static_cast<int>(plain_images.size());
-  std::vector<image::RgbaImage> decoded;
-  decoded.reserve(2 * rows);
-  for (int r = 0; r < rows; ++r) {
-    for (const std::string* bytes : {&plain_images[r], &wrinkled_images[r]}) {
+absl::Status WriteContactSheet(
+    const std::vector<std::vector<std::string>>& columns, bool png,
+    const std::string& out) {
+  if (columns.empty()) return absl::InvalidArgumentError("no sheet columns");
+  const size_t rows = columns[0].size();
+  // decoded[c][r]: every image decoded before any pointer into it is taken.
+  std::vector<std::vector<image::RgbaImage>> decoded(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    for (const std::string& bytes : columns[c]) {
       CREASE_ASSIGN_OR_RETURN(
           image::RgbaImage d,
-          png ? image::DecodePng(*bytes) : image::DecodeJpeg(*bytes));
-      decoded.push_back(std::move(d));
+          png ? image::DecodePng(bytes) : image::DecodeJpeg(bytes));
+      decoded[c].push_back(std::move(d));
     }
   }
-  std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
-      pairs;
-  for (int r = 0; r < rows; ++r) {
-    pairs.push_back({&decoded[2 * r], &decoded[2 * r + 1]});
+  std::vector<std::vector<const image::RgbaImage*>> sheet_rows(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (r >= decoded[c].size()) {
+        return absl::InternalError("contact sheet: a column is short");
+      }
+      sheet_rows[r].push_back(&decoded[c][r]);
+    }
   }
-  CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet, image::ContactSheet(pairs));
+  CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet,
+                          image::ContactSheet(sheet_rows));
   CREASE_ASSIGN_OR_RETURN(std::string encoded, image::EncodePng(sheet));
   return files::WriteStringToFile(out + "/contact_sheet.png", encoded);
 }

@@ -2,7 +2,8 @@
 #define CREASE_CLIENT_CLI_CONTACT_SHEET_OUTPUT_H_
 
 // crease-client --contact_sheet: the plain and wrinkled images of a few
-// frames side by side in one PNG.
+// frames (and with --compare_models the other model's) side by side in one
+// PNG.
 
 #include <string>
 #include <vector>
@@ -11,11 +12,11 @@
 
 namespace crease::client {
 
-// Decodes each row's plain and wrinkled image (PNG when `png`, else JPEG)
-// and writes them side by side as out/contact_sheet.png.
-absl::Status WriteContactSheet(const std::vector<std::string>& plain_images,
-                               const std::vector<std::string>& wrinkled_images,
-                               bool png, const std::string& out);
+// Decodes each column's image of each row (PNG when `png`, else JPEG;
+// columns[c][r]) and writes them side by side as out/contact_sheet.png.
+absl::Status WriteContactSheet(
+    const std::vector<std::vector<std::string>>& columns, bool png,
+    const std::string& out);
 
 }  // namespace crease::client
 

@@ -26,6 +26,7 @@
 #include "client/cli/contact_sheet_output.h"
 #include "client/cli/gltf_export.h"
 #include "client/cli/mesh_output.h"
+#include "client/cli/model_flags.h"
 #include "client/cli/stream_summary.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
@@ -53,7 +54,8 @@ ABSL_FLAG(double, azimuth, 0,
           "axis by this many degrees (180: from behind).");
 ABSL_FLAG(bool, contact_sheet, false,
           "With images: also stream the plain mesh in a second session and "
-          "write contact_sheet.png (rows of plain | wrinkled).");
+          "write contact_sheet.png (rows of plain | wrinkled; with "
+          "--compare_models plain | SCA 2015 | wrinkle maps).");
 ABSL_FLAG(int, sheet_rows, 6, "Frames on the contact sheet.");
 ABSL_FLAG(double, min_width, 0, "L_min in model units (0: server default).");
 ABSL_FLAG(int, fade_frames, -1,
@@ -197,27 +199,36 @@ absl::Status CreateOutputDirectory(const std::string& out) {
   return absl::OkStatus();
 }
 
-// The wrinkled session, and with a contact sheet a second one for the plain
-// mesh.
+// The wrinkled session, and with a contact sheet the sessions of the sheet's
+// other columns: the plain mesh, then with --compare_models the other model.
 struct Sessions {
   std::unique_ptr<SessionStream> wrinkled;
-  std::unique_ptr<SessionStream> plain;  // null without a contact sheet
+  std::vector<std::unique_ptr<SessionStream>> columns;
+  // The sheet shows plain | SCA 2015 | wrinkle maps: the wrinkled session's
+  // column is the last when it runs the wrinkle-map model.
+  bool wrinkled_last = false;
 };
 
 absl::StatusOr<Sessions> OpenSessions(CreaseClient& client,
                                       const v1::Start& start, bool want_sheet) {
   Sessions sessions;
   CREASE_ASSIGN_OR_RETURN(sessions.wrinkled, client.OpenSession(start));
-  if (want_sheet) {
-    v1::Start plain_start = start;
-    plain_start.mutable_outputs()->set_paths(false);
-    plain_start.mutable_outputs()->clear_wrinkled_mesh();
-    plain_start.mutable_outputs()->set_vertex_fields(false);
-    plain_start.mutable_outputs()->mutable_image()->set_plain(true);
+  if (!want_sheet) return sessions;
+  v1::Start plain_start = start;
+  const v1::ImageRequest image = start.outputs().image();
+  plain_start.mutable_outputs()->Clear();
+  *plain_start.mutable_outputs()->mutable_image() = image;
+  plain_start.mutable_outputs()->mutable_image()->set_plain(true);
+  CREASE_ASSIGN_OR_RETURN(std::optional<v1::Start> other,
+                          ComparisonStart(start));
+  for (const v1::Start* column : {&plain_start, other ? &*other : nullptr}) {
+    if (column == nullptr) continue;
     CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> opened,
-                            client.OpenSession(plain_start));
-    sessions.plain = std::move(opened);
+                            client.OpenSession(*column));
+    sessions.columns.push_back(std::move(opened));
   }
+  sessions.wrinkled_last =
+      other && start.parameters().model() == v1::WRINKLE_MODEL_AMPLITUDE_MAPS;
   return sessions;
 }
 
@@ -243,11 +254,11 @@ struct Streaming {
   const absl::Time begin;  // frame f is due at begin + f / --fps
 };
 
-// Sends the frames to both sessions, paced at --fps or as fast as the window
+// Sends the frames to every session, paced at --fps or as fast as the window
 // lets it; stops at the first failure, which it returns.
 absl::Status SendFrames(Streaming& streaming) {
   SessionStream& session = *streaming.sessions.wrinkled;
-  SessionStream* plain = streaming.sessions.plain.get();
+  const auto& columns = streaming.sessions.columns;
   const double fps = absl::GetFlag(FLAGS_fps);
   absl::Status send_status;
   for (int f = 0; f < streaming.num_frames && send_status.ok(); ++f) {
@@ -258,10 +269,12 @@ absl::Status SendFrames(Streaming& streaming) {
         FrameOf(streaming.animation.frames.Sample(f), static_cast<uint32_t>(f));
     streaming.sent_ns[f].store(absl::GetCurrentTimeNanos());
     send_status = session.Send(frame);
-    if (send_status.ok() && plain != nullptr) send_status = plain->Send(frame);
+    for (size_t c = 0; c < columns.size() && send_status.ok(); ++c) {
+      send_status = columns[c]->Send(frame);
+    }
   }
   (void)session.WritesDone();
-  if (plain != nullptr) (void)plain->WritesDone();
+  for (const auto& column : columns) (void)column->WritesDone();
   return send_status;
 }
 
@@ -274,15 +287,15 @@ void KeepSheetImage(const std::string& image, int f,
   }
 }
 
-// Receives the plain session's results and keeps its images for the sheet.
-absl::Status ReceivePlainImages(const Streaming& streaming,
-                                std::vector<std::string>* plain_images) {
+// Receives a sheet column's session's results and keeps its images.
+absl::Status ReceiveColumnImages(const Streaming& streaming,
+                                 SessionStream& column,
+                                 std::vector<std::string>* images) {
+  images->resize(streaming.sheet_frames.size());
   for (int f = 0; f < streaming.num_frames; ++f) {
-    absl::StatusOr<v1::FrameResult> result =
-        streaming.sessions.plain->Receive();
+    absl::StatusOr<v1::FrameResult> result = column.Receive();
     if (!result.ok()) return result.status();
-    KeepSheetImage(result->image().data(), f, streaming.sheet_frames,
-                   plain_images);
+    KeepSheetImage(result->image().data(), f, streaming.sheet_frames, images);
   }
   return absl::OkStatus();
 }
@@ -292,7 +305,8 @@ struct Received {
   StreamSummary summary;
   std::string jsonl;                         // wrinkles.jsonl
   std::vector<std::string> wrinkled_images;  // one per contact sheet row
-  std::vector<std::string> plain_images;     // one per contact sheet row
+  // Per Sessions::columns, one per contact sheet row.
+  std::vector<std::vector<std::string>> column_images;
 };
 
 // Appends a result's wrinkle paths to `jsonl` (with --paths) and writes its
@@ -346,8 +360,8 @@ absl::Status ReceiveResults(const Streaming& streaming, const std::string& out,
   return absl::OkStatus();
 }
 
-// Streams the frames and collects what comes back: the sender and the plain
-// session's receiver run on threads of their own while this one receives the
+// Streams the frames and collects what comes back: the sender and the sheet
+// columns' receivers run on threads of their own while this one receives the
 // wrinkled session's results. The first failure, if any, is returned once
 // every thread is done.
 absl::StatusOr<Received> StreamFrames(Streaming& streaming,
@@ -356,12 +370,14 @@ absl::StatusOr<Received> StreamFrames(Streaming& streaming,
   absl::Status send_status;
   std::thread sender([&] { send_status = SendFrames(streaming); });
   Received received;
-  received.plain_images.resize(streaming.sheet_frames.size());
-  absl::Status plain_status;
-  std::thread plain_receiver;
-  if (sessions.plain != nullptr) {
-    plain_receiver = std::thread([&] {
-      plain_status = ReceivePlainImages(streaming, &received.plain_images);
+  const size_t num_columns = sessions.columns.size();
+  received.column_images.resize(num_columns);
+  std::vector<absl::Status> column_status(num_columns);
+  std::vector<std::thread> column_receivers;
+  for (size_t c = 0; c < num_columns; ++c) {
+    column_receivers.emplace_back([&, c] {
+      column_status[c] = ReceiveColumnImages(streaming, *sessions.columns[c],
+                                             &received.column_images[c]);
     });
   }
 
@@ -372,22 +388,22 @@ absl::StatusOr<Received> StreamFrames(Streaming& streaming,
       ReceiveResults(streaming, out, progress, &received);
   if (progress) std::fprintf(stderr, "\n");
   if (!receive_status.ok()) sessions.wrinkled->Cancel();
-  if (!receive_status.ok() && sessions.plain != nullptr) {
-    sessions.plain->Cancel();
+  if (!receive_status.ok()) {
+    for (const auto& column : sessions.columns) column->Cancel();
   }
   sender.join();
-  if (plain_receiver.joinable()) plain_receiver.join();
+  for (std::thread& receiver : column_receivers) receiver.join();
   received.summary.wall_seconds =
       absl::ToDoubleSeconds(absl::Now() - streaming.begin);
   received.summary.bytes_sent = sessions.wrinkled->bytes_sent();
   received.summary.bytes_received = sessions.wrinkled->bytes_received();
   const absl::Status finished = sessions.wrinkled->Finish();
-  for (const absl::Status& s :
-       {receive_status, send_status, finished, plain_status}) {
+  for (const absl::Status& s : {receive_status, send_status, finished}) {
     if (!s.ok()) return s;
   }
-  if (sessions.plain != nullptr) {
-    CREASE_RETURN_IF_ERROR(sessions.plain->Finish());
+  for (size_t c = 0; c < num_columns; ++c) {
+    CREASE_RETURN_IF_ERROR(column_status[c]);
+    CREASE_RETURN_IF_ERROR(sessions.columns[c]->Finish());
   }
   return received;
 }
@@ -413,15 +429,19 @@ absl::Status WriteSummary(const StreamSummary& summary,
 // Writes wrinkles.jsonl, the contact sheet and the summary.
 absl::Status WriteOutputs(const RunRequest& request,
                           const std::vector<int>& sheet_frames,
-                          Received* received) {
+                          bool wrinkled_last, Received* received) {
   if (absl::GetFlag(FLAGS_paths)) {
     CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
         request.out + "/wrinkles.jsonl", received->jsonl));
   }
   if (request.want_sheet) {
+    // plain | SCA 2015 | wrinkle maps.
+    std::vector<std::vector<std::string>> columns =
+        std::move(received->column_images);
+    columns.insert(columns.begin() + (wrinkled_last ? columns.size() : 1),
+                   std::move(received->wrinkled_images));
     CREASE_RETURN_IF_ERROR(
-        WriteContactSheet(received->plain_images, received->wrinkled_images,
-                          request.image == "png", request.out));
+        WriteContactSheet(columns, request.image == "png", request.out));
     received->summary.contact_sheet_frames = sheet_frames;
   }
   return WriteSummary(received->summary, request.out);
@@ -440,10 +460,10 @@ absl::Status Run() {
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
   CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
                           ConnectFromFlags());
-  CREASE_ASSIGN_OR_RETURN(
-      const Sessions sessions,
-      OpenSessions(*client, StartFromFlags(animation, request.image),
-                   request.want_sheet));
+  v1::Start start = StartFromFlags(animation, request.image);
+  CREASE_RETURN_IF_ERROR(ApplyModelFlags(&start));
+  CREASE_ASSIGN_OR_RETURN(const Sessions sessions,
+                          OpenSessions(*client, start, request.want_sheet));
   const std::vector<int> sheet_frames = SheetFrames(num_frames);
   Streaming streaming{.animation = animation,
                       .num_frames = num_frames,
@@ -457,7 +477,7 @@ absl::Status Run() {
   if (gltf_export != nullptr) {
     CREASE_RETURN_IF_ERROR(gltf_export->Write(absl::GetFlag(FLAGS_quiet)));
   }
-  return WriteOutputs(request, sheet_frames, &received);
+  return WriteOutputs(request, sheet_frames, sessions.wrinkled_last, &received);
 }
 
 }  // namespace

@@ -146,6 +146,30 @@ absl::StatusOr<std::string> VertexFieldsCsv(const v1::VertexFields& fields) {
   return csv;
 }
 
+absl::StatusOr<std::string> VertexAmplitudesCsv(
+    const v1::VertexAmplitudes& amplitudes) {
+  const int channels = static_cast<int>(amplitudes.channels());
+  if (channels < 1 || channels > 3 ||
+      amplitudes.amplitudes_size() % channels != 0) {
+    return Invalid(absl::StrFormat(
+        "frame_result.vertex_amplitudes: %d channels and %d floats, need 1..3 "
+        "channels and a whole number of vertices",
+        amplitudes.channels(), amplitudes.amplitudes_size()));
+  }
+  std::string csv = "vertex";
+  for (int c = 0; c < channels; ++c) absl::StrAppend(&csv, ",a", c);
+  csv += "\n";
+  for (int v = 0; v < amplitudes.amplitudes_size() / channels; ++v) {
+    absl::StrAppend(&csv, v);
+    for (int c = 0; c < channels; ++c) {
+      absl::StrAppendFormat(&csv, ",%.7g",
+                            amplitudes.amplitudes(v * channels + c));
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
 absl::Status SaveMeshOutputs(const v1::Started& started,
                              const v1::FrameResult& result,
                              const std::string& out) {
@@ -162,6 +186,13 @@ absl::Status SaveMeshOutputs(const v1::Started& started,
                             VertexFieldsCsv(result.vertex_fields()));
     CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
         absl::StrFormat("%s/frame_%04d_vertex_fields.csv", out, result.index()),
+        csv));
+  }
+  if (result.has_vertex_amplitudes()) {
+    CREASE_ASSIGN_OR_RETURN(const std::string csv,
+                            VertexAmplitudesCsv(result.vertex_amplitudes()));
+    CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
+        absl::StrFormat("%s/frame_%04d_amplitudes.csv", out, result.index()),
         csv));
   }
   if (result.has_uv_maps()) {

@@ -29,6 +29,11 @@ absl::StatusOr<std::string> WrinkledMeshObj(
 // InvalidArgument when the sizes disagree.
 absl::StatusOr<std::string> VertexFieldsCsv(const v1::VertexFields& fields);
 
+// FrameResult.vertex_amplitudes (the wrinkle-map model) as CSV, one row per
+// vertex: `vertex,a0[,a1[,a2]]`. InvalidArgument for a malformed message.
+absl::StatusOr<std::string> VertexAmplitudesCsv(
+    const v1::VertexAmplitudes& amplitudes);
+
 // Writes what `result` carries of them into `out`, as the files above.
 absl::Status SaveMeshOutputs(const v1::Started& started,
                              const v1::FrameResult& result,

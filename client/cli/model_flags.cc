@@ -1,0 +1,116 @@
+#include "client/cli/model_flags.h"
+
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_format.h"
+#include "common/file_util.h"
+#include "common/status_macros.h"
+
+ABSL_FLAG(std::string, model, "sca2015",
+          "Wrinkle model: sca2015 (traced wrinkles, the default) or "
+          "amplitude_maps (Volino 1999: a pattern in UV space whose amplitude "
+          "follows the edges' shrinking; needs UVs).");
+ABSL_FLAG(double, amplitude_scale, 0,
+          "amplitude_maps: k, amplitudes times the paper's (0: the server's "
+          "default, 1).");
+ABSL_FLAG(std::string, pattern, "",
+          "amplitude_maps: a PNG pattern (up to 1024 a side; R, G, B are "
+          "channels, 0..255 for heights -1..1). Empty: sinusoids at 0, 60 "
+          "and 120 degrees.");
+ABSL_FLAG(int, pattern_channels, 0,
+          "amplitude_maps: channels taken from --pattern, 1..3 (0: 3).");
+ABSL_FLAG(double, wavelength, 0,
+          "amplitude_maps: the default pattern's wavelength in UV units (0: "
+          "the server's default, 1/16).");
+ABSL_FLAG(std::string, rest_lengths, "",
+          "amplitude_maps: where native edge lengths come from: "
+          "rest_positions or adaptive_references (empty: rest positions when "
+          "the input has them, else the SCA 2015 adaptive references).");
+ABSL_FLAG(bool, vertex_amplitudes, false,
+          "amplitude_maps: ask for the per-vertex amplitudes and write "
+          "out/frame_NNNN_amplitudes.csv per frame.");
+ABSL_FLAG(bool, compare_models, false,
+          "With --contact_sheet: a third session draws the same frames with "
+          "the other model, and the sheet's rows become plain | SCA 2015 | "
+          "wrinkle maps. Needs UVs.");
+
+namespace crease::client {
+namespace {
+
+absl::Status NeedsUvs(const v1::Start& start, const char* what) {
+  if (start.topology().corner_uvs_size() > 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s needs UVs in the input (OBJ vt, glTF TEXCOORD_0)", what));
+}
+
+absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
+  if (const double k = absl::GetFlag(FLAGS_amplitude_scale); k != 0) {
+    params->set_scale(k);
+  }
+  if (const double w = absl::GetFlag(FLAGS_wavelength); w != 0) {
+    params->set_wavelength(w);
+  }
+  const std::string rest = absl::GetFlag(FLAGS_rest_lengths);
+  if (rest == "rest_positions") {
+    params->set_rest_lengths(v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS);
+  } else if (rest == "adaptive_references") {
+    params->set_rest_lengths(v1::AMPLITUDE_REST_LENGTHS_ADAPTIVE_REFERENCES);
+  } else if (!rest.empty()) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--rest_lengths: %s, need rest_positions or adaptive_references",
+        rest));
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_pattern); !path.empty()) {
+    CREASE_ASSIGN_OR_RETURN(std::string png, files::ReadFileToString(path));
+    params->set_pattern_png(std::move(png));
+    params->set_pattern_channels(
+        static_cast<uint32_t>(absl::GetFlag(FLAGS_pattern_channels)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ApplyModelFlags(v1::Start* start) {
+  const std::string model = absl::GetFlag(FLAGS_model);
+  v1::Parameters* parameters = start->mutable_parameters();
+  if (model == "amplitude_maps") {
+    CREASE_RETURN_IF_ERROR(NeedsUvs(*start, "--model amplitude_maps"));
+    parameters->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
+    CREASE_RETURN_IF_ERROR(
+        FillAmplitudeMaps(parameters->mutable_amplitude_maps()));
+    start->mutable_outputs()->set_vertex_amplitudes(
+        absl::GetFlag(FLAGS_vertex_amplitudes));
+  } else if (model != "sca2015") {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("--model: %s, need sca2015 or amplitude_maps", model));
+  } else if (absl::GetFlag(FLAGS_vertex_amplitudes)) {
+    return absl::InvalidArgumentError(
+        "--vertex_amplitudes needs --model amplitude_maps");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<v1::Start>> ComparisonStart(
+    const v1::Start& start) {
+  if (!absl::GetFlag(FLAGS_compare_models)) return std::nullopt;
+  CREASE_RETURN_IF_ERROR(NeedsUvs(start, "--compare_models"));
+  v1::Start other = start;
+  v1::Outputs* outputs = other.mutable_outputs();
+  const v1::ImageRequest image = outputs->image();
+  outputs->Clear();
+  *outputs->mutable_image() = image;
+  v1::Parameters* parameters = other.mutable_parameters();
+  if (start.parameters().model() == v1::WRINKLE_MODEL_AMPLITUDE_MAPS) {
+    parameters->set_model(v1::WRINKLE_MODEL_SCA2015);
+    parameters->clear_amplitude_maps();
+  } else {
+    parameters->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
+    CREASE_RETURN_IF_ERROR(
+        FillAmplitudeMaps(parameters->mutable_amplitude_maps()));
+  }
+  return other;
+}
+
+}  // namespace crease::client

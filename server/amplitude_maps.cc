@@ -1,0 +1,257 @@
+#include "server/amplitude_maps.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "common/status_macros.h"
+#include "image/image_encoding.h"
+
+namespace crease::server {
+namespace {
+
+constexpr char kField[] = "start.parameters.amplitude_maps";
+
+absl::Status Invalid(std::string_view what) {
+  return absl::InvalidArgumentError(absl::StrFormat("%s%s", kField, what));
+}
+
+// The default pattern: its texels per side follow the wavelength (16 a
+// wavelength, 64..kMaxPatternPngSize, a power of two so the tile repeats on
+// whole texels).
+absl::StatusOr<WrinklePattern> DefaultPattern(double wavelength) {
+  SinusoidPatternParams params;
+  params.wavelength = wavelength;
+  const int wanted = static_cast<int>(std::ceil(16.0 / wavelength));
+  params.resolution =
+      std::clamp(static_cast<int>(std::bit_ceil(static_cast<unsigned>(wanted))),
+                 64, kMaxPatternPngSize);
+  return MakeSinusoidPattern(params);
+}
+
+absl::StatusOr<AmplitudeModelParams> ModelParams(
+    const v1::AmplitudeMapParameters& p, bool has_rest_positions) {
+  AmplitudeModelParams params;
+  if (p.has_shrink_threshold()) params.shrink_threshold = p.shrink_threshold();
+  if (p.has_sensitivity_alpha()) {
+    params.sensitivity_alpha = p.sensitivity_alpha();
+  }
+  if (p.has_scale()) params.scale = p.scale();
+  if (p.literal_shrink()) params.shrink = ShrinkFormula::kLiteral;
+  if (p.literal_sensitivity()) {
+    params.sensitivity = SensitivityFormula::kLiteral;
+  }
+  params.clamp_negative = !p.keep_negative();
+  switch (p.rest_lengths()) {
+    case v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS:
+      if (!has_rest_positions) {
+        return Invalid(
+            ".rest_lengths: REST_POSITIONS needs start.topology."
+            "rest_positions");
+      }
+      params.rest_lengths = RestLengthSource::kRestPositions;
+      break;
+    case v1::AMPLITUDE_REST_LENGTHS_ADAPTIVE_REFERENCES:
+      params.rest_lengths = RestLengthSource::kAdaptiveReferences;
+      break;
+    case v1::AMPLITUDE_REST_LENGTHS_UNSPECIFIED:
+      params.rest_lengths = has_rest_positions
+                                ? RestLengthSource::kRestPositions
+                                : RestLengthSource::kAdaptiveReferences;
+      break;
+    default:
+      return Invalid(
+          absl::StrFormat(".rest_lengths: unknown value %d", p.rest_lengths()));
+  }
+  // The model's ranges (ValidateAmplitudeParams), named as the fields are.
+  const struct {
+    const char* field;
+    double value, low, high;
+    bool low_open;
+  } ranges[] = {
+      {"shrink_threshold", params.shrink_threshold, 0, 10, true},
+      {"sensitivity_alpha", params.sensitivity_alpha, 0, 1e6, true},
+      {"scale", params.scale, 0, 100, false},
+  };
+  for (const auto& r : ranges) {
+    const bool above_low = r.low_open ? r.value > r.low : r.value >= r.low;
+    if (!(above_low && r.value <= r.high)) {
+      return Invalid(absl::StrFormat(".%s: %g is outside %s%g, %g]", r.field,
+                                     r.value, r.low_open ? "(" : "[", r.low,
+                                     r.high));
+    }
+  }
+  if (absl::Status s = ValidateAmplitudeParams(params); !s.ok()) {
+    return Invalid(absl::StrFormat(": %s", s.message()));
+  }
+  return params;
+}
+
+absl::StatusOr<WrinklePattern> Pattern(const v1::AmplitudeMapParameters& p) {
+  if (!p.pattern_png().empty()) {
+    if (p.pattern_channels() > 3) {
+      return Invalid(absl::StrFormat(".pattern_channels: %d, need 1..3 (0: 3)",
+                                     p.pattern_channels()));
+    }
+    const int channels =
+        p.pattern_channels() == 0 ? 3 : static_cast<int>(p.pattern_channels());
+    absl::StatusOr<WrinklePattern> pattern =
+        DecodePatternPng(p.pattern_png(), channels);
+    if (!pattern.ok()) {
+      return Invalid(
+          absl::StrFormat(".pattern_png: %s", pattern.status().message()));
+    }
+    return pattern;
+  }
+  const double wavelength = p.has_wavelength() ? p.wavelength() : 1.0 / 16.0;
+  if (!(wavelength >= 1.0 / 256.0 && wavelength <= 1.0)) {
+    return Invalid(
+        absl::StrFormat(".wavelength: %g is outside [1/256, 1]", wavelength));
+  }
+  return DefaultPattern(wavelength);
+}
+
+void FillEffective(const AmplitudeModelParams& params,
+                   const WrinklePattern& pattern, bool default_pattern,
+                   double wavelength, v1::AmplitudeMapParameters* out) {
+  out->set_shrink_threshold(params.shrink_threshold);
+  out->set_sensitivity_alpha(params.sensitivity_alpha);
+  out->set_scale(params.scale);
+  out->set_rest_lengths(params.rest_lengths == RestLengthSource::kRestPositions
+                            ? v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS
+                            : v1::AMPLITUDE_REST_LENGTHS_ADAPTIVE_REFERENCES);
+  out->set_literal_shrink(params.shrink == ShrinkFormula::kLiteral);
+  out->set_literal_sensitivity(params.sensitivity ==
+                               SensitivityFormula::kLiteral);
+  out->set_keep_negative(!params.clamp_negative);
+  out->clear_pattern_png();  // not echoed: the client has it
+  out->set_pattern_channels(static_cast<uint32_t>(pattern.channels));
+  if (default_pattern) {
+    out->set_wavelength(wavelength);
+  } else {
+    out->clear_wavelength();
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<WrinklePattern> DecodePatternPng(std::string_view png,
+                                                int channels) {
+  CREASE_ASSIGN_OR_RETURN(image::RgbaImage image, image::DecodePng(png));
+  if (image.width > kMaxPatternPngSize || image.height > kMaxPatternPngSize) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%d x %d pixels, over %d a side", image.width,
+                        image.height, kMaxPatternPngSize));
+  }
+  WrinklePattern pattern;
+  pattern.width = image.width;
+  pattern.height = image.height;
+  pattern.channels = channels;
+  pattern.samples.resize(static_cast<size_t>(image.width) * image.height *
+                         channels);
+  for (int y = 0; y < image.height; ++y) {
+    // The image's top row is v = 1: the pattern's last row.
+    const uint8_t* row =
+        &image.pixels[4 * static_cast<size_t>(image.height - 1 - y) *
+                      image.width];
+    float* out =
+        &pattern.samples[static_cast<size_t>(y) * image.width * channels];
+    for (int x = 0; x < image.width; ++x) {
+      for (int c = 0; c < channels; ++c) {
+        out[x * channels + c] = row[4 * x + c] / 127.5f - 1.0f;
+      }
+    }
+  }
+  CREASE_RETURN_IF_ERROR(ValidatePattern(pattern));
+  return pattern;
+}
+
+absl::StatusOr<AmplitudeMapsSetup> ValidateAmplitudeMaps(
+    const v1::Start& start, absl::Span<const float> corner_uvs,
+    v1::Parameters* effective) {
+  const v1::Parameters& p = start.parameters();
+  AmplitudeMapsSetup setup;
+  setup.vertex_amplitudes = start.outputs().vertex_amplitudes();
+  switch (p.model()) {
+    case v1::WRINKLE_MODEL_UNSPECIFIED:
+    case v1::WRINKLE_MODEL_SCA2015:
+      if (setup.vertex_amplitudes) {
+        return absl::InvalidArgumentError(
+            "start.outputs.vertex_amplitudes: needs start.parameters.model "
+            "WRINKLE_MODEL_AMPLITUDE_MAPS");
+      }
+      effective->set_model(v1::WRINKLE_MODEL_SCA2015);
+      return setup;
+    case v1::WRINKLE_MODEL_AMPLITUDE_MAPS:
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "start.parameters.model: unknown value %d", p.model()));
+  }
+  if (corner_uvs.empty()) {
+    return absl::InvalidArgumentError(
+        "start.parameters.model: WRINKLE_MODEL_AMPLITUDE_MAPS needs "
+        "start.topology.corner_uvs (the pattern lies in UV space)");
+  }
+  for (size_t i = 0; i < corner_uvs.size(); ++i) {
+    if (std::abs(corner_uvs[i]) > kMaxUvMagnitude) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "start.topology.corner_uvs: triangle %d corner %d is %g, over %g "
+          "from 0 (the wrinkle-map model's limit)",
+          i / 6, i / 2 % 3, corner_uvs[i], kMaxUvMagnitude));
+    }
+  }
+  const v1::AmplitudeMapParameters& a = p.amplitude_maps();
+  CREASE_ASSIGN_OR_RETURN(
+      setup.params, ModelParams(a, start.topology().rest_positions_size() > 0));
+  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern, Pattern(a));
+  setup.enabled = true;
+  effective->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
+  FillEffective(setup.params, pattern, a.pattern_png().empty(),
+                a.has_wavelength() ? a.wavelength() : 1.0 / 16.0,
+                effective->mutable_amplitude_maps());
+  setup.pattern = std::make_shared<const WrinklePattern>(std::move(pattern));
+  return setup;
+}
+
+absl::Status AmplitudeMaps::Update(const Session& session,
+                                   absl::Span<const float> rest_positions,
+                                   absl::Span<const float> corner_uvs,
+                                   absl::Span<const float> positions) {
+  if (!setup_.enabled) return absl::OkStatus();
+  if (!model_) {
+    CREASE_ASSIGN_OR_RETURN(
+        AmplitudeModel model,
+        AmplitudeModel::Create(
+            session.topology(), corner_uvs, *setup_.pattern,
+            rest_positions.empty() ? positions : rest_positions,
+            setup_.params));
+    model_ = std::move(model);
+  }
+  return model_->Update(positions, session.references());
+}
+
+void AmplitudeMaps::FillFrame(double update_ms, v1::FrameResult* result) const {
+  if (!setup_.enabled || !model_) return;
+  result->mutable_timings()->set_amplitude_maps_ms(update_ms);
+  if (!setup_.vertex_amplitudes) return;
+  v1::VertexAmplitudes* out = result->mutable_vertex_amplitudes();
+  out->set_channels(static_cast<uint32_t>(model_->channels()));
+  const absl::Span<const float> amplitudes = model_->vertex_amplitudes();
+  out->mutable_amplitudes()->Add(amplitudes.begin(), amplitudes.end());
+}
+
+renderer::PatternWrinkles AmplitudeMaps::Wrinkles() const {
+  renderer::PatternWrinkles wrinkles;
+  if (!setup_.enabled || !model_) return wrinkles;
+  const WrinklePattern& pattern = *setup_.pattern;
+  wrinkles.pattern = {pattern.width, pattern.height, pattern.channels,
+                      pattern.samples, pattern.wrap == PatternWrap::kRepeat};
+  wrinkles.amplitudes = model_->vertex_amplitudes();
+  return wrinkles;
+}
+
+}  // namespace crease::server

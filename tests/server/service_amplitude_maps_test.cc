@@ -1,0 +1,272 @@
+// The wrinkle-map model (Volino 1999) over the wire: Parameters.model
+// chooses it, its amplitudes are the library's, its images are the
+// renderer's RenderPattern of them, and bad requests are refused naming the
+// field.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "image/camera.h"
+#include "image/image_encoding.h"
+#include "renderer/frame_renderer.h"
+#include "renderer/gpu_context.h"
+#include "server/amplitude_maps.h"
+#include "tests/server/service_fixture.h"
+#include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
+#include "wrinkle/amplitude_model.h"
+#include "wrinkle/session.h"
+#include "wrinkle/wrinkle_pattern.h"
+
+namespace crease::server {
+namespace {
+
+using ::testing::ElementsAreArray;
+using ::testing::HasSubstr;
+
+// Planar UVs (rest x, y scaled into [0, 1]) per corner: any valid UVs do.
+std::vector<float> PlanarUvs(const io::TriangleMesh& mesh) {
+  float lo[2] = {1e30f, 1e30f}, hi[2] = {-1e30f, -1e30f};
+  for (int v = 0; v < mesh.num_vertices(); ++v) {
+    for (int k = 0; k < 2; ++k) {
+      lo[k] = std::min(lo[k], mesh.positions[3 * v + k]);
+      hi[k] = std::max(hi[k], mesh.positions[3 * v + k]);
+    }
+  }
+  std::vector<float> uvs;
+  for (const io::Triangle& t : mesh.triangles) {
+    for (int32_t v : t) {
+      for (int k = 0; k < 2; ++k) {
+        uvs.push_back((mesh.positions[3 * v + k] - lo[k]) / (hi[k] - lo[k]));
+      }
+    }
+  }
+  return uvs;
+}
+
+v1::Vec3 ProtoVec(const std::array<float, 3>& v) {
+  v1::Vec3 out;
+  out.set_x(v[0]);
+  out.set_y(v[1]);
+  out.set_z(v[2]);
+  return out;
+}
+
+class AmplitudeMapsServiceTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    running_ = new RunningServer(RunningServer::Start(LoopbackOptions()));
+    pants_ = new io::Animation(testing::LoadBundled("cloth_pants_knee"));
+    pants_->mesh.corner_uvs = PlanarUvs(pants_->mesh);
+    // Kept for the suite: a context torn down mid-suite takes the process's
+    // EGL display, and so the server's render contexts, with it.
+    auto gpu = renderer::GpuContext::Create();
+    ASSERT_TRUE(gpu.ok()) << gpu.status();
+    gpu_ = std::move(gpu).value().release();
+    auto frame_renderer = renderer::FrameRenderer::Create(gpu_);
+    ASSERT_TRUE(frame_renderer.ok()) << frame_renderer.status();
+    renderer_ = std::move(frame_renderer).value().release();
+  }
+  static void TearDownTestSuite() {
+    delete running_;
+    delete pants_;
+    delete renderer_;
+    delete gpu_;
+  }
+  static v1::Start MapsStart() {
+    v1::Start start = StartFor(*pants_);
+    start.mutable_parameters()->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
+    start.mutable_outputs()->set_vertex_amplitudes(true);
+    return start;
+  }
+  static RunningServer* running_;
+  static io::Animation* pants_;
+  static renderer::GpuContext* gpu_;
+  static renderer::FrameRenderer* renderer_;
+};
+RunningServer* AmplitudeMapsServiceTest::running_ = nullptr;
+io::Animation* AmplitudeMapsServiceTest::pants_ = nullptr;
+renderer::GpuContext* AmplitudeMapsServiceTest::gpu_ = nullptr;
+renderer::FrameRenderer* AmplitudeMapsServiceTest::renderer_ = nullptr;
+
+// Started echoes the effective parameters: the model, the paper's defaults,
+// the rest lengths resolved (the Start has rest positions) and the default
+// pattern's wavelength and channels.
+TEST_F(AmplitudeMapsServiceTest, StartedEchoesTheEffectiveParameters) {
+  auto session = running_->Client()->OpenSession(MapsStart());
+  ASSERT_TRUE(session.ok()) << session.status();
+  const v1::Parameters& p = (*session)->started().parameters();
+  EXPECT_EQ(p.model(), v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
+  const v1::AmplitudeMapParameters& a = p.amplitude_maps();
+  EXPECT_EQ(a.shrink_threshold(), 1.0);
+  EXPECT_EQ(a.sensitivity_alpha(), 1.0);
+  EXPECT_EQ(a.scale(), 1.0);
+  EXPECT_EQ(a.rest_lengths(), v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS);
+  EXPECT_EQ(a.wavelength(), 1.0 / 16.0);
+  EXPECT_EQ(a.pattern_channels(), 3u);
+  EXPECT_FALSE(a.keep_negative());
+  // An SCA 2015 session says so too.
+  auto sca = running_->Client()->OpenSession(StartFor(*pants_));
+  ASSERT_TRUE(sca.ok()) << sca.status();
+  EXPECT_EQ((*sca)->started().parameters().model(), v1::WRINKLE_MODEL_SCA2015);
+  EXPECT_FALSE((*sca)->started().parameters().has_amplitude_maps());
+}
+
+// 30 frames of the knee: every frame's amplitudes are those of the library's
+// model on an in-process session, bit for bit, and its image is the
+// renderer's RenderPattern of them (same camera), byte for byte.
+TEST_F(AmplitudeMapsServiceTest, AmplitudesAndImagesAreTheLibrarys) {
+  v1::Start start = MapsStart();
+  v1::ImageRequest* image = start.mutable_outputs()->mutable_image();
+  image->set_format(v1::IMAGE_FORMAT_PNG);
+  image->set_width(160);
+  image->set_height(120);
+  const image::Camera camera =
+      image::AutoFrame(pants_->frames.Sample(0), 160.0f / 120.0f);
+  *image->mutable_camera()->mutable_eye() = ProtoVec(camera.eye);
+  *image->mutable_camera()->mutable_target() = ProtoVec(camera.target);
+  *image->mutable_camera()->mutable_up() = ProtoVec(camera.up);
+  image->mutable_camera()->set_vertical_fov_degrees(
+      camera.vertical_fov_degrees);
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+
+  auto local = testing::NewSession(pants_->mesh);
+  absl::StatusOr<WrinklePattern> pattern = MakeSinusoidPattern({});
+  ASSERT_TRUE(pattern.ok());
+  absl::StatusOr<AmplitudeModel> model =
+      AmplitudeModel::Create(local->topology(), pants_->mesh.corner_uvs,
+                             *pattern, pants_->mesh.positions);
+  ASSERT_TRUE(model.ok()) << model.status();
+  renderer::RenderOptions options;
+  options.width = 160;
+  options.height = 120;
+  options.camera = camera;
+  float largest = 0;
+  for (int f = 0; f < 30; ++f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_FALSE(result->has_error()) << result->error().message();
+    const auto positions = pants_->frames.Sample(f);
+    ASSERT_TRUE(local->ProcessFrame(positions).ok());
+    ASSERT_TRUE(model->Update(positions, local->references()).ok());
+    const v1::VertexAmplitudes& amplitudes = result->vertex_amplitudes();
+    EXPECT_EQ(amplitudes.channels(), 3u);
+    EXPECT_THAT(std::vector<float>(amplitudes.amplitudes().begin(),
+                                   amplitudes.amplitudes().end()),
+                ElementsAreArray(model->vertex_amplitudes()));
+    for (float a : model->vertex_amplitudes()) largest = std::max(largest, a);
+    EXPECT_GT(result->timings().amplitude_maps_ms(), 0.0);
+    const renderer::RenderMesh mesh = {positions, pants_->mesh.triangles,
+                                       local->topology().weld_map(),
+                                       pants_->mesh.corner_uvs};
+    renderer::PatternWrinkles wrinkles;
+    wrinkles.pattern = {pattern->width, pattern->height, pattern->channels,
+                        pattern->samples, true};
+    wrinkles.amplitudes = model->vertex_amplitudes();
+    absl::StatusOr<image::RgbaImage> expected =
+        renderer_->RenderPattern(mesh, wrinkles, options);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    absl::StatusOr<image::RgbaImage> got =
+        image::DecodePng(result->image().data());
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_EQ(got->pixels, expected->pixels) << "frame " << f;
+  }
+  EXPECT_GT(largest, 0.0f);  // the knee bends: some edge shrinks
+  ASSERT_TRUE((*session)->WritesDone().ok());
+  EXPECT_TRUE((*session)->Finish().ok());
+}
+
+// The pattern a client uploads: its red channel read with rows flipped (the
+// PNG's top row is v = 1) and 0..255 mapped to -1..1.
+TEST(DecodePatternPngTest, RowsFlipAndBytesMapToHeights) {
+  image::RgbaImage png_image;
+  png_image.width = 2;
+  png_image.height = 2;
+  png_image.pixels = {0,  0, 0, 255, 255, 0, 0, 255,  // top row
+                      51, 0, 0, 255, 204, 0, 0, 255};
+  const auto png = image::EncodePng(png_image);
+  ASSERT_TRUE(png.ok());
+  absl::StatusOr<WrinklePattern> pattern = DecodePatternPng(*png, 1);
+  ASSERT_TRUE(pattern.ok()) << pattern.status();
+  ASSERT_EQ(pattern->samples.size(), 4u);
+  EXPECT_NEAR(pattern->samples[0], 51 / 127.5f - 1, 1e-6f);  // v = 0 row
+  EXPECT_NEAR(pattern->samples[1], 204 / 127.5f - 1, 1e-6f);
+  EXPECT_NEAR(pattern->samples[2], -1.0f, 1e-6f);
+  EXPECT_NEAR(pattern->samples[3], 1.0f, 1e-6f);
+  EXPECT_FALSE(DecodePatternPng("not a png", 1).ok());
+}
+
+// Each bad request is refused at the Start, naming the field.
+TEST_F(AmplitudeMapsServiceTest, BadRequestsAreRefusedNamingTheField) {
+  struct Case {
+    const char* field;
+    void (*change)(v1::Start*);
+  };
+  const Case cases[] = {
+      {"start.parameters.model",
+       [](v1::Start* s) { s->mutable_topology()->clear_corner_uvs(); }},
+      {"start.outputs.vertex_amplitudes",
+       [](v1::Start* s) {
+         s->mutable_parameters()->set_model(v1::WRINKLE_MODEL_SCA2015);
+       }},
+      {"start.parameters.amplitude_maps.scale: 101 is outside [0, 100]",
+       [](v1::Start* s) {
+         s->mutable_parameters()->mutable_amplitude_maps()->set_scale(101);
+       }},
+      {"start.parameters.amplitude_maps.wavelength",
+       [](v1::Start* s) {
+         s->mutable_parameters()->mutable_amplitude_maps()->set_wavelength(2);
+       }},
+      {"start.parameters.amplitude_maps.pattern_png",
+       [](v1::Start* s) {
+         s->mutable_parameters()->mutable_amplitude_maps()->set_pattern_png(
+             "not a png");
+       }},
+      {"start.parameters.amplitude_maps.pattern_channels",
+       [](v1::Start* s) {
+         auto* a = s->mutable_parameters()->mutable_amplitude_maps();
+         a->set_pattern_png("x");
+         a->set_pattern_channels(4);
+       }},
+      {"start.parameters.amplitude_maps.rest_lengths",
+       [](v1::Start* s) {
+         s->mutable_topology()->clear_rest_positions();
+         s->mutable_parameters()->mutable_amplitude_maps()->set_rest_lengths(
+             v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS);
+       }},
+      {"start.outputs.uv_maps",
+       [](v1::Start* s) {
+         s->mutable_outputs()->mutable_uv_maps()->set_size(64);
+       }},
+      {"start.topology.corner_uvs",
+       [](v1::Start* s) { s->mutable_topology()->set_corner_uvs(0, 2e4f); }},
+  };
+  for (const Case& c : cases) {
+    v1::Start start = MapsStart();
+    c.change(&start);
+    auto session = running_->Client()->OpenSession(start);
+    ASSERT_FALSE(session.ok()) << c.field;
+    EXPECT_EQ(session.status().code(), absl::StatusCode::kInvalidArgument)
+        << c.field;
+    EXPECT_THAT(session.status().message(), HasSubstr(c.field));
+  }
+  // A pattern over the size limit.
+  image::RgbaImage big;
+  big.width = kMaxPatternPngSize + 1;
+  big.height = 1;
+  big.pixels.assign(4 * static_cast<size_t>(big.width), 128);
+  v1::Start start = MapsStart();
+  start.mutable_parameters()->mutable_amplitude_maps()->set_pattern_png(
+      *image::EncodePng(big));
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_FALSE(session.ok());
+  EXPECT_THAT(session.status().message(), HasSubstr("over 1024 a side"));
+}
+
+}  // namespace
+}  // namespace crease::server
