@@ -14,6 +14,7 @@ import pathlib
 import random
 import struct
 import subprocess
+import zlib
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -129,6 +130,33 @@ outputs { paths: true wrinkled_mesh { level: 3 } vertex_fields: true }
     write("start_fuzz", "grid_mesh_level_9", encode_start(start_text(3, 3, extra="""
 outputs { wrinkled_mesh { level: 9 } }
 """)))
+    write("start_fuzz", "grid_amplitude_maps", encode_start(start_text(
+        5, 4, uvs=True, extra="""
+parameters { model: WRINKLE_MODEL_AMPLITUDE_MAPS
+  amplitude_maps { scale: 0.5 wavelength: 0.125 rest_lengths: AMPLITUDE_REST_LENGTHS_ADAPTIVE_REFERENCES } }
+outputs { vertex_amplitudes: true }
+""")))
+    pattern = "".join("\\%03o" % b for b in tiny_png(4, 4))
+    write("start_fuzz", "grid_amplitude_pattern", encode_start(start_text(
+        4, 4, uvs=True, extra="""
+parameters { model: WRINKLE_MODEL_AMPLITUDE_MAPS
+  amplitude_maps { pattern_png: "%s" pattern_channels: 2 } }
+""" % pattern)))
+
+
+def tiny_png(width, height):
+    """An 8-bit RGBA PNG with a gradient, for the pattern seeds."""
+    rows = b"".join(
+        b"\x00" + b"".join(bytes((60 * x % 256, 40 * y % 256, 200, 255))
+                           for x in range(width))
+        for y in range(height))
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data +
+                struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
+    return (b"\x89PNG\r\n\x1a\n" +
+            chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
 class Gltf:

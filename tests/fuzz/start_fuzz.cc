@@ -1,7 +1,8 @@
 // Fuzzes the server's handling of a client's Start message (bytes off the
 // wire): parsing, ValidateStart against small limits, then, for what it
 // accepts, a Session on the validated setup, a few frames and FillFrameResult
-// with every output, and the mesh outputs the Start asked for. Validation must
+// with every output, the mesh outputs the Start asked for and the wrinkle-map
+// model when chosen. Validation must
 // return only the documented codes, an accepted Start keeps its corner UVs as
 // sent (finite, 6 per triangle, or none), and must give a session that
 // accepts finite frames.
@@ -72,6 +73,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       CREASE_FUZZ_CHECK(v < started.wrinkled_mesh().vertex_count());
     }
   }
+  // The wrinkle-map model, when chosen: an accepted Start's model builds and
+  // updates on every finite frame.
+  server::AmplitudeMaps amplitude_maps(setup->amplitude_maps);
   std::optional<uint32_t> last_index;
   for (uint32_t frame = 0; frame < 3; ++frame) {
     v1::Frame message;
@@ -87,6 +91,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CREASE_FUZZ_CHECK(result.labels().size() ==
                       static_cast<size_t>((*session)->num_triangles()));
     mesh_outputs.FillFrame(**session, positions, &result);
+    CREASE_FUZZ_CHECK(amplitude_maps
+                          .Update(**session, setup->rest_positions,
+                                  setup->corner_uvs, positions)
+                          .ok());
+    amplitude_maps.FillFrame(0.0, &result);
+    if (amplitude_maps.enabled() && start.outputs().vertex_amplitudes()) {
+      const v1::VertexAmplitudes& a = result.vertex_amplitudes();
+      CREASE_FUZZ_CHECK(a.channels() >= 1 && a.channels() <= 3);
+      CREASE_FUZZ_CHECK(static_cast<uint32_t>(a.amplitudes_size()) ==
+                        a.channels() * setup->vertex_count);
+      for (float x : a.amplitudes()) CREASE_FUZZ_CHECK(std::isfinite(x));
+    }
     if (refined != nullptr) {
       CREASE_FUZZ_CHECK(result.wrinkled_mesh().positions_size() ==
                         3 * refined->num_vertices());
