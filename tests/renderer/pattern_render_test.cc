@@ -1,9 +1,10 @@
 // FrameRenderer::RenderPattern, the wrinkle-map model (Volino 1999) drawn by
 // bump mapping and by displacement (docs/algorithm.md, "Drawing the
 // wrinkle-map model"): the analytic flat sheet, zero amplitudes, sub-pixel
-// patterns against their supersampled reference, and no cracks across the
-// UV seams of a bundled animation. Set CREASE_TEST_OUTPUT_DIR to keep the
-// images.
+// patterns against their supersampled reference, and no cracks in a bundled
+// animation displaced (across UV seams or along tessellated edges). Set
+// CREASE_TEST_OUTPUT_DIR to keep the images (the crack test marks the
+// cracks green).
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +30,8 @@ namespace {
 
 using PatternRenderTest = RendererTest;
 
+// The crack test's amplitude scale k: 1 (the paper's) unless
+// CREASE_PATTERN_SCALE says otherwise, to explore.
 float FoxScale() {
   const char* s = std::getenv("CREASE_PATTERN_SCALE");
   return s != nullptr ? std::atof(s) : 1.0f;
