@@ -13,11 +13,15 @@
 #include "benchmark/benchmark.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
+#include "renderer/pattern_data.h"
 #include "renderer/uv_map_renderer.h"
 #include "tests/testing/bundled_path.h"
+#include "wrinkle/amplitude_model.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/gltf.h"
+#include "wrinkle/mesh.h"
 #include "wrinkle/session.h"
+#include "wrinkle/wrinkle_pattern.h"
 
 namespace crease::renderer {
 namespace {
@@ -130,6 +134,89 @@ const RenderSet kSets[] = {
             ->Unit(benchmark::kMillisecond);
       }
     }
+  }
+  return true;
+}();
+
+// The wrinkle-map model (Volino 1999) on the Fox of Fox.glb (Walk, frame 30:
+// the crack test's), amplitudes from AmplitudeModel with rest lengths from
+// the rest pose at the paper's scale (k = 1), the default sinusoid pattern.
+struct PatternScene {
+  std::unique_ptr<FrameRenderer> renderer;
+  io::Animation animation;
+  std::vector<float> positions;
+  std::vector<int32_t> welded;
+  WrinklePattern pattern;
+  std::vector<float> amplitudes;
+};
+
+PatternScene& FoxPatternScene() {
+  static PatternScene* scene = [] {
+    auto* s = new PatternScene();
+    s->renderer = *FrameRenderer::Create(&Gpu());
+    io::GltfOptions gltf;
+    gltf.animation = "Walk";
+    gltf.frames = 31;
+    gltf.loop = true;
+    s->animation = *io::ReadGltf(testing::BundledPath("Fox.glb"), gltf);
+    const io::TriangleMesh& mesh = s->animation.mesh;
+    const auto topology = *MeshTopology::Build(mesh.triangles, mesh.positions);
+    s->welded = topology.weld_map();
+    s->pattern = *MakeSinusoidPattern({});
+    auto model = *AmplitudeModel::Create(topology, mesh.corner_uvs, s->pattern,
+                                         mesh.positions, {});
+    const auto positions = s->animation.frames.Sample(30);
+    s->positions.assign(positions.begin(), positions.end());
+    (void)model.Update(s->positions);
+    const auto amplitudes = model.vertex_amplitudes();
+    s->amplitudes.assign(amplitudes.begin(), amplitudes.end());
+    return s;
+  }();
+  return *scene;
+}
+
+enum class PatternRun { kPlain, kBump, kDisplaced };
+
+void BM_RenderPattern(benchmark::State& state, int width, int height,
+                      PatternRun run) {
+  PatternScene& scene = FoxPatternScene();
+  const RenderMesh mesh{scene.positions, scene.animation.mesh.triangles,
+                        scene.welded, scene.animation.mesh.corner_uvs};
+  const PatternWrinkles wrinkles{
+      {scene.pattern.width, scene.pattern.height, scene.pattern.channels,
+       scene.pattern.samples, scene.pattern.wrap == PatternWrap::kRepeat},
+      scene.amplitudes};
+  RenderOptions options;
+  options.width = width;
+  options.height = height;
+  options.pattern_displacement = run == PatternRun::kDisplaced;
+  RenderStats stats;
+  for (auto _ : state) {
+    auto image =
+        run == PatternRun::kPlain
+            ? scene.renderer->Render(mesh, nullptr, options, &stats)
+            : scene.renderer->RenderPattern(mesh, wrinkles, options, &stats);
+    if (!image.ok()) {
+      state.SkipWithError(std::string(image.status().message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(image->pixels.data());
+  }
+  state.counters["triangles"] =
+      static_cast<double>(scene.animation.mesh.triangles.size());
+  state.counters["tessellated"] = stats.tessellated_triangles;
+}
+
+[[maybe_unused]] const bool kPatternRegistered = [] {
+  for (auto [run, label] : {std::pair{PatternRun::kPlain, "plain"},
+                            std::pair{PatternRun::kBump, "bump"},
+                            std::pair{PatternRun::kDisplaced, "displaced"}}) {
+    benchmark::RegisterBenchmark(
+        absl::StrFormat("BM_RenderPattern/Fox.glb/640x480/%s", label).c_str(),
+        [=](benchmark::State& state) {
+          BM_RenderPattern(state, 640, 480, run);
+        })
+        ->Unit(benchmark::kMillisecond);
   }
   return true;
 }();

@@ -19,7 +19,9 @@ out vec3 te_amplitude;
 uniform mat4 u_view_projection;
 uniform bool u_displace;
 uniform int u_channels;
-layout(binding = 0) uniform sampler2DArray u_pattern;
+// Unit 1: the pattern through a sampler without anisotropy
+// (gl/pattern_pass.h says why).
+layout(binding = 1) uniform sampler2DArray u_heights;
 
 bool Before(vec3 a, vec3 b) {
   return a.x != b.x ? a.x < b.x : (a.y != b.y ? a.y < b.y : a.z < b.z);
@@ -67,7 +69,7 @@ void main() {
     precise float height = 0.0;
     for (int c = 0; c < u_channels; ++c) {
       height += amplitude[c] *
-                textureLod(u_pattern, vec3(uv, 2 * c), weight_lod.y).x;
+                textureLod(u_heights, vec3(uv, 2 * c), weight_lod.y).x;
     }
     displaced += weight_lod.x * height * te_normal;
   }

@@ -13,6 +13,7 @@ void DeleteVertexArray(GLuint name) { glDeleteVertexArrays(1, &name); }
 void DeleteShader(GLuint name) { glDeleteShader(name); }
 void DeleteProgram(GLuint name) { glDeleteProgram(name); }
 void DeleteTexture(GLuint name) { glDeleteTextures(1, &name); }
+void DeleteSampler(GLuint name) { glDeleteSamplers(1, &name); }
 
 Buffer MakeBuffer() {
   GLuint name = 0;

@@ -47,6 +47,7 @@ void DeleteVertexArray(GLuint name);
 void DeleteShader(GLuint name);
 void DeleteProgram(GLuint name);
 void DeleteTexture(GLuint name);
+void DeleteSampler(GLuint name);
 
 using Buffer = GlName<DeleteBuffer>;
 using Framebuffer = GlName<DeleteFramebuffer>;
@@ -55,6 +56,7 @@ using VertexArray = GlName<DeleteVertexArray>;
 using Shader = GlName<DeleteShader>;
 using Program = GlName<DeleteProgram>;
 using Texture = GlName<DeleteTexture>;
+using Sampler = GlName<DeleteSampler>;
 
 Buffer MakeBuffer();
 VertexArray MakeVertexArray();

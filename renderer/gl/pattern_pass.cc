@@ -49,6 +49,11 @@ absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
     glGetFloatv(GL_MAX_TEXTURE_MAX_ANISOTROPY, &pass->max_anisotropy_);
     pass->max_anisotropy_ = std::clamp(pass->max_anisotropy_, 1.0f, 16.0f);
   }
+  GLuint sampler = 0;
+  glCreateSamplers(1, &sampler);
+  pass->displacement_sampler_ = Sampler(sampler);
+  glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   pass->vao_ = MakeVertexArray();
   const GLuint vao = pass->vao_.get();
   glVertexArrayVertexBuffer(vao, 0, pass->corners_buffer_.get(), 0,
@@ -91,6 +96,8 @@ void PatternPass::UploadPattern(const PatternMap& p) {
   const GLint wrap = p.repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
   glTextureParameteri(name, GL_TEXTURE_WRAP_S, wrap);
   glTextureParameteri(name, GL_TEXTURE_WRAP_T, wrap);
+  glSamplerParameteri(displacement_sampler_.get(), GL_TEXTURE_WRAP_S, wrap);
+  glSamplerParameteri(displacement_sampler_.get(), GL_TEXTURE_WRAP_T, wrap);
   if (max_anisotropy_ > 1.0f) {
     glTextureParameterf(name, GL_TEXTURE_MAX_ANISOTROPY, max_anisotropy_);
   }
@@ -134,6 +141,8 @@ void PatternPass::SetUniforms(const SceneView& view,
   glUniform2f(texels_, static_cast<float>(uploaded_.width),
               static_cast<float>(uploaded_.height));
   glBindTextureUnit(0, texture_.get());
+  glBindTextureUnit(1, texture_.get());
+  glBindSampler(1, displacement_sampler_.get());
 }
 
 void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
@@ -166,6 +175,7 @@ void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
     ++draw_calls;
   }
   glBindVertexArray(0);
+  glBindSampler(1, 0);
   *stats = {};
   stats->tessellated_triangles = tessellation_.tessellated_triangles;
   stats->draw_calls = draw_calls;

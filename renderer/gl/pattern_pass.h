@@ -41,6 +41,12 @@ class PatternPass {
   VertexArray vao_;
   StreamBuffer corners_buffer_, levels_buffer_;
   Texture texture_;
+  // The evaluation stage samples the texture through this sampler (unit 1):
+  // the same filters without anisotropy. With anisotropy, llvmpipe's
+  // textureLod there took a footprint from neighbouring vertices in the SIMD
+  // vector, so a vertex shared by two patches got different heights from each
+  // and the displaced surface cracked along tessellated edges.
+  Sampler displacement_sampler_;
   float max_anisotropy_ = 1.0f;
   // The uploaded pattern, to compare with the next frame's.
   PatternMap uploaded_;
