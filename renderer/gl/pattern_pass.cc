@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <limits>
 
 #include "common/status_macros.h"
@@ -43,9 +44,21 @@ absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
   pass->fade_pixels_ = glGetUniformLocation(p, "u_fade_pixels");
   pass->texels_ = glGetUniformLocation(p, "u_texels");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &pass->max_level_);
-  if (epoxy_gl_version() >= 46 ||
-      epoxy_has_gl_extension("GL_EXT_texture_filter_anisotropic") ||
-      epoxy_has_gl_extension("GL_ARB_texture_filter_anisotropic")) {
+  // Anisotropic filtering sharpens the pattern at grazing angles for free on
+  // a GPU, but on Mesa's software rasterisers it made the bump-mapped Fox at
+  // 640x480 cost 203-229 ms instead of 10.8 ms at any level from 2x to 16x
+  // (render_bench, docs/benchmarks.md); trilinear mip-mapping alone still
+  // filters by the footprint (SubPixelPatternDoesNotAlias passes), only
+  // blurrier along a grazing view. So software gets none.
+  const char* gl_renderer =
+      reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const bool software =
+      gl_renderer != nullptr && (std::strstr(gl_renderer, "llvmpipe") ||
+                                 std::strstr(gl_renderer, "softpipe"));
+  if (!software &&
+      (epoxy_gl_version() >= 46 ||
+       epoxy_has_gl_extension("GL_EXT_texture_filter_anisotropic") ||
+       epoxy_has_gl_extension("GL_ARB_texture_filter_anisotropic"))) {
     glGetFloatv(GL_MAX_TEXTURE_MAX_ANISOTROPY, &pass->max_anisotropy_);
     pass->max_anisotropy_ = std::clamp(pass->max_anisotropy_, 1.0f, 16.0f);
   }
