@@ -40,6 +40,7 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
     params.sensitivity_alpha = p.sensitivity_alpha();
   }
   if (p.has_scale()) params.scale = p.scale();
+  if (p.has_max_slope()) params.max_slope = p.max_slope();
   if (p.literal_shrink()) params.shrink = ShrinkFormula::kLiteral;
   if (p.literal_sensitivity()) {
     params.sensitivity = SensitivityFormula::kLiteral;
@@ -75,6 +76,7 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
       {"shrink_threshold", params.shrink_threshold, 0, 10, true},
       {"sensitivity_alpha", params.sensitivity_alpha, 0, 1e6, true},
       {"scale", params.scale, 0, 100, false},
+      {"max_slope", params.max_slope, 0, 100, false},
   };
   for (const auto& r : ranges) {
     const bool above_low = r.low_open ? r.value > r.low : r.value >= r.low;
@@ -120,6 +122,7 @@ void FillEffective(const AmplitudeModelParams& params,
   out->set_shrink_threshold(params.shrink_threshold);
   out->set_sensitivity_alpha(params.sensitivity_alpha);
   out->set_scale(params.scale);
+  out->set_max_slope(params.max_slope);
   out->set_rest_lengths(params.rest_lengths == RestLengthSource::kRestPositions
                             ? v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS
                             : v1::AMPLITUDE_REST_LENGTHS_ADAPTIVE_REFERENCES);

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <numbers>
 
 #include "absl/strings/str_format.h"
 
@@ -73,6 +74,9 @@ absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params) {
   }
   if (!(params.scale >= 0.0 && params.scale <= 100.0)) {
     return out_of_range("scale", params.scale, "[0, 100]");
+  }
+  if (!(params.max_slope >= 0.0 && params.max_slope <= 100.0)) {
+    return out_of_range("max_slope", params.max_slope, "[0, 100]");
   }
   if (params.min_edge_segments < 1 ||
       params.min_edge_segments > kMaxEdgeSegments) {
@@ -218,6 +222,11 @@ void AmplitudeModel::BuildEdges(const MeshTopology& topology) {
 
 void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
                                           const WrinklePattern& pattern) {
+  uv_length_.assign(num_edges(), 0.0);
+  channel_wavelength_.resize(channels_);
+  for (int c = 0; c < channels_; ++c) {
+    channel_wavelength_[c] = PatternWavelength(pattern, c);
+  }
   const auto corner_uv = [&](int32_t f, int corner) {
     const size_t i = 6 * static_cast<size_t>(f) + 2 * corner;
     return Eigen::Vector2f(corner_uvs[i], corner_uvs[i + 1]);
@@ -232,6 +241,7 @@ void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
       const int k = side_slot_[side];
       const Eigen::Vector2f uv0 = corner_uv(f, k);
       const Eigen::Vector2f uv1 = corner_uv(f, (k + 1) % 3);
+      uv_length_[e] += (uv1 - uv0).cast<double>().norm() / (end - begin);
       for (int c = 0; c < channels_; ++c) {
         const double a =
             PatternVariation(pattern, c, uv0, uv1, params_.min_edge_segments);
@@ -240,6 +250,18 @@ void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
       }
     }
   }
+  // Edges that count towards each welded vertex's world / UV scale.
+  std::vector<int> counted(welded_edge_weight_.size(), 0);
+  for (int e = 0; e < num_edges(); ++e) {
+    if (uv_length_[e] <= 1e-12) continue;
+    ++counted[edge_welded_[2 * e]];
+    ++counted[edge_welded_[2 * e + 1]];
+  }
+  welded_uv_weight_.resize(counted.size());
+  for (size_t w = 0; w < counted.size(); ++w) {
+    welded_uv_weight_[w] = counted[w] > 0 ? 1.0 / counted[w] : 0.0;
+  }
+  welded_uv_scale_.assign(counted.size(), 0.0);
 }
 
 void AmplitudeModel::ComputeRestLengths(
@@ -295,6 +317,8 @@ absl::Status AmplitudeModel::Update(
   const bool from_references =
       params_.rest_lengths == RestLengthSource::kAdaptiveReferences;
   std::fill(welded_sum_.begin(), welded_sum_.end(), 0.0);
+  std::fill(welded_uv_scale_.begin(), welded_uv_scale_.end(), 0.0);
+  const bool cap = params_.max_slope > 0.0;
   for (int e = 0; e < num_edges(); ++e) {
     if (from_references) rest_length_[e] = ReferenceLength(e, references);
     const double length_squared = (PackedVertex(positions, edges_[e].v1) -
@@ -302,6 +326,11 @@ absl::Status AmplitudeModel::Update(
                                       .squaredNorm();
     const double rest = rest_length_[e];
     shrink_[e] = ShrinkFromSquares(length_squared, rest * rest, params_);
+    if (cap && uv_length_[e] > 1e-12) {
+      const double ratio = std::sqrt(length_squared) / uv_length_[e];
+      welded_uv_scale_[edge_welded_[2 * e]] += ratio;
+      welded_uv_scale_[edge_welded_[2 * e + 1]] += ratio;
+    }
     const double length_times_shrink = rest * shrink_[e];
     double* sum0 = &welded_sum_[edge_welded_[2 * e] * channels_];
     double* sum1 = &welded_sum_[edge_welded_[2 * e + 1] * channels_];
@@ -316,6 +345,21 @@ absl::Status AmplitudeModel::Update(
   return absl::OkStatus();
 }
 
+void AmplitudeModel::CapSlopes() {
+  const size_t num_welded = welded_uv_scale_.size();
+  for (size_t w = 0; w < num_welded; ++w) {
+    // No edge with a UV length: no scale to cap by.
+    if (welded_uv_weight_[w] == 0.0) continue;
+    const double world_per_uv = welded_uv_scale_[w] * welded_uv_weight_[w];
+    for (int c = 0; c < channels_; ++c) {
+      const double limit = params_.max_slope * channel_wavelength_[c] *
+                           world_per_uv / (2.0 * std::numbers::pi);
+      double& a = welded_sum_[w * channels_ + c];
+      a = std::clamp(a, -limit, limit);
+    }
+  }
+}
+
 void AmplitudeModel::AverageToVertices() {
   // Eq. 3 per welded vertex, then k and the clamp, in place.
   const size_t num_welded = welded_edge_weight_.size();
@@ -326,6 +370,7 @@ void AmplitudeModel::AverageToVertices() {
       welded_sum_[w * channels_ + c] = params_.scale * s;
     }
   }
+  if (params_.max_slope > 0.0) CapSlopes();
   for (size_t v = 0; v < vertex_welded_.size(); ++v) {
     const double* s = &welded_sum_[vertex_welded_[v] * channels_];
     for (int c = 0; c < channels_; ++c) {

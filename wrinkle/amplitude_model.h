@@ -70,6 +70,16 @@ struct AmplitudeModelParams {
   // n of Eq. 2 is max(min_edge_segments, 2 per texel the edge spans in UV),
   // at most kMaxEdgeSegments; min_edge_segments in 1..kMaxEdgeSegments.
   int min_edge_segments = 8;
+  // Not in the paper, [0, 100] (0: no cap): each channel's vertex amplitude
+  // is at most max_slope λ / 2π, λ the channel's wavelength on the surface
+  // there (PatternWavelength times the vertex's world length per UV unit,
+  // the mean over its edges of current length / UV length), so the relief's
+  // slope stays under max_slope whatever the mesh's units and UV scale.
+  // Without it a coarse mesh whose UV tile spans about one edge (the Fox:
+  // λ 12.8 for a median edge of 10.7) reached slopes of 2.8 at k = 1 and
+  // looked spiked; with 1 (45°) those clip and finer patterns (Cesium Man,
+  // slope <= 0.95) are left alone.
+  double max_slope = 1.0;
 };
 
 // Caps Create's cost on outside input: an edge spanning more than 512 texels
@@ -151,6 +161,7 @@ class AmplitudeModel {
   double ReferenceLength(int e,
                          absl::Span<const Eigen::Matrix2d> references) const;
   void AverageToVertices();
+  void CapSlopes();
 
   AmplitudeModelParams params_;
   int channels_ = 0;
@@ -168,6 +179,12 @@ class AmplitudeModel {
   std::vector<float> edge_amplitude_;
   std::vector<double> welded_sum_;
   std::vector<float> vertex_amplitudes_;
+  // The slope cap: per channel the pattern's wavelength in UV units; per edge
+  // its UV length (mean over its triangles; 0: degenerate in UV, left out);
+  // per welded vertex 1 / the edges counted, and this frame's sum of their
+  // world / UV length ratios.
+  std::vector<double> channel_wavelength_, uv_length_;
+  std::vector<double> welded_uv_weight_, welded_uv_scale_;
 };
 
 // Eq. 1 and Eq. 2 alone, for tests and the docs' tables.

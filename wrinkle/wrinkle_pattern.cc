@@ -1,5 +1,6 @@
 #include "wrinkle/wrinkle_pattern.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstddef>
@@ -92,6 +93,33 @@ Eigen::Vector2i SinusoidFrequency(double wavelength, int channel) {
       static_cast<int>(std::lround(std::sin(angle) / wavelength)));
   if (f.isZero()) f.x() = 1;  // wavelength near 1 at 120 degrees: one cycle
   return f;
+}
+
+double PatternWavelength(const WrinklePattern& pattern, int channel) {
+  const int w = pattern.width, h = pattern.height, channels = pattern.channels;
+  const bool repeat = pattern.wrap == PatternWrap::kRepeat;
+  const auto at = [&](int x, int y) {
+    x = repeat ? (x + w) % w : std::clamp(x, 0, w - 1);
+    y = repeat ? (y + h) % h : std::clamp(y, 0, h - 1);
+    return static_cast<double>(
+        pattern.samples[(static_cast<size_t>(y) * w + x) * channels + channel]);
+  };
+  double sum = 0, sum_squares = 0, gradient_squares = 0;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const double value = at(x, y);
+      sum += value;
+      sum_squares += value * value;
+      // Per UV unit: a texel is 1 / width of u, 1 / height of v.
+      const double du = 0.5 * (at(x + 1, y) - at(x - 1, y)) * w;
+      const double dv = 0.5 * (at(x, y + 1) - at(x, y - 1)) * h;
+      gradient_squares += du * du + dv * dv;
+    }
+  }
+  const double n = static_cast<double>(w) * h;
+  const double variance = sum_squares / n - (sum / n) * (sum / n);
+  if (gradient_squares <= 0.0 || variance <= 0.0) return 0.0;
+  return 2.0 * std::numbers::pi * std::sqrt(variance / (gradient_squares / n));
 }
 
 absl::StatusOr<WrinklePattern> MakeSinusoidPattern(

@@ -62,6 +62,13 @@ struct SinusoidPatternParams {
 // InvalidArgument for a wavelength outside (0, 1], a resolution outside
 // 4..kMaxPatternSize, fewer than 4 texels per wavelength, or channels outside
 // 1..3.
+// Channel `channel`'s wavelength in UV units, 2π sqrt(Var h / E|∇h|²) over
+// the tile (∇ in UV units, central differences with the pattern's wrap):
+// 1 / |f| for a sinusoid of f cycles per UV unit, and the wavelength of the
+// sinusoid with the same RMS slope for any other pattern. 0 for a flat
+// channel. Requires a valid pattern.
+double PatternWavelength(const WrinklePattern& pattern, int channel);
+
 absl::StatusOr<WrinklePattern> MakeSinusoidPattern(
     const SinusoidPatternParams& params);
 

@@ -14,6 +14,9 @@ ABSL_FLAG(std::string, model, "sca2015",
 ABSL_FLAG(double, amplitude_scale, 0,
           "amplitude_maps: k, amplitudes times the paper's (0: the server's "
           "default, 1).");
+ABSL_FLAG(double, max_slope, -1,
+          "amplitude_maps: cap each channel's amplitude so the relief's slope "
+          "stays under this (0: no cap; -1: the server's default, 1).");
 ABSL_FLAG(std::string, pattern, "",
           "amplitude_maps: a PNG pattern (up to 1024 a side; R, G, B are "
           "channels, 0..255 for heights -1..1). Empty: sinusoids at 0, 60 "
@@ -47,6 +50,9 @@ absl::Status NeedsUvs(const v1::Start& start, const char* what) {
 absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
   if (const double k = absl::GetFlag(FLAGS_amplitude_scale); k != 0) {
     params->set_scale(k);
+  }
+  if (const double s = absl::GetFlag(FLAGS_max_slope); s >= 0) {
+    params->set_max_slope(s);
   }
   if (const double w = absl::GetFlag(FLAGS_wavelength); w != 0) {
     params->set_wavelength(w);

@@ -104,6 +104,7 @@ TEST_F(AmplitudeMapsServiceTest, StartedEchoesTheEffectiveParameters) {
   EXPECT_EQ(a.shrink_threshold(), 1.0);
   EXPECT_EQ(a.sensitivity_alpha(), 1.0);
   EXPECT_EQ(a.scale(), 1.0);
+  EXPECT_EQ(a.max_slope(), 1.0);
   EXPECT_EQ(a.rest_lengths(), v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS);
   EXPECT_EQ(a.wavelength(), 1.0 / 16.0);
   EXPECT_EQ(a.pattern_channels(), 3u);

@@ -89,6 +89,33 @@ TEST(AmplitudeModelTest, PatternVariationOfSinusoid) {
   EXPECT_NEAR(PatternVariation(pattern, 0, a, b, 8), 8 * sum, 1e-9);
 }
 
+// The paper's model: no slope cap (ours).
+AmplitudeModelParams Paper() {
+  AmplitudeModelParams p;
+  p.max_slope = 0.0;
+  return p;
+}
+
+// The RMS-slope wavelength of a sinusoid is its own (1 / 16 here), along u
+// or v alike, and a flat channel has none. Central differences read the
+// slope low by sin(x) / x, x = 2π / texels per wavelength: 0.6 % at 32.
+TEST(AmplitudeModelTest, PatternWavelengthOfSinusoid) {
+  EXPECT_NEAR(PatternWavelength(CrestsAlongV(), 0), 1.0 / 16, 1e-2 / 16);
+  SinusoidPatternParams params;
+  params.wavelength = 1.0 / 8;
+  params.resolution = 256;
+  const WrinklePattern three = *MakeSinusoidPattern(params);
+  for (int c = 0; c < 3; ++c) {
+    // Frequencies are rounded to whole cycles: 1 / |f|.
+    const double expected =
+        1.0 / SinusoidFrequency(1.0 / 8, c).cast<double>().norm();
+    EXPECT_NEAR(PatternWavelength(three, c), expected, 1e-2 * expected) << c;
+  }
+  WrinklePattern flat = CrestsAlongV();
+  std::fill(flat.samples.begin(), flat.samples.end(), 0.25f);
+  EXPECT_EQ(PatternWavelength(flat, 0), 0.0);
+}
+
 // The 8 x 8 unit sheet with planar UVs, and its model.
 struct Sheet {
   io::TriangleMesh mesh;
@@ -167,7 +194,7 @@ void ExpectVertexAmplitudes(const AmplitudeModel& model,
 // a vertex checked against numbers worked out on paper.
 TEST(AmplitudeModelTest, UniformlyCompressedSheetReconstructed) {
   const Sheet sheet = MakeSheet();
-  AmplitudeModel model = MakeModel(sheet, {});
+  AmplitudeModel model = MakeModel(sheet, Paper());
   std::vector<float> squeezed;
   testing::SqueezeSheet(sheet.mesh, 0.8, 0.0, 2.0, &squeezed);
   ASSERT_TRUE(model.Update(squeezed).ok());
@@ -201,7 +228,7 @@ TEST(AmplitudeModelTest, UniformlyCompressedSheetLiteral) {
   std::vector<float> squeezed;
   testing::SqueezeSheet(sheet.mesh, 0.8, 0.0, 2.0, &squeezed);
   for (int which = 0; which < 2; ++which) {
-    AmplitudeModelParams p;
+    AmplitudeModelParams p = Paper();
     if (which == 0) p.sensitivity = SensitivityFormula::kLiteral;
     if (which == 1) p.shrink = ShrinkFormula::kLiteral;
     AmplitudeModel model = MakeModel(sheet, p);
@@ -218,7 +245,7 @@ TEST(AmplitudeModelTest, UniformlyCompressedSheetLiteral) {
                            true);
   }
   // Both literal, at rest: t = 1 and m = 1 along Z, so w = L there.
-  AmplitudeModelParams both;
+  AmplitudeModelParams both = Paper();
   both.sensitivity = SensitivityFormula::kLiteral;
   both.shrink = ShrinkFormula::kLiteral;
   AmplitudeModel model = MakeModel(sheet, both);
@@ -237,7 +264,7 @@ TEST(AmplitudeModelTest, StretchingRemovesWrinkles) {
   AmplitudeModel clamped = MakeModel(sheet, {});
   ASSERT_TRUE(clamped.Update(stretched).ok());
   for (float s : clamped.vertex_amplitudes()) EXPECT_EQ(s, 0.0f);
-  AmplitudeModelParams p;
+  AmplitudeModelParams p = Paper();
   p.clamp_negative = false;
   p.scale = 0.5;
   AmplitudeModel raw = MakeModel(sheet, p);
@@ -247,6 +274,51 @@ TEST(AmplitudeModelTest, StretchingRemovesWrinkles) {
   ExpectVertexAmplitudes(raw, VertexAmplitudesByHand(sheet.mesh, w), 0.5,
                          false);
   EXPECT_LT(raw.vertex_amplitudes()[10], -0.005);
+}
+
+// The slope cap (ours): each vertex's amplitude is the paper's, or
+// max_slope λ / 2π where that is smaller, λ = 1 / 16 times the vertex's
+// world length per UV unit, the mean over its edges of length / UV length:
+// 0.8 along X (squeezed), 1 along Z, sqrt(0.64 + 1) / sqrt 2 on diagonals.
+TEST(AmplitudeModelTest, SlopeCapHoldsTheReliefUnderMaxSlope) {
+  const Sheet sheet = MakeSheet();
+  std::vector<float> squeezed;
+  testing::SqueezeSheet(sheet.mesh, 0.8, 0.0, 2.0, &squeezed);
+  AmplitudeModelParams paper = Paper();
+  // The paper's k = 1; a cap of 1.6 clips the vertices with the most
+  // compressed edges and leaves the rest.
+  AmplitudeModelParams capped = paper;
+  capped.max_slope = 1.6;
+  AmplitudeModel a = MakeModel(sheet, paper), b = MakeModel(sheet, capped);
+  ASSERT_TRUE(a.Update(squeezed).ok());
+  ASSERT_TRUE(b.Update(squeezed).ok());
+  std::vector<std::set<int>> neighbours(sheet.mesh.num_vertices());
+  for (const io::Triangle& t : sheet.mesh.triangles) {
+    for (int k = 0; k < 3; ++k) {
+      neighbours[t[k]].insert(t[(k + 1) % 3]);
+      neighbours[t[(k + 1) % 3]].insert(t[k]);
+    }
+  }
+  // 1 / 16 as the pattern measures it (PatternWavelengthOfSinusoid).
+  const double wavelength = PatternWavelength(CrestsAlongV(), 0);
+  int clipped = 0;
+  for (int v = 0; v < sheet.mesh.num_vertices(); ++v) {
+    double ratio_sum = 0;
+    for (int n : neighbours[v]) {
+      const bool dx =
+          sheet.mesh.positions[3 * n] != sheet.mesh.positions[3 * v];
+      const bool dz =
+          sheet.mesh.positions[3 * n + 2] != sheet.mesh.positions[3 * v + 2];
+      ratio_sum += dx && dz ? std::sqrt(1.64 / 2) : (dx ? 0.8 : 1.0);
+    }
+    const double world_per_uv = ratio_sum / neighbours[v].size();
+    const double limit = 1.6 * wavelength * world_per_uv / (2 * kPi);
+    const double expected = std::min<double>(a.vertex_amplitudes()[v], limit);
+    EXPECT_NEAR(b.vertex_amplitudes()[v], expected, 1e-3 * limit) << v;
+    clipped += a.vertex_amplitudes()[v] > limit;
+  }
+  EXPECT_GT(clipped, 20);
+  EXPECT_LT(clipped, sheet.mesh.num_vertices());
 }
 
 // A rigid motion of the squeezed sheet changes no amplitude.
@@ -273,7 +345,7 @@ TEST(AmplitudeModelTest, RigidMotionChangesNothing) {
     EXPECT_NEAR(a.vertex_amplitudes()[i], b.vertex_amplitudes()[i], 1e-6);
     largest = std::max<double>(largest, a.vertex_amplitudes()[i]);
   }
-  EXPECT_GT(largest, 0.01);  // the squeeze made wrinkles to compare
+  EXPECT_GT(largest, 0.005);  // the squeeze made wrinkles to compare
 }
 
 // Rest lengths from the Session's adaptive references: on the first frame
