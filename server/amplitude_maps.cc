@@ -118,7 +118,8 @@ absl::StatusOr<WrinklePattern> Pattern(const v1::AmplitudeMapParameters& p) {
 
 void FillEffective(const AmplitudeModelParams& params,
                    const WrinklePattern& pattern, bool default_pattern,
-                   double wavelength, v1::AmplitudeMapParameters* out) {
+                   double wavelength, bool displace,
+                   v1::AmplitudeMapParameters* out) {
   out->set_shrink_threshold(params.shrink_threshold);
   out->set_sensitivity_alpha(params.sensitivity_alpha);
   out->set_scale(params.scale);
@@ -130,6 +131,7 @@ void FillEffective(const AmplitudeModelParams& params,
   out->set_literal_sensitivity(params.sensitivity ==
                                SensitivityFormula::kLiteral);
   out->set_keep_negative(!params.clamp_negative);
+  out->set_displace(displace);
   out->clear_pattern_png();  // not echoed: the client has it
   out->set_pattern_channels(static_cast<uint32_t>(pattern.channels));
   if (default_pattern) {
@@ -212,9 +214,10 @@ absl::StatusOr<AmplitudeMapsSetup> ValidateAmplitudeMaps(
       setup.params, ModelParams(a, start.topology().rest_positions_size() > 0));
   CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern, Pattern(a));
   setup.enabled = true;
+  setup.displace = a.displace();
   effective->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
   FillEffective(setup.params, pattern, a.pattern_png().empty(),
-                a.has_wavelength() ? a.wavelength() : 1.0 / 16.0,
+                a.has_wavelength() ? a.wavelength() : 1.0 / 16.0, a.displace(),
                 effective->mutable_amplitude_maps());
   setup.pattern = std::make_shared<const WrinklePattern>(std::move(pattern));
   return setup;

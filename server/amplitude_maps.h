@@ -31,6 +31,7 @@ struct AmplitudeMapsSetup {
   AmplitudeModelParams params;
   std::shared_ptr<const WrinklePattern> pattern;
   bool vertex_amplitudes = false;  // Outputs.vertex_amplitudes
+  bool displace = false;           // images displaced, not bump-mapped
 };
 
 // Parameters.model, .amplitude_maps and Outputs.vertex_amplitudes of a Start

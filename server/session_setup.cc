@@ -349,6 +349,7 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
       setup.amplitude_maps,
       ValidateAmplitudeMaps(start, setup.corner_uvs, &setup.effective));
   if (setup.amplitude_maps.enabled) {
+    setup.render_options.pattern_displacement = setup.amplitude_maps.displace;
     // The UV maps and the wrinkled mesh are drawn from SCA 2015's wrinkles:
     // refused rather than sent beside images of another model.
     if (setup.uv_maps) {

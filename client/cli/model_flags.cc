@@ -30,6 +30,9 @@ ABSL_FLAG(std::string, rest_lengths, "",
           "amplitude_maps: where native edge lengths come from: "
           "rest_positions or adaptive_references (empty: rest positions when "
           "the input has them, else the SCA 2015 adaptive references).");
+ABSL_FLAG(bool, displace, false,
+          "amplitude_maps: images displace a tessellated mesh by the pattern "
+          "instead of bump-mapping the coarse mesh.");
 ABSL_FLAG(bool, vertex_amplitudes, false,
           "amplitude_maps: ask for the per-vertex amplitudes and write "
           "out/frame_NNNN_amplitudes.csv per frame.");
@@ -67,6 +70,7 @@ absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
         "--rest_lengths: %s, need rest_positions or adaptive_references",
         rest));
   }
+  params->set_displace(absl::GetFlag(FLAGS_displace));
   if (const std::string path = absl::GetFlag(FLAGS_pattern); !path.empty()) {
     CREASE_ASSIGN_OR_RETURN(std::string png, files::ReadFileToString(path));
     params->set_pattern_png(std::move(png));

@@ -82,6 +82,8 @@ class AmplitudeMapsServiceTest : public ::testing::Test {
     start.mutable_outputs()->set_vertex_amplitudes(true);
     return start;
   }
+  // Streams `frames` frames with images and holds them to the library.
+  void CheckAgainstLibrary(bool displace, int frames);
   static RunningServer* running_;
   static io::Animation* pants_;
   static renderer::GpuContext* gpu_;
@@ -109,6 +111,7 @@ TEST_F(AmplitudeMapsServiceTest, StartedEchoesTheEffectiveParameters) {
   EXPECT_EQ(a.wavelength(), 1.0 / 16.0);
   EXPECT_EQ(a.pattern_channels(), 3u);
   EXPECT_FALSE(a.keep_negative());
+  EXPECT_FALSE(a.displace());
   // An SCA 2015 session says so too.
   auto sca = running_->Client()->OpenSession(StartFor(*pants_));
   ASSERT_TRUE(sca.ok()) << sca.status();
@@ -116,11 +119,21 @@ TEST_F(AmplitudeMapsServiceTest, StartedEchoesTheEffectiveParameters) {
   EXPECT_FALSE((*sca)->started().parameters().has_amplitude_maps());
 }
 
-// 30 frames of the knee: every frame's amplitudes are those of the library's
-// model on an in-process session, bit for bit, and its image is the
-// renderer's RenderPattern of them (same camera), byte for byte.
+// 30 frames of the knee (10 displaced): every frame's amplitudes are those
+// of the library's model on an in-process session, bit for bit, and its
+// image is the renderer's RenderPattern of them (same camera), byte for
+// byte, bump-mapped and displaced.
 TEST_F(AmplitudeMapsServiceTest, AmplitudesAndImagesAreTheLibrarys) {
+  for (bool displace : {false, true}) {
+    SCOPED_TRACE(displace ? "displaced" : "bump-mapped");
+    CheckAgainstLibrary(displace, displace ? 10 : 30);
+    if (HasFatalFailure()) return;
+  }
+}
+
+void AmplitudeMapsServiceTest::CheckAgainstLibrary(bool displace, int frames) {
   v1::Start start = MapsStart();
+  start.mutable_parameters()->mutable_amplitude_maps()->set_displace(displace);
   v1::ImageRequest* image = start.mutable_outputs()->mutable_image();
   image->set_format(v1::IMAGE_FORMAT_PNG);
   image->set_width(160);
@@ -146,8 +159,9 @@ TEST_F(AmplitudeMapsServiceTest, AmplitudesAndImagesAreTheLibrarys) {
   options.width = 160;
   options.height = 120;
   options.camera = camera;
+  options.pattern_displacement = displace;
   float largest = 0;
-  for (int f = 0; f < 30; ++f) {
+  for (int f = 0; f < frames; ++f) {
     ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
     auto result = (*session)->Receive();
     ASSERT_TRUE(result.ok()) << result.status();
