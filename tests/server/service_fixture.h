@@ -7,8 +7,10 @@
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
@@ -28,6 +30,27 @@ inline v1::Start StartFor(const io::Animation& animation) {
 inline v1::Frame FrameOf(const io::Animation& animation, int index) {
   return client::FrameOf(animation.frames.Sample(index),
                          static_cast<uint32_t>(index));
+}
+
+// Planar UVs (rest x, y scaled into [0, 1]) per triangle corner: any valid
+// UVs do where a test needs some.
+inline std::vector<float> PlanarUvs(const io::TriangleMesh& mesh) {
+  float lo[2] = {1e30f, 1e30f}, hi[2] = {-1e30f, -1e30f};
+  for (int v = 0; v < mesh.num_vertices(); ++v) {
+    for (int k = 0; k < 2; ++k) {
+      lo[k] = std::min(lo[k], mesh.positions[3 * v + k]);
+      hi[k] = std::max(hi[k], mesh.positions[3 * v + k]);
+    }
+  }
+  std::vector<float> uvs;
+  for (const io::Triangle& t : mesh.triangles) {
+    for (int32_t v : t) {
+      for (int k = 0; k < 2; ++k) {
+        uvs.push_back((mesh.positions[3 * v + k] - lo[k]) / (hi[k] - lo[k]));
+      }
+    }
+  }
+  return uvs;
 }
 
 inline ServerOptions LoopbackOptions() {

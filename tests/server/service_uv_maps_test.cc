@@ -21,26 +21,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Planar UVs (rest x, y scaled into [0, 1]) per corner: any valid UVs do.
-std::vector<float> PlanarUvs(const io::TriangleMesh& mesh) {
-  float lo[2] = {1e30f, 1e30f}, hi[2] = {-1e30f, -1e30f};
-  for (int v = 0; v < mesh.num_vertices(); ++v) {
-    for (int k = 0; k < 2; ++k) {
-      lo[k] = std::min(lo[k], mesh.positions[3 * v + k]);
-      hi[k] = std::max(hi[k], mesh.positions[3 * v + k]);
-    }
-  }
-  std::vector<float> uvs;
-  for (const io::Triangle& t : mesh.triangles) {
-    for (int32_t v : t) {
-      for (int k = 0; k < 2; ++k) {
-        uvs.push_back((mesh.positions[3 * v + k] - lo[k]) / (hi[k] - lo[k]));
-      }
-    }
-  }
-  return uvs;
-}
-
 class UvMapsServiceTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
