@@ -262,6 +262,13 @@ void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
     welded_uv_weight_[w] = counted[w] > 0 ? 1.0 / counted[w] : 0.0;
   }
   welded_uv_scale_.assign(counted.size(), 0.0);
+  // Per edge 1 / its UV length squared (0: left out), so a frame needs no
+  // square root per edge for the scale.
+  inv_uv_length_squared_.resize(num_edges());
+  for (int e = 0; e < num_edges(); ++e) {
+    inv_uv_length_squared_[e] =
+        uv_length_[e] > 1e-12 ? 1.0 / (uv_length_[e] * uv_length_[e]) : 0.0;
+  }
 }
 
 void AmplitudeModel::ComputeRestLengths(
@@ -326,10 +333,12 @@ absl::Status AmplitudeModel::Update(
                                       .squaredNorm();
     const double rest = rest_length_[e];
     shrink_[e] = ShrinkFromSquares(length_squared, rest * rest, params_);
-    if (cap && uv_length_[e] > 1e-12) {
-      const double ratio = std::sqrt(length_squared) / uv_length_[e];
-      welded_uv_scale_[edge_welded_[2 * e]] += ratio;
-      welded_uv_scale_[edge_welded_[2 * e + 1]] += ratio;
+    if (cap) {
+      // Squared length ratio (0 for edges degenerate in UV); the vertex's
+      // scale is their root mean square.
+      const double ratio_squared = length_squared * inv_uv_length_squared_[e];
+      welded_uv_scale_[edge_welded_[2 * e]] += ratio_squared;
+      welded_uv_scale_[edge_welded_[2 * e + 1]] += ratio_squared;
     }
     const double length_times_shrink = rest * shrink_[e];
     double* sum0 = &welded_sum_[edge_welded_[2 * e] * channels_];
@@ -350,7 +359,8 @@ void AmplitudeModel::CapSlopes() {
   for (size_t w = 0; w < num_welded; ++w) {
     // No edge with a UV length: no scale to cap by.
     if (welded_uv_weight_[w] == 0.0) continue;
-    const double world_per_uv = welded_uv_scale_[w] * welded_uv_weight_[w];
+    const double world_per_uv =
+        std::sqrt(welded_uv_scale_[w] * welded_uv_weight_[w]);
     for (int c = 0; c < channels_; ++c) {
       const double limit = params_.max_slope * channel_wavelength_[c] *
                            world_per_uv / (2.0 * std::numbers::pi);

@@ -73,7 +73,8 @@ struct AmplitudeModelParams {
   // Not in the paper, [0, 100] (0: no cap): each channel's vertex amplitude
   // is at most max_slope λ / 2π, λ the channel's wavelength on the surface
   // there (PatternWavelength times the vertex's world length per UV unit,
-  // the mean over its edges of current length / UV length), so the relief's
+  // the root mean square over its edges of current length / UV length), so
+  // the relief's
   // slope stays under max_slope whatever the mesh's units and UV scale.
   // Without it a coarse mesh whose UV tile spans about one edge (the Fox:
   // λ 12.8 for a median edge of 10.7) reached slopes of 2.8 at k = 1 and
@@ -182,8 +183,8 @@ class AmplitudeModel {
   // The slope cap: per channel the pattern's wavelength in UV units; per edge
   // its UV length (mean over its triangles; 0: degenerate in UV, left out);
   // per welded vertex 1 / the edges counted, and this frame's sum of their
-  // world / UV length ratios.
-  std::vector<double> channel_wavelength_, uv_length_;
+  // squared world / UV length ratios.
+  std::vector<double> channel_wavelength_, uv_length_, inv_uv_length_squared_;
   std::vector<double> welded_uv_weight_, welded_uv_scale_;
 };
 

@@ -278,7 +278,7 @@ TEST(AmplitudeModelTest, StretchingRemovesWrinkles) {
 
 // The slope cap (ours): each vertex's amplitude is the paper's, or
 // max_slope λ / 2π where that is smaller, λ = 1 / 16 times the vertex's
-// world length per UV unit, the mean over its edges of length / UV length:
+// world length per UV unit, the RMS over its edges of length / UV length:
 // 0.8 along X (squeezed), 1 along Z, sqrt(0.64 + 1) / sqrt 2 on diagonals.
 TEST(AmplitudeModelTest, SlopeCapHoldsTheReliefUnderMaxSlope) {
   const Sheet sheet = MakeSheet();
@@ -309,9 +309,9 @@ TEST(AmplitudeModelTest, SlopeCapHoldsTheReliefUnderMaxSlope) {
           sheet.mesh.positions[3 * n] != sheet.mesh.positions[3 * v];
       const bool dz =
           sheet.mesh.positions[3 * n + 2] != sheet.mesh.positions[3 * v + 2];
-      ratio_sum += dx && dz ? std::sqrt(1.64 / 2) : (dx ? 0.8 : 1.0);
+      ratio_sum += dx && dz ? 1.64 / 2 : (dx ? 0.64 : 1.0);  // squared
     }
-    const double world_per_uv = ratio_sum / neighbours[v].size();
+    const double world_per_uv = std::sqrt(ratio_sum / neighbours[v].size());
     const double limit = 1.6 * wavelength * world_per_uv / (2 * kPi);
     const double expected = std::min<double>(a.vertex_amplitudes()[v], limit);
     EXPECT_NEAR(b.vertex_amplitudes()[v], expected, 1e-3 * limit) << v;
