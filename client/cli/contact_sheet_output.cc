@@ -1,5 +1,6 @@
 #include "client/cli/contact_sheet_output.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -11,6 +12,23 @@
 #include "image/rgba_image.h"
 
 namespace crease::client {
+
+std::vector<int> SheetFrames(int num_frames, int rows) {
+  rows = std::clamp(rows, 1, num_frames);
+  std::vector<int> sheet_frames;
+  for (int r = 0; r < rows; ++r) {
+    sheet_frames.push_back(rows == 1 ? 0 : r * (num_frames - 1) / (rows - 1));
+  }
+  return sheet_frames;
+}
+
+void KeepSheetImage(const std::string& image, int f,
+                    const std::vector<int>& sheet_frames,
+                    std::vector<std::string>* sheet_images) {
+  for (size_t r = 0; r < sheet_frames.size(); ++r) {
+    if (sheet_frames[r] == f) (*sheet_images)[r] = image;
+  }
+}
 
 absl::Status WriteContactSheet(
     const std::vector<std::vector<std::string>>& columns, bool png,

@@ -12,6 +12,15 @@
 
 namespace crease::client {
 
+// The frame on each row of the contact sheet: `rows` of them (at least 1, at
+// most num_frames), evenly spread from the first frame to the last.
+std::vector<int> SheetFrames(int num_frames, int rows);
+
+// Keeps the image of frame `f` on each contact sheet row that shows it.
+void KeepSheetImage(const std::string& image, int f,
+                    const std::vector<int>& sheet_frames,
+                    std::vector<std::string>* sheet_images);
+
 // Decodes each column's image of each row (PNG when `png`, else JPEG;
 // columns[c][r]) and writes them side by side as out/contact_sheet.png.
 absl::Status WriteContactSheet(

@@ -232,17 +232,6 @@ absl::StatusOr<Sessions> OpenSessions(CreaseClient& client,
   return sessions;
 }
 
-// The frame on each row of the contact sheet: --sheet_rows of them, evenly
-// spread from the first frame to the last.
-std::vector<int> SheetFrames(int num_frames) {
-  const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1, num_frames);
-  std::vector<int> sheet_frames;
-  for (int r = 0; r < rows; ++r) {
-    sheet_frames.push_back(rows == 1 ? 0 : r * (num_frames - 1) / (rows - 1));
-  }
-  return sheet_frames;
-}
-
 // What the sender and the receivers share while the frames stream.
 struct Streaming {
   const io::Animation& animation;
@@ -276,15 +265,6 @@ absl::Status SendFrames(Streaming& streaming) {
   (void)session.WritesDone();
   for (const auto& column : columns) (void)column->WritesDone();
   return send_status;
-}
-
-// Keeps the image of frame `f` on each contact sheet row that shows it.
-void KeepSheetImage(const std::string& image, int f,
-                    const std::vector<int>& sheet_frames,
-                    std::vector<std::string>* sheet_images) {
-  for (size_t r = 0; r < sheet_frames.size(); ++r) {
-    if (sheet_frames[r] == f) (*sheet_images)[r] = image;
-  }
 }
 
 // Receives a sheet column's session's results and keeps its images.
@@ -464,7 +444,8 @@ absl::Status Run() {
   CREASE_RETURN_IF_ERROR(ApplyModelFlags(&start));
   CREASE_ASSIGN_OR_RETURN(const Sessions sessions,
                           OpenSessions(*client, start, request.want_sheet));
-  const std::vector<int> sheet_frames = SheetFrames(num_frames);
+  const std::vector<int> sheet_frames =
+      SheetFrames(num_frames, absl::GetFlag(FLAGS_sheet_rows));
   Streaming streaming{.animation = animation,
                       .num_frames = num_frames,
                       .sheet_frames = sheet_frames,
