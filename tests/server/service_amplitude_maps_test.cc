@@ -238,6 +238,10 @@ TEST_F(AmplitudeMapsServiceTest, BadRequestsAreRefusedNamingTheField) {
        [](v1::Start* s) {
          s->mutable_outputs()->mutable_uv_maps()->set_size(64);
        }},
+      {"start.outputs.wrinkled_mesh",
+       [](v1::Start* s) {
+         s->mutable_outputs()->mutable_wrinkled_mesh()->set_level(2);
+       }},
       {"start.topology.corner_uvs",
        [](v1::Start* s) { s->mutable_topology()->set_corner_uvs(0, 2e4f); }},
   };
