@@ -326,26 +326,44 @@ absl::Status AmplitudeModel::Update(
   std::fill(welded_sum_.begin(), welded_sum_.end(), 0.0);
   std::fill(welded_uv_scale_.begin(), welded_uv_scale_.end(), 0.0);
   const bool cap = params_.max_slope > 0.0;
-  for (int e = 0; e < num_edges(); ++e) {
-    if (from_references) rest_length_[e] = ReferenceLength(e, references);
-    const double length_squared = (PackedVertex(positions, edges_[e].v1) -
-                                   PackedVertex(positions, edges_[e].v0))
-                                      .squaredNorm();
-    const double rest = rest_length_[e];
-    shrink_[e] = ShrinkFromSquares(length_squared, rest * rest, params_);
+  // Local pointers: the sums are stored through double pointers, which the
+  // compiler would otherwise assume may alias every member vector and reload
+  // them on each edge.
+  const float* p = positions.data();
+  const Edge* edges = edges_.data();
+  const int32_t* welded = edge_welded_.data();
+  const float* sensitivity = sensitivity_.data();
+  const double* inv_uv_squared = inv_uv_length_squared_.data();
+  double* __restrict rest_length = rest_length_.data();
+  double* __restrict shrink = shrink_.data();
+  float* __restrict edge_amplitude = edge_amplitude_.data();
+  double* __restrict sums = welded_sum_.data();
+  double* __restrict uv_scale = welded_uv_scale_.data();
+  const int channels = channels_;
+  const int num = num_edges();
+  for (int e = 0; e < num; ++e) {
+    if (from_references) rest_length[e] = ReferenceLength(e, references);
+    const float* a = p + 3 * static_cast<size_t>(edges[e].v0);
+    const float* b = p + 3 * static_cast<size_t>(edges[e].v1);
+    const double dx = double{b[0]} - a[0], dy = double{b[1]} - a[1],
+                 dz = double{b[2]} - a[2];
+    const double length_squared = dx * dx + dy * dy + dz * dz;
+    const double rest = rest_length[e];
+    shrink[e] = ShrinkFromSquares(length_squared, rest * rest, params_);
+    const int32_t w0 = welded[2 * e], w1 = welded[2 * e + 1];
     if (cap) {
       // Squared length ratio (0 for edges degenerate in UV); the vertex's
       // scale is their root mean square.
-      const double ratio_squared = length_squared * inv_uv_length_squared_[e];
-      welded_uv_scale_[edge_welded_[2 * e]] += ratio_squared;
-      welded_uv_scale_[edge_welded_[2 * e + 1]] += ratio_squared;
+      const double ratio_squared = length_squared * inv_uv_squared[e];
+      uv_scale[w0] += ratio_squared;
+      uv_scale[w1] += ratio_squared;
     }
-    const double length_times_shrink = rest * shrink_[e];
-    double* sum0 = &welded_sum_[edge_welded_[2 * e] * channels_];
-    double* sum1 = &welded_sum_[edge_welded_[2 * e + 1] * channels_];
-    for (int c = 0; c < channels_; ++c) {
-      const double w = length_times_shrink * sensitivity_[e * channels_ + c];
-      edge_amplitude_[e * channels_ + c] = static_cast<float>(w);
+    const double length_times_shrink = rest * shrink[e];
+    double* sum0 = sums + static_cast<size_t>(w0) * channels;
+    double* sum1 = sums + static_cast<size_t>(w1) * channels;
+    for (int c = 0; c < channels; ++c) {
+      const double w = length_times_shrink * sensitivity[e * channels + c];
+      edge_amplitude[e * channels + c] = static_cast<float>(w);
       sum0[c] += w;
       sum1[c] += w;
     }
