@@ -114,21 +114,6 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   return r;
 }
 
-absl::Status FrameRenderer::PrepareTarget(const RenderOptions& options) {
-  Gl& g = *gl_;
-  if (g.target && g.target->width() == options.width &&
-      g.target->height() == options.height &&
-      g.target->samples() == std::max(options.samples, 1)) {
-    return absl::OkStatus();
-  }
-  g.target.reset();
-  CREASE_ASSIGN_OR_RETURN(gl::OffscreenTarget target,
-                          gl::OffscreenTarget::Create(
-                              options.width, options.height, options.samples));
-  g.target.emplace(std::move(target));
-  return absl::OkStatus();
-}
-
 void FrameRenderer::UploadMesh(const RenderMesh& mesh) {
   Gl& g = *gl_;
   g.normals.Compute(mesh);
@@ -215,7 +200,8 @@ absl::StatusOr<gl::SceneView> FrameRenderer::BeginFrame(
   CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
                           gl::SceneViewFor(mesh->positions, options));
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
-  CREASE_RETURN_IF_ERROR(PrepareTarget(options));
+  CREASE_RETURN_IF_ERROR(gl::EnsureOffscreenTarget(
+      options.width, options.height, options.samples, &gl_->target));
   Gl& g = *gl_;
   g.target->Bind();
   g.target->Clear(options.background);

@@ -129,7 +129,6 @@ class FrameRenderer {
                                            const RenderOptions& options,
                                            RenderMesh* mesh);
   // The steps of Render, in order.
-  absl::Status PrepareTarget(const RenderOptions& options);
   void UploadMesh(const RenderMesh& mesh);
   void UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
                       const RenderOptions& options, const gl::SceneView& view);

@@ -154,21 +154,6 @@ absl::Status MeshPreviewRenderer::Validate(
   return absl::OkStatus();
 }
 
-absl::Status MeshPreviewRenderer::PrepareTarget(const RenderOptions& options) {
-  Gl& g = *gl_;
-  if (g.target && g.target->width() == options.width &&
-      g.target->height() == options.height &&
-      g.target->samples() == std::max(options.samples, 1)) {
-    return absl::OkStatus();
-  }
-  g.target.reset();
-  CREASE_ASSIGN_OR_RETURN(gl::OffscreenTarget target,
-                          gl::OffscreenTarget::Create(
-                              options.width, options.height, options.samples));
-  g.target.emplace(std::move(target));
-  return absl::OkStatus();
-}
-
 void MeshPreviewRenderer::UploadCorners(const PreviewMesh& mesh,
                                         bool normal_mapped) {
   Gl& g = *gl_;
@@ -294,7 +279,8 @@ absl::StatusOr<image::RgbaImage> MeshPreviewRenderer::Render(
   CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
                           gl::SceneViewFor(mesh.positions, options));
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
-  CREASE_RETURN_IF_ERROR(PrepareTarget(options));
+  CREASE_RETURN_IF_ERROR(gl::EnsureOffscreenTarget(
+      options.width, options.height, options.samples, &gl_->target));
   Gl& g = *gl_;
   const bool normal_mapped = preview.normal_map != nullptr;
   UploadCorners(mesh, normal_mapped);

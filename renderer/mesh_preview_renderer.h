@@ -78,7 +78,6 @@ class MeshPreviewRenderer {
   explicit MeshPreviewRenderer(GpuContext* gpu);
   absl::Status Validate(const PreviewMesh& mesh,
                         const PreviewOptions& preview) const;
-  absl::Status PrepareTarget(const RenderOptions& options);
   // The corners' vertex data; `mesh.welded` must be set.
   void UploadCorners(const PreviewMesh& mesh, bool normal_mapped);
   void UploadNormalMap(const image::RgbaImage& map);

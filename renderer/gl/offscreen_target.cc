@@ -1,5 +1,6 @@
 #include "renderer/gl/offscreen_target.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_format.h"
@@ -109,6 +110,20 @@ image::RgbaImage OffscreenTarget::Read() const {
     std::memcpy(b, swap.data(), row);
   }
   return image;
+}
+
+absl::Status EnsureOffscreenTarget(int width, int height, int samples,
+                                   std::optional<OffscreenTarget>* target) {
+  if (*target && (*target)->width() == width && (*target)->height() == height &&
+      (*target)->samples() == std::max(samples, 1)) {
+    return absl::OkStatus();
+  }
+  target->reset();
+  absl::StatusOr<OffscreenTarget> made =
+      OffscreenTarget::Create(width, height, samples);
+  if (!made.ok()) return made.status();
+  target->emplace(*std::move(made));
+  return absl::OkStatus();
 }
 
 }  // namespace crease::renderer::gl

@@ -4,6 +4,7 @@
 // Internal to renderer/: where frames are drawn and read back.
 
 #include <array>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "image/rgba_image.h"
@@ -38,6 +39,12 @@ class OffscreenTarget {
   Framebuffer draw_, resolve_;
   Renderbuffer draw_color_, draw_depth_, resolve_color_;
 };
+
+// Keeps `*target` when it already has this size and sample count (samples
+// <= 1 counting as 1), else frees it and makes a new one: renderers call this
+// per frame so a steady stream reuses its framebuffers.
+absl::Status EnsureOffscreenTarget(int width, int height, int samples,
+                                   std::optional<OffscreenTarget>* target);
 
 }  // namespace crease::renderer::gl
 
