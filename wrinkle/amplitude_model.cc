@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <numbers>
 
 #include "absl/strings/str_format.h"
@@ -49,12 +50,16 @@ absl::Status CheckPacked(absl::Span<const float> values, size_t expected,
   return absl::OkStatus();
 }
 
-// Length of edge k (corners k and (k + 1) % 3) in a 2x2 edge matrix whose
-// columns are corner 1 - corner 0 and corner 2 - corner 0 (EdgeMatrix).
-double EdgeMatrixLength(const Eigen::Matrix2d& m, int k) {
-  if (k == 0) return m.col(0).norm();
-  if (k == 1) return (m.col(1) - m.col(0)).norm();
-  return m.col(1).norm();
+// Edge k (corners k and (k + 1) % 3) of a triangle as a combination of the
+// columns of its 2x2 edge matrix (corner 1 - corner 0, corner 2 - corner 0;
+// EdgeMatrix): c0, c1 - c0, c1.
+constexpr double kColumn0Weight[3] = {1.0, -1.0, 0.0};
+constexpr double kColumn1Weight[3] = {0.0, 1.0, 1.0};
+
+double EdgeMatrixLengthSquared(const Eigen::Matrix2d& m, int k) {
+  const double x = kColumn0Weight[k] * m(0, 0) + kColumn1Weight[k] * m(0, 1);
+  const double y = kColumn0Weight[k] * m(1, 0) + kColumn1Weight[k] * m(1, 1);
+  return x * x + y * y;
 }
 
 }  // namespace
@@ -89,13 +94,19 @@ absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params) {
 namespace {
 
 // Eq. 1 from l^2 and L^2 (no square roots per frame).
-double ShrinkFromSquares(double current_squared, double rest_squared,
-                         const AmplitudeModelParams& params) {
-  if (!(rest_squared > 0.0)) return 0.0;  // no native length: no wrinkles
-  const double lambda = params.shrink_threshold;
-  const double x_squared = lambda * lambda * current_squared / rest_squared;
-  const double t = 2.0 / (1.0 + x_squared);
-  return params.shrink == ShrinkFormula::kReconstructed ? t - 1.0 : t;
+// Eq. 1 from squared lengths: t = 2 / (1 + lambda^2 l^2 / L^2) - 1 written
+// as 2 L^2 / (L^2 + lambda^2 l^2) - 1, one division; `offset` is 1 for the
+// reconstruction, 0 for the literal reading. No native length: t = 0.
+inline double ShrinkFromSquares(double current_squared, double rest_squared,
+                                double lambda_squared, double offset) {
+  if (!(rest_squared > 0.0)) return 0.0;
+  return 2.0 * rest_squared /
+             (rest_squared + lambda_squared * current_squared) -
+         offset;
+}
+
+double ShrinkOffset(const AmplitudeModelParams& params) {
+  return params.shrink == ShrinkFormula::kReconstructed ? 1.0 : 0.0;
 }
 
 }  // namespace
@@ -103,8 +114,9 @@ double ShrinkFromSquares(double current_squared, double rest_squared,
 double ShrinkTerm(double current_length, double rest_length,
                   const AmplitudeModelParams& params) {
   if (!(rest_length > 0.0)) return 0.0;
-  return ShrinkFromSquares(current_length * current_length,
-                           rest_length * rest_length, params);
+  return ShrinkFromSquares(
+      current_length * current_length, rest_length * rest_length,
+      params.shrink_threshold * params.shrink_threshold, ShrinkOffset(params));
 }
 
 double SensitivityFromVariation(double variation,
@@ -215,6 +227,12 @@ void AmplitudeModel::BuildEdges(const MeshTopology& topology) {
   sensitivity_.assign(edge_channels, 0.0f);
   edge_amplitude_.assign(edge_channels, 0.0f);
   rest_length_.assign(num_edges, 0.0);
+  rest_length_squared_.assign(num_edges, 0.0);
+  inv_sides_.resize(num_edges);
+  for (int e = 0; e < num_edges; ++e) {
+    const int sides = side_offset_[e + 1] - side_offset_[e];
+    inv_sides_[e] = sides > 0 ? 1.0 / sides : 0.0;
+  }
   shrink_.assign(num_edges, 0.0);
   welded_sum_.assign(incident.size() * channels_, 0.0);
   vertex_amplitudes_.assign(vertex_welded_.size() * channels_, 0.0f);
@@ -274,9 +292,10 @@ void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
 void AmplitudeModel::ComputeRestLengths(
     absl::Span<const float> rest_positions) {
   for (int e = 0; e < num_edges(); ++e) {
-    rest_length_[e] = (PackedVertex(rest_positions, edges_[e].v1) -
-                       PackedVertex(rest_positions, edges_[e].v0))
-                          .norm();
+    rest_length_squared_[e] = (PackedVertex(rest_positions, edges_[e].v1) -
+                               PackedVertex(rest_positions, edges_[e].v0))
+                                  .squaredNorm();
+    rest_length_[e] = std::sqrt(rest_length_squared_[e]);
   }
 }
 
@@ -306,50 +325,56 @@ absl::Status AmplitudeModel::ValidateFrame(
   return absl::OkStatus();
 }
 
-double AmplitudeModel::ReferenceLength(
-    int e, absl::Span<const Eigen::Matrix2d> references) const {
-  const int begin = side_offset_[e];
-  const int end = side_offset_[e + 1];
-  double sum = 0.0;
-  for (int side = begin; side < end; ++side) {
-    sum += EdgeMatrixLength(references[side_face_[side]], side_slot_[side]);
+void AmplitudeModel::ComputeReferenceLengths(
+    absl::Span<const Eigen::Matrix2d> references) {
+  // L^2 is the mean over the edge's triangles of its squared length in each
+  // reference (the root mean square of the lengths): one square root per
+  // edge, for L itself.
+  const int32_t* offset = side_offset_.data();
+  const int32_t* face = side_face_.data();
+  const uint8_t* slot = side_slot_.data();
+  const double* inv_sides = inv_sides_.data();
+  double* __restrict rest_squared = rest_length_squared_.data();
+  double* __restrict rest = rest_length_.data();
+  const int num = num_edges();
+  for (int e = 0; e < num; ++e) {
+    double sum = 0.0;
+    for (int side = offset[e]; side < offset[e + 1]; ++side) {
+      sum += EdgeMatrixLengthSquared(references[face[side]], slot[side]);
+    }
+    rest_squared[e] = sum * inv_sides[e];
+    rest[e] = std::sqrt(rest_squared[e]);
   }
-  return end > begin ? sum / (end - begin) : 0.0;
 }
 
-absl::Status AmplitudeModel::Update(
-    absl::Span<const float> positions,
-    absl::Span<const Eigen::Matrix2d> references) {
-  if (absl::Status s = ValidateFrame(positions, references); !s.ok()) return s;
-  const bool from_references =
-      params_.rest_lengths == RestLengthSource::kAdaptiveReferences;
-  std::fill(welded_sum_.begin(), welded_sum_.end(), 0.0);
-  std::fill(welded_uv_scale_.begin(), welded_uv_scale_.end(), 0.0);
-  const bool cap = params_.max_slope > 0.0;
+template <int kChannels>
+void AmplitudeModel::AccumulateEdges(const float* positions) {
   // Local pointers: the sums are stored through double pointers, which the
   // compiler would otherwise assume may alias every member vector and reload
   // them on each edge.
-  const float* p = positions.data();
   const Edge* edges = edges_.data();
   const int32_t* welded = edge_welded_.data();
   const float* sensitivity = sensitivity_.data();
   const double* inv_uv_squared = inv_uv_length_squared_.data();
-  double* __restrict rest_length = rest_length_.data();
+  const double* rest_length = rest_length_.data();
+  const double* rest_squared = rest_length_squared_.data();
   double* __restrict shrink = shrink_.data();
   float* __restrict edge_amplitude = edge_amplitude_.data();
   double* __restrict sums = welded_sum_.data();
   double* __restrict uv_scale = welded_uv_scale_.data();
-  const int channels = channels_;
+  const bool cap = params_.max_slope > 0.0;
+  const double lambda_squared =
+      params_.shrink_threshold * params_.shrink_threshold;
+  const double offset = ShrinkOffset(params_);
   const int num = num_edges();
   for (int e = 0; e < num; ++e) {
-    if (from_references) rest_length[e] = ReferenceLength(e, references);
-    const float* a = p + 3 * static_cast<size_t>(edges[e].v0);
-    const float* b = p + 3 * static_cast<size_t>(edges[e].v1);
+    const float* a = positions + 3 * static_cast<size_t>(edges[e].v0);
+    const float* b = positions + 3 * static_cast<size_t>(edges[e].v1);
     const double dx = double{b[0]} - a[0], dy = double{b[1]} - a[1],
                  dz = double{b[2]} - a[2];
     const double length_squared = dx * dx + dy * dy + dz * dz;
-    const double rest = rest_length[e];
-    shrink[e] = ShrinkFromSquares(length_squared, rest * rest, params_);
+    shrink[e] = ShrinkFromSquares(length_squared, rest_squared[e],
+                                  lambda_squared, offset);
     const int32_t w0 = welded[2 * e], w1 = welded[2 * e + 1];
     if (cap) {
       // Squared length ratio (0 for edges degenerate in UV); the vertex's
@@ -358,51 +383,92 @@ absl::Status AmplitudeModel::Update(
       uv_scale[w0] += ratio_squared;
       uv_scale[w1] += ratio_squared;
     }
-    const double length_times_shrink = rest * shrink[e];
-    double* sum0 = sums + static_cast<size_t>(w0) * channels;
-    double* sum1 = sums + static_cast<size_t>(w1) * channels;
-    for (int c = 0; c < channels; ++c) {
-      const double w = length_times_shrink * sensitivity[e * channels + c];
-      edge_amplitude[e * channels + c] = static_cast<float>(w);
+    const double length_times_shrink = rest_length[e] * shrink[e];
+    double* sum0 = sums + static_cast<size_t>(w0) * kChannels;
+    double* sum1 = sums + static_cast<size_t>(w1) * kChannels;
+    for (int c = 0; c < kChannels; ++c) {
+      const double w = length_times_shrink * sensitivity[e * kChannels + c];
+      edge_amplitude[e * kChannels + c] = static_cast<float>(w);
       sum0[c] += w;
       sum1[c] += w;
     }
   }
-  AverageToVertices();
+}
+
+absl::Status AmplitudeModel::Update(
+    absl::Span<const float> positions,
+    absl::Span<const Eigen::Matrix2d> references) {
+  if (absl::Status s = ValidateFrame(positions, references); !s.ok()) return s;
+  if (params_.rest_lengths == RestLengthSource::kAdaptiveReferences) {
+    ComputeReferenceLengths(references);
+  }
+  std::fill(welded_sum_.begin(), welded_sum_.end(), 0.0);
+  std::fill(welded_uv_scale_.begin(), welded_uv_scale_.end(), 0.0);
+  // The channel count as a constant: the per-channel loops unroll.
+  switch (channels_) {
+    case 1:
+      AccumulateEdges<1>(positions.data());
+      AverageToVertices<1>();
+      break;
+    case 2:
+      AccumulateEdges<2>(positions.data());
+      AverageToVertices<2>();
+      break;
+    default:
+      AccumulateEdges<3>(positions.data());
+      AverageToVertices<3>();
+      break;
+  }
   return absl::OkStatus();
 }
 
+template <int kChannels>
 void AmplitudeModel::CapSlopes() {
+  const double* uv_weight = welded_uv_weight_.data();
+  const double* uv_scale = welded_uv_scale_.data();
+  double* __restrict sums = welded_sum_.data();
+  // The limit per channel is max_slope * wavelength_c * world_per_uv / 2 pi.
+  double limit_per_scale[kChannels];
+  for (int c = 0; c < kChannels; ++c) {
+    limit_per_scale[c] =
+        params_.max_slope * channel_wavelength_[c] / (2.0 * std::numbers::pi);
+  }
   const size_t num_welded = welded_uv_scale_.size();
   for (size_t w = 0; w < num_welded; ++w) {
     // No edge with a UV length: no scale to cap by.
-    if (welded_uv_weight_[w] == 0.0) continue;
-    const double world_per_uv =
-        std::sqrt(welded_uv_scale_[w] * welded_uv_weight_[w]);
-    for (int c = 0; c < channels_; ++c) {
-      const double limit = params_.max_slope * channel_wavelength_[c] *
-                           world_per_uv / (2.0 * std::numbers::pi);
-      double& a = welded_sum_[w * channels_ + c];
+    if (uv_weight[w] == 0.0) continue;
+    const double world_per_uv = std::sqrt(uv_scale[w] * uv_weight[w]);
+    for (int c = 0; c < kChannels; ++c) {
+      const double limit = limit_per_scale[c] * world_per_uv;
+      double& a = sums[w * kChannels + c];
       a = std::clamp(a, -limit, limit);
     }
   }
 }
 
+template <int kChannels>
 void AmplitudeModel::AverageToVertices() {
   // Eq. 3 per welded vertex, then k and the clamp, in place.
+  const double* weight = welded_edge_weight_.data();
+  double* __restrict sums = welded_sum_.data();
+  const double scale = params_.scale;
+  const double floor =
+      params_.clamp_negative ? 0.0 : -std::numeric_limits<double>::infinity();
   const size_t num_welded = welded_edge_weight_.size();
   for (size_t w = 0; w < num_welded; ++w) {
-    for (int c = 0; c < channels_; ++c) {
-      double s = welded_sum_[w * channels_ + c] * welded_edge_weight_[w];
-      if (params_.clamp_negative) s = std::max(s, 0.0);
-      welded_sum_[w * channels_ + c] = params_.scale * s;
+    for (int c = 0; c < kChannels; ++c) {
+      double& s = sums[w * kChannels + c];
+      s = scale * std::max(s * weight[w], floor);
     }
   }
-  if (params_.max_slope > 0.0) CapSlopes();
-  for (size_t v = 0; v < vertex_welded_.size(); ++v) {
-    const double* s = &welded_sum_[vertex_welded_[v] * channels_];
-    for (int c = 0; c < channels_; ++c) {
-      vertex_amplitudes_[v * channels_ + c] = static_cast<float>(s[c]);
+  if (params_.max_slope > 0.0) CapSlopes<kChannels>();
+  const int32_t* vertex_welded = vertex_welded_.data();
+  float* __restrict out = vertex_amplitudes_.data();
+  const size_t num_vertices = vertex_welded_.size();
+  for (size_t v = 0; v < num_vertices; ++v) {
+    const double* s = sums + static_cast<size_t>(vertex_welded[v]) * kChannels;
+    for (int c = 0; c < kChannels; ++c) {
+      out[v * kChannels + c] = static_cast<float>(s[c]);
     }
   }
 }

@@ -159,9 +159,12 @@ class AmplitudeModel {
   absl::Status ValidateFrame(
       absl::Span<const float> positions,
       absl::Span<const Eigen::Matrix2d> references) const;
-  double ReferenceLength(int e,
-                         absl::Span<const Eigen::Matrix2d> references) const;
+  void ComputeReferenceLengths(absl::Span<const Eigen::Matrix2d> references);
+  template <int kChannels>
+  void AccumulateEdges(const float* positions);
+  template <int kChannels>
   void AverageToVertices();
+  template <int kChannels>
   void CapSlopes();
 
   AmplitudeModelParams params_;
@@ -173,10 +176,11 @@ class AmplitudeModel {
   // (k + 1) % 3): side_face_/side_slot_[side_offset_[e] .. [e + 1]).
   std::vector<int32_t> side_offset_, side_face_;
   std::vector<uint8_t> side_slot_;
-  std::vector<int32_t> vertex_welded_;      // caller vertex -> welded id
+  std::vector<double> inv_sides_;       // 1 / the edge's triangles (0: none)
+  std::vector<int32_t> vertex_welded_;  // caller vertex -> welded id
   std::vector<double> welded_edge_weight_;  // 1 / incident edges (0: none)
   std::vector<float> sensitivity_;
-  std::vector<double> rest_length_, shrink_;
+  std::vector<double> rest_length_, rest_length_squared_, shrink_;
   std::vector<float> edge_amplitude_;
   std::vector<double> welded_sum_;
   std::vector<float> vertex_amplitudes_;

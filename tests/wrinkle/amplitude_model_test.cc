@@ -386,10 +386,11 @@ TEST(AmplitudeModelTest, RestLengthsFromAdaptiveReferences) {
   }
 }
 
-// An edge whose two triangles' references disagree gets the mean of its
-// length in each: the shared edge (corners 1-2 of the first triangle, 0-1
-// of the second) is 1 long in one and 3 long in the other.
-TEST(AmplitudeModelTest, ReferenceLengthIsMeanOfTheTwoTriangles) {
+// An edge whose two triangles' references disagree gets the root mean square
+// of its length in each: the shared edge (corners 1-2 of the first triangle,
+// 0-1 of the second) is 1 long in one and 3 long in the other, so L = sqrt 5
+// (the plain mean would be 2).
+TEST(AmplitudeModelTest, ReferenceLengthIsRootMeanSquareOfTheTwoTriangles) {
   io::TriangleMesh quad;
   quad.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
   quad.triangles = {{0, 1, 2}, {2, 1, 3}};
@@ -413,7 +414,7 @@ TEST(AmplitudeModelTest, ReferenceLengthIsMeanOfTheTwoTriangles) {
     if (std::minmax(edge.v0, edge.v1) == std::minmax(1, 2)) shared = e;
   }
   ASSERT_GE(shared, 0);
-  EXPECT_DOUBLE_EQ(model->edge_rest_lengths()[shared], 2.0);
+  EXPECT_DOUBLE_EQ(model->edge_rest_lengths()[shared], std::sqrt(5.0));
   // Boundary edges take their one triangle's: 0-1 and 0-2 of the first are
   // |(1, 0)| = 1 and |(1, 1)| = sqrt 2; 1-3 and 2-3 of the second are
   // |(0, 4) - (3, 0)| = 5 and |(0, 4)| = 4.
