@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -9,6 +10,7 @@
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/shader_library.h"
 #include "renderer/gl/stream_buffer.h"
+#include "renderer/uv_map_pieces.h"
 #include "wrinkle/weld.h"
 
 namespace crease::shaders {
@@ -17,12 +19,6 @@ extern const char kShader_uv_map_frag[];
 }  // namespace crease::shaders
 
 namespace crease::renderer {
-namespace {
-
-// Floats per corner: uv, position, normal, tangent + sign.
-constexpr int kCornerFloats = 12;
-
-}  // namespace
 
 struct UvMapRenderer::Gl {
   gl::Program program;
@@ -39,8 +35,10 @@ struct UvMapRenderer::Gl {
   gl::Renderbuffer base_normal, base_height;
   std::vector<float> base_uvs;  // the UVs `base_*` were drawn with
   bool base_valid = false;
-  gl::StreamBuffer reached_corners;  // element indices, 3 per triangle
-  std::vector<uint32_t> reached;
+  // The pieces of reached triangles that wrinkles reach (uv_map_pieces.h).
+  gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
+  UvMapPieces pieces;
+  ReachedPieceFinder piece_finder;
   int size = 0;
   GLint reach = -1, height_range = -1, green = -1;
   SmoothNormals normals;
@@ -77,13 +75,17 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
   g.vao = gl::MakeVertexArray();
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
-                            kCornerFloats * sizeof(float));
+                            kUvCornerFloats * sizeof(float));
   const int sizes[] = {2, 3, 3, 4}, offsets[] = {0, 2, 5, 8};
-  for (GLuint attribute = 0; attribute < 4; ++attribute) {
+  for (GLuint attribute = 0; attribute < 5; ++attribute) {
     glEnableVertexArrayAttrib(vao, attribute);
+    glVertexArrayAttribBinding(vao, attribute, 0);
+    if (attribute == 4) {  // the triangle's index, an int's bits
+      glVertexArrayAttribIFormat(vao, attribute, 1, GL_INT, 12 * sizeof(float));
+      continue;
+    }
     glVertexArrayAttribFormat(vao, attribute, sizes[attribute], GL_FLOAT,
                               GL_FALSE, offsets[attribute] * sizeof(float));
-    glVertexArrayAttribBinding(vao, attribute, 0);
   }
   return r;
 }
@@ -131,14 +133,15 @@ void UvMapRenderer::UploadCorners(const RenderMesh& mesh) {
   g.normals.Compute(mesh);
   const std::vector<float>& interleaved = g.normals.interleaved();
   CornerTangents(mesh, interleaved, &g.tangents);
-  g.corners.resize(3 * mesh.triangles.size() * kCornerFloats);
+  g.corners.resize(3 * mesh.triangles.size() * kUvCornerFloats);
   float* out = g.corners.data();
   for (size_t corner = 0; corner < 3 * mesh.triangles.size(); ++corner) {
     const int32_t v = mesh.triangles[corner / 3][corner % 3];
     std::copy_n(&mesh.corner_uvs[2 * corner], 2, out);
     std::copy_n(&interleaved[6 * static_cast<size_t>(v)], 6, out + 2);
     std::copy_n(&g.tangents[4 * corner], 4, out + 8);
-    out += kCornerFloats;
+    out[12] = std::bit_cast<float>(static_cast<int32_t>(corner / 3));
+    out += kUvCornerFloats;
   }
   g.corners_buffer.Upload(g.corners);
 }
@@ -214,21 +217,29 @@ void UvMapRenderer::PrepareBase(const RenderMesh& mesh, int size) {
   g.base_valid = true;
 }
 
-// The triangles some wrinkle reaches (a non-empty list), drawn over the base.
-void UvMapRenderer::DrawReached() {
+// The pieces of triangles some wrinkle reaches, drawn over the base.
+void UvMapRenderer::DrawReached(int size, float reach, int max_pieces) {
   Gl& g = *gl_;
-  g.reached.clear();
-  const auto& lists = g.wrinkle_data.triangle_ranges;
-  for (size_t t = 0; t < lists.size(); ++t) {
-    if (lists[t][1] <= 0) continue;
-    for (uint32_t c = 0; c < 3; ++c)
-      g.reached.push_back(static_cast<uint32_t>(3 * t + c));
-  }
-  if (g.reached.empty()) return;
-  g.reached_corners.Upload(g.reached);
-  glVertexArrayElementBuffer(g.vao.get(), g.reached_corners.get());
-  glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(g.reached.size()),
-                 GL_UNSIGNED_INT, nullptr);
+  UvMapPieceInputs in;
+  in.corners = &g.corners;
+  in.wrinkles = &g.wrinkle_data;
+  in.size = size;
+  in.reach = reach;
+  in.max_pieces_per_edge = max_pieces;
+  g.piece_finder.Find(in, &g.pieces);
+  if (g.pieces.lists.empty()) return;
+  // The pieces' own lists replace the triangles' at bindings 1, 2 and 5.
+  g.piece_lists.UploadStorage(1, g.pieces.lists);
+  g.piece_ranges.UploadStorage(2, g.pieces.ranges);
+  g.piece_bounds.UploadStorage(5, g.pieces.range_bounds);
+  g.piece_corners.Upload(g.pieces.corners);
+  const GLuint vao = g.vao.get();
+  glVertexArrayVertexBuffer(vao, 0, g.piece_corners.get(), 0,
+                            kUvCornerFloats * sizeof(float));
+  glDrawArrays(GL_TRIANGLES, 0,
+               static_cast<GLsizei>(g.pieces.corners.size() / kUvCornerFloats));
+  glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
+                            kUvCornerFloats * sizeof(float));
 }
 
 void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
@@ -251,6 +262,11 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
   CREASE_RETURN_IF_ERROR(
       ValidateCornerUvs(given_mesh.corner_uvs, given_mesh.triangles.size()));
+  if (options.max_pieces_per_edge < 1 || options.max_pieces_per_edge > 64) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("uv maps: max_pieces_per_edge %d, expected 1..64",
+                        options.max_pieces_per_edge));
+  }
   if (wrinkles != nullptr && wrinkles->range_offsets.empty())
     wrinkles = nullptr;
   if (wrinkles != nullptr) {
@@ -283,8 +299,9 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
   glBindVertexArray(g.vao.get());
   PrepareBase(mesh, options.size);
-  glUniform1f(g.reach, UploadWrinkles(mesh, wrinkles, options.size));
-  DrawReached();
+  const float reach = UploadWrinkles(mesh, wrinkles, options.size);
+  glUniform1f(g.reach, reach);
+  DrawReached(options.size, reach, options.max_pieces_per_edge);
   glBindVertexArray(0);
   ReadMaps(options.size, out);
   out->height_range = height_range;

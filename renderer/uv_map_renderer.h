@@ -39,7 +39,8 @@ class UvMapRenderer {
   float UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
                        int size);
   void PrepareBase(const RenderMesh& mesh, int size);
-  void DrawReached();
+  // reach: the lookup's reach in model units (UploadWrinkles').
+  void DrawReached(int size, float reach, int max_pieces);
   // Both targets into `out`, rows top to bottom.
   void ReadMaps(int size, UvMaps* out);
 

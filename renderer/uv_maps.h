@@ -27,6 +27,10 @@ struct UvMapOptions {
   // Heights (model units) the height map's full scale stands for; 0: twice
   // the wrinkles' L_min (FrameWrinkles::min_width), fixed for a session.
   float height_range = 0.0f;
+  // A triangle a wrinkle reaches is cut into up to this many pieces per edge
+  // and only the pieces a wrinkle reaches run the lookup (uv_map_pieces.h);
+  // 1 draws whole triangles. Either gives the same maps: a cost knob, 1..64.
+  int max_pieces_per_edge = 8;
 };
 
 // One frame's maps, rows top to bottom (the top row is v = 1).

@@ -284,6 +284,43 @@ TEST_P(EngineOutputsOnFrame, NormalMapMatchesPerPixelWrinkleShading) {
   RecordProperty("flipped_green_at_wrinkles", flipped.ToString());
 }
 
+// The maps drawn piece by piece (only where wrinkles reach, each piece with
+// its own clipped lists; uv_map_pieces.h) equal those drawn triangle by
+// triangle: the pieces only save work.
+TEST_P(EngineOutputsOnFrame, PiecesDrawTheSameMapsAsWholeTriangles) {
+  UvMapOptions whole;
+  whole.max_pieces_per_edge = 1;
+  const UvMaps expected = NormalMap(*scene_, whole);
+  const UvMaps actual = NormalMap(*scene_, {});
+  ASSERT_EQ(actual.normal.pixels.size(), expected.normal.pixels.size());
+  ASSERT_EQ(actual.height.size(), expected.height.size());
+  int normal_differs = 0, normal_max = 0, height_differs = 0, height_max = 0;
+  int wrinkled = 0;  // texels the wrinkles change
+  const size_t texels = expected.height.size();
+  for (size_t i = 0; i < texels; ++i) {
+    int texel_max = 0;
+    for (int c = 0; c < 4; ++c) {
+      texel_max =
+          std::max(texel_max, std::abs(actual.normal.pixels[4 * i + c] -
+                                       expected.normal.pixels[4 * i + c]));
+    }
+    normal_differs += texel_max > 0;
+    normal_max = std::max(normal_max, texel_max);
+    const int h = std::abs(actual.height[i] - expected.height[i]);
+    height_differs += h > 0;
+    height_max = std::max(height_max, h);
+    wrinkled += expected.height[i] > 0;
+  }
+  ASSERT_GT(wrinkled, 10000);  // the maps hold wrinkles to compare
+  // Interpolated corners round differently: a texel may move by one level
+  // (of 255 in the normal, of 65535 in the height: a few), no more; a lookup
+  // the pieces dropped would move thousands of texels by far more.
+  EXPECT_LE(normal_max, 1) << normal_differs << " texels differ";
+  EXPECT_LE(height_max, 16) << height_differs << " texels differ";
+  RecordProperty("normal_texels_differing", normal_differs);
+  RecordProperty("height_texels_differing", height_differs);
+}
+
 // (c) No cracks along UV seams: in the normal-mapped image, the pixels on
 // seam edges (drawn over the surface, hidden where it is in front) are as
 // close to the reference as the rest, where wrinkles show and everywhere.

@@ -133,6 +133,14 @@ TEST_F(UvMapTest, RejectsMeshesWithoutValidUvs) {
   mesh.corner_uvs = good_uvs;
   EXPECT_EQ(uv_renderer_->Render(mesh, nullptr, too_big, &maps).code(),
             absl::StatusCode::kInvalidArgument);
+  for (int pieces : {0, 65}) {
+    UvMapOptions bad_pieces;
+    bad_pieces.max_pieces_per_edge = pieces;
+    const absl::Status s =
+        uv_renderer_->Render(mesh, nullptr, bad_pieces, &maps);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("max_pieces_per_edge"), std::string::npos) << s;
+  }
 }
 
 // Images run top to bottom, so row 0 is v = 1: UVs on the top half of the

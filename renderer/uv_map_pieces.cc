@@ -1,0 +1,188 @@
+#include "renderer/uv_map_pieces.h"
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+
+#include "renderer/closest_point.h"
+
+namespace crease::renderer {
+namespace {
+
+constexpr int kPositionOffset = 2;  // after the uv
+
+Eigen::Vector3f CornerPosition(const float* corner) {
+  return Eigen::Vector3f(corner + kPositionOffset);
+}
+
+// Half the longest texel footprint the shader can see on this triangle:
+// AddWrinkleShading reaches half the footprint's width past a wrinkle's
+// edge, and a texel's footprint is the triangle's UV-to-model Jacobian over
+// `size`. 0 for a triangle degenerate in UV (it covers no texel).
+float HalfFootprint(const float* c0, const float* c1, const float* c2,
+                    int size) {
+  Eigen::Matrix2f uv;
+  uv << c1[0] - c0[0], c2[0] - c0[0], c1[1] - c0[1], c2[1] - c0[1];
+  const float det = uv.determinant();
+  if (!(std::abs(det) > 1e-20f)) return 0.0f;
+  Eigen::Matrix<float, 3, 2> edges;
+  edges.col(0) = CornerPosition(c1) - CornerPosition(c0);
+  edges.col(1) = CornerPosition(c2) - CornerPosition(c0);
+  // Columns: model units per unit u and per unit v.
+  const Eigen::Matrix<float, 3, 2> jacobian = edges * uv.inverse();
+  return 0.5f * jacobian.norm() / static_cast<float>(size);
+}
+
+// Corner (i, j) of an n x n grid over the triangle, all but the last float:
+// weights ((n - i - j), i, j) / n of its corners, so the grid's outer points
+// lie exactly on the triangle's edges and its own corners are copied.
+void GridCorner(const float* c0, const float* c1, const float* c2, int n, int i,
+                int j, float* out) {
+  const float inv = 1.0f / static_cast<float>(n);
+  const float w1 = static_cast<float>(i) * inv,
+              w2 = static_cast<float>(j) * inv;
+  const float w0 = static_cast<float>(n - i - j) * inv;
+  for (int k = 0; k + 1 < kUvCornerFloats; ++k) {
+    out[k] = w0 * c0[k] + w1 * c1[k] + w2 * c2[k];
+  }
+}
+
+}  // namespace
+
+void ReachedPieceFinder::Find(const UvMapPieceInputs& in, UvMapPieces* out) {
+  out->corners.clear();
+  out->lists.clear();
+  out->ranges.clear();
+  out->range_bounds.clear();
+  const std::vector<float>& corners = *in.corners;
+  const WrinkleBuffers& w = *in.wrinkles;
+  for (size_t t = 0; t < w.triangle_ranges.size(); ++t) {
+    const std::array<int32_t, 4>& list = w.triangle_ranges[t];
+    if (list[1] <= 0) continue;
+    const float* c[3];
+    for (int k = 0; k < 3; ++k) c[k] = &corners[(3 * t + k) * kUvCornerFloats];
+    const float widest = CollectSpheres(w, list[0], list[1], in.reach);
+    const Eigen::Vector3f a = CornerPosition(c[0]), b = CornerPosition(c[1]),
+                          d = CornerPosition(c[2]);
+    const float longest =
+        std::max({(b - a).norm(), (d - b).norm(), (a - d).norm()});
+    const int n = std::clamp(
+        static_cast<int>(std::ceil(longest / std::max(2.0f * widest, 1e-30f))),
+        1, std::max(in.max_pieces_per_edge, 1));
+    AddPieces(c, n, HalfFootprint(c[0], c[1], c[2], in.size), w, out);
+  }
+}
+
+float ReachedPieceFinder::CollectSpheres(const WrinkleBuffers& w, int first,
+                                         int count, float reach) {
+  spheres_.clear();
+  float widest = 0.0f;
+  for (int r = first; r < first + count; ++r) {
+    const std::array<int32_t, 4>& range = w.ranges[r];
+    for (int32_t i = range[0]; i <= range[1]; ++i) {
+      widest = std::max(widest, w.points[i][3]);
+      // Segment i .. i + 1 (its sphere holds every point it can lift or a
+      // texel can see it from); a range of one point: that point's.
+      if (i < range[1]) {
+        spheres_.push_back({w.segment_bounds[i], r, i});
+      } else if (range[0] == range[1]) {
+        const std::array<float, 4>& p = w.points[i];
+        spheres_.push_back({{p[0], p[1], p[2], 0.5f * p[3] + reach}, r, i});
+      }
+    }
+  }
+  return widest;
+}
+
+void ReachedPieceFinder::AddPieces(const float* const c[3], int n,
+                                   float half_footprint,
+                                   const WrinkleBuffers& w, UvMapPieces* out) {
+  // Grid point (i, j) at index j (n + 1) + i.
+  grid_.resize(static_cast<size_t>(n + 1) * (n + 1));
+  const Eigen::Vector3f a = CornerPosition(c[0]), b = CornerPosition(c[1]),
+                        d = CornerPosition(c[2]);
+  const float inv = 1.0f / static_cast<float>(n);
+  for (int j = 0; j <= n; ++j) {
+    for (int i = 0; i + j <= n; ++i) {
+      grid_[j * (n + 1) + i] = (static_cast<float>(n - i - j) * inv) * a +
+                               (static_cast<float>(i) * inv) * b +
+                               (static_cast<float>(j) * inv) * d;
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i + j < n; ++i) {
+      AddPiece(c, n, {{{i, j}, {i + 1, j}, {i, j + 1}}}, half_footprint, w,
+               out);
+      if (i + j + 2 <= n) {
+        AddPiece(c, n, {{{i + 1, j}, {i + 1, j + 1}, {i, j + 1}}},
+                 half_footprint, w, out);
+      }
+    }
+  }
+}
+
+void ReachedPieceFinder::AddPiece(const float* const c[3], int n,
+                                  const std::array<std::array<int, 2>, 3>& ij,
+                                  float half_footprint, const WrinkleBuffers& w,
+                                  UvMapPieces* out) {
+  const Eigen::Vector3f& p0 = grid_[ij[0][1] * (n + 1) + ij[0][0]];
+  const Eigen::Vector3f& p1 = grid_[ij[1][1] * (n + 1) + ij[1][0]];
+  const Eigen::Vector3f& p2 = grid_[ij[2][1] * (n + 1) + ij[2][0]];
+  const Eigen::Vector3f centre = (p0 + p1 + p2) / 3.0f;
+  const float radius = std::sqrt(
+      std::max({(p0 - centre).squaredNorm(), (p1 - centre).squaredNorm(),
+                (p2 - centre).squaredNorm()}));
+  const int32_t first_range = static_cast<int32_t>(out->ranges.size());
+  // Spheres come range by range, segments in order: each range that reaches
+  // the piece is clipped to its first and last segment that do.
+  int32_t range = -1, lo = 0, hi = 0;
+  const auto flush = [&] {
+    if (range < 0) return;
+    const std::array<int32_t, 4>& whole = w.ranges[range];
+    const int32_t first = lo, last = std::max(hi + 1, lo);
+    if (whole[0] == whole[1]) {
+      out->ranges.push_back(whole);
+    } else {
+      // An end clipped away is out of the piece's reach, as in
+      // WrinkleBuffers' own clipping: none.
+      out->ranges.push_back({first, std::min(last, whole[1]),
+                             first == whole[0] ? whole[2] : -1,
+                             last == whole[1] ? whole[3] : -1});
+    }
+    out->range_bounds.push_back(w.range_bounds[range]);
+  };
+  for (const Sphere& s : spheres_) {
+    const Eigen::Vector3f mid(s.bounds.data());
+    // A hair of slack for rounding, as the ranges' own clipping has.
+    const float reach = s.bounds[3] + half_footprint + 1e-3f * radius;
+    const float outer = reach + radius;
+    if ((mid - centre).squaredNorm() > outer * outer) continue;
+    if ((ClosestPointOnTriangle(mid, p0, p1, p2) - mid).squaredNorm() >
+        reach * reach) {
+      continue;
+    }
+    if (s.range != range) {
+      flush();
+      range = s.range;
+      lo = s.point;
+    }
+    hi = s.point;
+  }
+  flush();
+  const int32_t count = static_cast<int32_t>(out->ranges.size()) - first_range;
+  if (count == 0) return;  // no wrinkle reaches it: the base stays
+  const int32_t piece = static_cast<int32_t>(out->lists.size());
+  out->lists.push_back({first_range, count, 0, 0});
+  for (const std::array<int, 2>& corner : ij) {
+    const size_t at = out->corners.size();
+    out->corners.resize(at + kUvCornerFloats);
+    float* dst = out->corners.data() + at;
+    GridCorner(c[0], c[1], c[2], n, corner[0], corner[1], dst);
+    dst[kUvCornerFloats - 1] = std::bit_cast<float>(piece);
+  }
+}
+
+}  // namespace crease::renderer

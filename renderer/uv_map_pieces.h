@@ -1,0 +1,84 @@
+#ifndef CREASE_RENDERER_UV_MAP_PIECES_H_
+#define CREASE_RENDERER_UV_MAP_PIECES_H_
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "renderer/frame_data.h"
+
+namespace crease::renderer {
+
+// Floats per corner the UV-map shaders read: uv, position, normal, tangent
+// + bitangent sign, and an index into the wrinkle lists (an int's bits): the
+// triangle's for the whole-mesh draw, the piece's for ReachedPieces.
+inline constexpr int kUvCornerFloats = 13;
+
+// Where the UV maps' wrinkle lookups are needed. A triangle some wrinkle
+// reaches is cut into n x n pieces (n up to `max_pieces_per_edge`, so a piece
+// is about two of its widest wrinkle's widths across); a piece no wrinkle can
+// reach is dropped (its texels keep the flat base) and each kept piece lists
+// only the wrinkles that reach it, each clipped to the segments that do. The
+// pieces' corners are the triangle's corners interpolated, and every
+// attribute the shader reads varies linearly over the triangle, so a texel
+// gets the same inputs (derivatives included) from its piece as from the
+// whole triangle, and the segments left out are ones the shader's reach test
+// would skip: the maps do not change, the lookups walk fewer texels and
+// fewer segments.
+struct UvMapPieceInputs {
+  // kUvCornerFloats per corner, 3 corners per triangle in order.
+  const std::vector<float>* corners = nullptr;
+  const WrinkleBuffers* wrinkles = nullptr;
+  int size = 0;  // texels per side of the maps
+  // The shader's footprint margin cap (u_reach), in model units: the
+  // segments' reach spheres already include it.
+  float reach = 0.0f;
+  int max_pieces_per_edge = 8;  // 1: whole triangles
+};
+
+// The kept pieces, as the shader's bindings 1, 2 and 5 take them (points and
+// frames stay the frame's).
+struct UvMapPieces {
+  std::vector<float> corners;  // kUvCornerFloats each, 3 a piece
+  // Per piece: offset into `ranges`, count, 0, 0 (WrinkleBuffers'
+  // triangle_ranges layout).
+  std::vector<std::array<int32_t, 4>> lists;
+  std::vector<std::array<int32_t, 4>> ranges;      // as WrinkleBuffers'
+  std::vector<std::array<float, 4>> range_bounds;  // as WrinkleBuffers'
+};
+
+// Finds the pieces; keeps its scratch between frames.
+class ReachedPieceFinder {
+ public:
+  // Fills `out` (cleared first; storage reused).
+  void Find(const UvMapPieceInputs& in, UvMapPieces* out);
+
+ private:
+  // One segment (or a lone point) of the triangle's ranges and its reach
+  // sphere.
+  struct Sphere {
+    std::array<float, 4> bounds;
+    int32_t range;  // index into WrinkleBuffers::ranges
+    int32_t point;  // the segment's first point
+  };
+  // The spheres of ranges [first, first + count) into spheres_; returns the
+  // widest width among their points.
+  float CollectSpheres(const WrinkleBuffers& w, int first, int count,
+                       float reach);
+  void AddPieces(const float* const c[3], int n, float half_footprint,
+                 const WrinkleBuffers& w, UvMapPieces* out);
+  // Appends a piece (grid corners ij of an n x n grid over c) with the
+  // clipped ranges of every sphere that reaches it; nothing if none does.
+  void AddPiece(const float* const c[3], int n,
+                const std::array<std::array<int, 2>, 3>& ij,
+                float half_footprint, const WrinkleBuffers& w,
+                UvMapPieces* out);
+
+  std::vector<Sphere> spheres_;
+  std::vector<Eigen::Vector3f> grid_;
+};
+
+}  // namespace crease::renderer
+
+#endif  // CREASE_RENDERER_UV_MAP_PIECES_H_
