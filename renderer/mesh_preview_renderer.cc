@@ -61,6 +61,7 @@ struct MeshPreviewRenderer::Gl {
   float max_anisotropy = 1.0f;
   SmoothNormals smooth;
   std::vector<float> interleaved, tangents, corners, overlay_corners;
+  TangentScratch tangent_scratch;
   std::vector<int32_t> welded;
   std::vector<uint64_t> edge_scratch;
 };
@@ -177,7 +178,7 @@ void MeshPreviewRenderer::UploadCorners(const PreviewMesh& mesh,
   }
   absl::Span<const float> tangents = mesh.corner_tangents;
   if (normal_mapped && tangents.empty()) {
-    CornerTangents(render_mesh, g.interleaved, &g.tangents);
+    CornerTangents(render_mesh, g.interleaved, &g.tangents, &g.tangent_scratch);
     tangents = g.tangents;
   }
   const size_t num_corners = 3 * mesh.triangles.size();

@@ -44,6 +44,7 @@ struct UvMapRenderer::Gl {
   SmoothNormals normals;
   WrinkleBuffers wrinkle_data;
   std::vector<float> tangents, corners;
+  TangentScratch tangent_scratch;
   std::vector<int32_t> welded;
   DilationScratch dilate_scratch;
 };
@@ -132,7 +133,7 @@ void UvMapRenderer::UploadCorners(const RenderMesh& mesh) {
   Gl& g = *gl_;
   g.normals.Compute(mesh);
   const std::vector<float>& interleaved = g.normals.interleaved();
-  CornerTangents(mesh, interleaved, &g.tangents);
+  CornerTangents(mesh, interleaved, &g.tangents, &g.tangent_scratch);
   g.corners.resize(3 * mesh.triangles.size() * kUvCornerFloats);
   float* out = g.corners.data();
   for (size_t corner = 0; corner < 3 * mesh.triangles.size(); ++corner) {

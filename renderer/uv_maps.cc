@@ -27,16 +27,15 @@ Eigen::Vector3f Perpendicular(const Eigen::Vector3f& n) {
   return n.cross(axis).normalized();
 }
 
-// The key corners share a tangent by: welded vertex, UV bits, handedness.
+// The key corners share a tangent by (with the face's handedness, which
+// the frame decides): welded vertex, UV bits.
 struct CornerKey {
   int32_t welded;
   uint32_t u_bits, v_bits;
-  bool right_handed;
   bool operator==(const CornerKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const CornerKey& k) {
-    return H::combine(std::move(h), k.welded, k.u_bits, k.v_bits,
-                      k.right_handed);
+    return H::combine(std::move(h), k.welded, k.u_bits, k.v_bits);
   }
 };
 
@@ -67,19 +66,44 @@ absl::Status ValidateCornerUvs(absl::Span<const float> corner_uvs,
 
 namespace {
 
-// Corners grouped by welded vertex, UV and handedness, each group with the sum
-// of its corners' angle-weighted unit face tangents; group -1: a face with
-// degenerate UVs.
-struct TangentGroups {
-  std::vector<int> group;  // per corner
-  std::vector<Eigen::Vector3f> sums;
-};
+// Numbers every corner's (welded vertex, UV) key, once while the triangles,
+// the weld and the UVs stay: the hash map is the only allocation, and a
+// steady stream of frames does not repeat it.
+void NumberCornerKeys(const RenderMesh& mesh, TangentScratch* scratch) {
+  if (scratch->num_keys >= 0 &&
+      std::equal(scratch->triangles.begin(), scratch->triangles.end(),
+                 mesh.triangles.begin(), mesh.triangles.end()) &&
+      std::equal(scratch->welded.begin(), scratch->welded.end(),
+                 mesh.welded.begin(), mesh.welded.end()) &&
+      std::equal(scratch->uvs.begin(), scratch->uvs.end(),
+                 mesh.corner_uvs.begin(), mesh.corner_uvs.end())) {
+    return;
+  }
+  scratch->triangles.assign(mesh.triangles.begin(), mesh.triangles.end());
+  scratch->welded.assign(mesh.welded.begin(), mesh.welded.end());
+  scratch->uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
+  absl::flat_hash_map<CornerKey, int32_t> ids;
+  scratch->key.resize(3 * mesh.triangles.size());
+  for (size_t corner = 0; corner < scratch->key.size(); ++corner) {
+    const CornerKey key{mesh.welded[mesh.triangles[corner / 3][corner % 3]],
+                        Bits(mesh.corner_uvs[2 * corner]),
+                        Bits(mesh.corner_uvs[2 * corner + 1])};
+    scratch->key[corner] =
+        ids.try_emplace(key, static_cast<int32_t>(ids.size())).first->second;
+  }
+  scratch->num_keys = static_cast<int32_t>(ids.size());
+}
 
-TangentGroups GroupFaceTangents(const RenderMesh& mesh,
-                                const std::vector<float>& interleaved) {
-  TangentGroups out;
-  out.group.assign(3 * mesh.triangles.size(), -1);
-  absl::flat_hash_map<CornerKey, int> ids;
+// Per corner its tangent group (2 key + handedness; -1: a face with
+// degenerate UVs) into scratch->group, and each group's sum of its corners'
+// angle-weighted unit face tangents into scratch->sums.
+void GroupFaceTangents(const RenderMesh& mesh,
+                       const std::vector<float>& interleaved,
+                       TangentScratch* scratch) {
+  NumberCornerKeys(mesh, scratch);
+  scratch->group.assign(3 * mesh.triangles.size(), -1);
+  scratch->sums.assign(2 * static_cast<size_t>(scratch->num_keys),
+                       Eigen::Vector3f::Zero());
   for (size_t f = 0; f < mesh.triangles.size(); ++f) {
     const io::Triangle& tri = mesh.triangles[f];
     Eigen::Vector3f p[3];
@@ -100,16 +124,11 @@ TangentGroups GroupFaceTangents(const RenderMesh& mesh,
       const Eigen::Vector3f a = p[(k + 1) % 3] - p[k],
                             c = p[(k + 2) % 3] - p[k];
       const float angle = std::atan2(a.cross(c).norm(), a.dot(c));
-      const CornerKey key{mesh.welded[tri[k]], Bits(uv[k].x()), Bits(uv[k].y()),
-                          right_handed};
-      auto [it, added] =
-          ids.try_emplace(key, static_cast<int>(out.sums.size()));
-      if (added) out.sums.push_back(Eigen::Vector3f::Zero());
-      out.group[3 * f + k] = it->second;
-      out.sums[it->second] += angle * t.normalized();
+      const int32_t g = 2 * scratch->key[3 * f + k] + (right_handed ? 1 : 0);
+      scratch->group[3 * f + k] = g;
+      scratch->sums[g] += angle * t.normalized();
     }
   }
-  return out;
 }
 
 // The bitangent's side for face f at a vertex with normal n: +1 when the UV
@@ -132,7 +151,15 @@ float BitangentSign(const RenderMesh& mesh,
 void CornerTangents(const RenderMesh& mesh,
                     const std::vector<float>& interleaved,
                     std::vector<float>* out) {
-  const TangentGroups groups = GroupFaceTangents(mesh, interleaved);
+  TangentScratch scratch;
+  CornerTangents(mesh, interleaved, out, &scratch);
+}
+
+void CornerTangents(const RenderMesh& mesh,
+                    const std::vector<float>& interleaved,
+                    std::vector<float>* out, TangentScratch* scratch) {
+  GroupFaceTangents(mesh, interleaved, scratch);
+  const TangentScratch& groups = *scratch;
   const size_t num_corners = 3 * mesh.triangles.size();
   out->assign(4 * num_corners, 0.0f);
   for (size_t corner = 0; corner < num_corners; ++corner) {

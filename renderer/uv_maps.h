@@ -5,6 +5,7 @@
 // encodings an engine's stock material reads. No GL: tested without a
 // context. Conventions in docs/algorithm.md, "UV-space maps".
 
+#include <Eigen/Core>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -57,6 +58,25 @@ struct UvMaps {
 void CornerTangents(const RenderMesh& mesh,
                     const std::vector<float>& interleaved,
                     std::vector<float>* out);
+
+// What CornerTangents keeps between frames: which corners share a (welded
+// vertex, UV) key, numbered once while the triangles, the weld and the UVs
+// stay (the only step that allocates), and the per-frame groups and sums in
+// reused storage. A steady stream of frames allocates nothing.
+struct TangentScratch {
+  std::vector<io::Triangle> triangles;  // the mesh the keys were made for
+  std::vector<int32_t> welded;
+  std::vector<float> uvs;
+  std::vector<int32_t> key;    // per corner
+  int32_t num_keys = -1;       // -1: none made yet
+  std::vector<int32_t> group;  // per corner: 2 key + right-handed, or -1
+  std::vector<Eigen::Vector3f> sums;
+};
+
+// The same, reusing `scratch` (one per stream of frames).
+void CornerTangents(const RenderMesh& mesh,
+                    const std::vector<float>& interleaved,
+                    std::vector<float>* out, TangentScratch* scratch);
 
 // Grows the covered region (normal alpha 255) by `rings` texels: an uncovered
 // texel with covered 8-neighbours takes their mean normal (renormalised) and

@@ -171,7 +171,8 @@ void MeshOutputs::FillTangentDirections(const Session& session,
                                      setup_.corner_uvs};
   normals_.Compute(mesh);
   const std::vector<float>& interleaved = normals_.interleaved();
-  renderer::CornerTangents(mesh, interleaved, &corner_tangents_);
+  renderer::CornerTangents(mesh, interleaved, &corner_tangents_,
+                           &tangent_scratch_);
   const size_t num_vertices = setup_.vertex_corner.size();
   tangent_directions_.assign(2 * num_vertices, 0.0f);
   for (size_t v = 0; v < num_vertices; ++v) {

@@ -15,6 +15,7 @@
 #include "absl/types/span.h"
 #include "crease/v1/crease.pb.h"
 #include "renderer/frame_data.h"
+#include "renderer/uv_maps.h"
 #include "server/server_options.h"
 #include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
@@ -86,6 +87,7 @@ class MeshOutputs {
   VertexFields fields_;
   renderer::SmoothNormals normals_;
   std::vector<float> corner_tangents_, tangent_directions_;
+  renderer::TangentScratch tangent_scratch_;
 };
 
 }  // namespace crease::server

@@ -67,6 +67,40 @@ TEST(CornerTangentsTest, MirroredUvsFlipTheBitangentSign) {
   ExpectSheetFrames(sheet, uvs, -Eigen::Vector3f::UnitX());
 }
 
+// A scratch kept across frames gives what a fresh call gives, keeps its
+// storage while the mesh's triangles, weld and UVs stay (so frames do not
+// allocate), and notices when the UVs change.
+TEST(CornerTangentsTest, ScratchKeepsItsStorageAndFollowsTheUvs) {
+  io::TriangleMesh sheet = MakeGridSheet(4, 3, 1.0f, 1.0f);
+  std::vector<int32_t> welded(sheet.num_vertices());
+  for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
+  std::vector<float> uvs = SheetUvs(sheet);
+  TangentScratch scratch;
+  std::vector<float> kept, fresh;
+  const auto tangents_of = [&](const std::vector<float>& positions) {
+    const RenderMesh mesh{positions, sheet.triangles, welded, uvs};
+    SmoothNormals normals;
+    normals.Compute(mesh);
+    CornerTangents(mesh, normals.interleaved(), &kept, &scratch);
+    CornerTangents(mesh, normals.interleaved(), &fresh);
+    EXPECT_EQ(kept, fresh);
+  };
+  tangents_of(sheet.positions);
+  const int32_t* keys = scratch.key.data();
+  const Eigen::Vector3f* sums = scratch.sums.data();
+  // The next frame bends the sheet: same keys, same storage.
+  std::vector<float> bent = sheet.positions;
+  for (size_t i = 0; i < bent.size(); i += 3)
+    bent[i + 1] = 0.3f * bent[i] * bent[i];
+  tangents_of(bent);
+  EXPECT_EQ(scratch.key.data(), keys);
+  EXPECT_EQ(scratch.sums.data(), sums);
+  // Mirrored UVs: the keys are made anew and the tangents follow (-x).
+  for (size_t i = 0; i < uvs.size(); i += 2) uvs[i] = 1.0f - uvs[i];
+  tangents_of(sheet.positions);
+  EXPECT_NEAR(kept[0], -1.0f, 1e-5f);
+}
+
 TEST(DilateUvMapsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
   UvMaps maps;
   maps.size = 7;
