@@ -69,9 +69,10 @@ void ReachedPieceFinder::Find(const UvMapPieceInputs& in, UvMapPieces* out) {
                           d = CornerPosition(c[2]);
     const float longest =
         std::max({(b - a).norm(), (d - b).norm(), (a - d).norm()});
-    const int n = std::clamp(
-        static_cast<int>(std::ceil(longest / std::max(2.0f * widest, 1e-30f))),
-        1, std::max(in.max_pieces_per_edge, 1));
+    // Clamped as a float first: a tiny width must not overflow the int.
+    const float most = static_cast<float>(std::max(in.max_pieces_per_edge, 1));
+    const int n = static_cast<int>(std::clamp(
+        std::ceil(longest / std::max(2.0f * widest, 1e-30f)), 1.0f, most));
     AddPieces(c, n, HalfFootprint(c[0], c[1], c[2], in.size), w, out);
   }
 }
