@@ -24,7 +24,8 @@ inline constexpr int kUvCornerFloats = 13;
 // attribute the shader reads varies linearly over the triangle, so a texel
 // gets the same inputs (derivatives included) from its piece as from the
 // whole triangle, and the segments left out are ones the shader's reach test
-// would skip: the maps do not change, the lookups walk fewer texels and
+// would skip: the maps do not change (up to rounding; docs/algorithm.md,
+// "Pieces", gives the two edge cases), the lookups walk fewer texels and
 // fewer segments.
 struct UvMapPieceInputs {
   // kUvCornerFloats per corner, 3 corners per triangle in order.

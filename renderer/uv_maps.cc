@@ -75,8 +75,11 @@ void NumberCornerKeys(const RenderMesh& mesh, TangentScratch* scratch) {
                  mesh.triangles.begin(), mesh.triangles.end()) &&
       std::equal(scratch->welded.begin(), scratch->welded.end(),
                  mesh.welded.begin(), mesh.welded.end()) &&
-      std::equal(scratch->uvs.begin(), scratch->uvs.end(),
-                 mesh.corner_uvs.begin(), mesh.corner_uvs.end())) {
+      // Bitwise, as the keys are: -0 and +0 are different UVs to them.
+      scratch->uvs.size() == mesh.corner_uvs.size() &&
+      (mesh.corner_uvs.empty() ||
+       std::memcmp(scratch->uvs.data(), mesh.corner_uvs.data(),
+                   mesh.corner_uvs.size() * sizeof(float)) == 0)) {
     return;
   }
   scratch->triangles.assign(mesh.triangles.begin(), mesh.triangles.end());

@@ -30,7 +30,9 @@ struct UvMapOptions {
   float height_range = 0.0f;
   // A triangle a wrinkle reaches is cut into up to this many pieces per edge
   // and only the pieces a wrinkle reaches run the lookup (uv_map_pieces.h);
-  // 1 draws whole triangles. Either gives the same maps: a cost knob, 1..64.
+  // 1 draws whole triangles. Either gives the same maps up to rounding
+  // (docs/algorithm.md, "Pieces", says where they may not): a cost knob,
+  // 1..64.
   int max_pieces_per_edge = 8;
 };
 

@@ -45,9 +45,10 @@ enum class SensitivityFormula {
 // Where the native edge lengths L come from.
 enum class RestLengthSource {
   kRestPositions,  // |rest_b - rest_a| from the rest pose given to Create
-  // Beyond the paper: the mean over the edge's triangles of its length in
-  // each triangle's SCA 2015 adaptive reference (Session::references()), so
-  // game animation with no rest pose works.
+  // Beyond the paper: the root mean square over the edge's triangles of its
+  // length in each triangle's SCA 2015 adaptive reference
+  // (Session::references(); docs/algorithm.md says why), so game animation
+  // with no rest pose works.
   kAdaptiveReferences,
 };
 
