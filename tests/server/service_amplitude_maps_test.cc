@@ -14,6 +14,7 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/gpu_context.h"
 #include "server/amplitude_maps.h"
+#include "tests/server/served_pants_fixture.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
@@ -35,27 +36,9 @@ v1::Vec3 ProtoVec(const std::array<float, 3>& v) {
   return out;
 }
 
-class AmplitudeMapsServiceTest : public ::testing::Test {
+class AmplitudeMapsServiceTest
+    : public ServedPantsTest<renderer::FrameRenderer> {
  protected:
-  static void SetUpTestSuite() {
-    running_ = new RunningServer(RunningServer::Start(LoopbackOptions()));
-    pants_ = new io::Animation(testing::LoadBundled("cloth_pants_knee"));
-    pants_->mesh.corner_uvs = PlanarUvs(pants_->mesh);
-    // Kept for the suite: a context torn down mid-suite takes the process's
-    // EGL display, and so the server's render contexts, with it.
-    auto gpu = renderer::GpuContext::Create();
-    ASSERT_TRUE(gpu.ok()) << gpu.status();
-    gpu_ = std::move(gpu).value().release();
-    auto frame_renderer = renderer::FrameRenderer::Create(gpu_);
-    ASSERT_TRUE(frame_renderer.ok()) << frame_renderer.status();
-    renderer_ = std::move(frame_renderer).value().release();
-  }
-  static void TearDownTestSuite() {
-    delete running_;
-    delete pants_;
-    delete renderer_;
-    delete gpu_;
-  }
   static v1::Start MapsStart() {
     v1::Start start = StartFor(*pants_);
     start.mutable_parameters()->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
@@ -64,15 +47,7 @@ class AmplitudeMapsServiceTest : public ::testing::Test {
   }
   // Streams `frames` frames with images and holds them to the library.
   void CheckAgainstLibrary(bool displace, int frames);
-  static RunningServer* running_;
-  static io::Animation* pants_;
-  static renderer::GpuContext* gpu_;
-  static renderer::FrameRenderer* renderer_;
 };
-RunningServer* AmplitudeMapsServiceTest::running_ = nullptr;
-io::Animation* AmplitudeMapsServiceTest::pants_ = nullptr;
-renderer::GpuContext* AmplitudeMapsServiceTest::gpu_ = nullptr;
-renderer::FrameRenderer* AmplitudeMapsServiceTest::renderer_ = nullptr;
 
 // Started echoes the effective parameters: the model, the paper's defaults,
 // the rest lengths resolved (the Start has rest positions) and the default

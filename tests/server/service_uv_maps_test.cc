@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "image/image_encoding.h"
 #include "renderer/uv_map_renderer.h"
+#include "tests/server/served_pants_fixture.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
@@ -21,37 +22,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class UvMapsServiceTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    running_ = new RunningServer(RunningServer::Start(LoopbackOptions()));
-    pants_ = new io::Animation(testing::LoadBundled("cloth_pants_knee"));
-    pants_->mesh.corner_uvs = PlanarUvs(pants_->mesh);
-    // The in-process renderer lives as long as the server: a context torn
-    // down mid-suite takes the process's EGL display (and so the server's
-    // render threads' contexts) with it.
-    auto gpu = renderer::GpuContext::Create();
-    ASSERT_TRUE(gpu.ok()) << gpu.status();
-    gpu_ = std::move(gpu).value().release();
-    auto uv_renderer = renderer::UvMapRenderer::Create(gpu_);
-    ASSERT_TRUE(uv_renderer.ok()) << uv_renderer.status();
-    uv_renderer_ = std::move(uv_renderer).value().release();
-  }
-  static void TearDownTestSuite() {
-    delete running_;
-    delete pants_;
-    delete uv_renderer_;
-    delete gpu_;
-  }
-  static RunningServer* running_;
-  static io::Animation* pants_;
-  static renderer::GpuContext* gpu_;
-  static renderer::UvMapRenderer* uv_renderer_;
-};
-renderer::GpuContext* UvMapsServiceTest::gpu_ = nullptr;
-renderer::UvMapRenderer* UvMapsServiceTest::uv_renderer_ = nullptr;
-RunningServer* UvMapsServiceTest::running_ = nullptr;
-io::Animation* UvMapsServiceTest::pants_ = nullptr;
+using UvMapsServiceTest = ServedPantsTest<renderer::UvMapRenderer>;
 
 // 40 frames of the knee with 96² PNG maps: each frame's maps decode to the
 // same bytes as the library draws in process for the same session.
@@ -83,7 +54,7 @@ TEST_F(UvMapsServiceTest, MapsAreTheLibrarys) {
     const renderer::RenderMesh mesh = {positions, local->topology().triangles(),
                                        local->topology().weld_map(),
                                        pants_->mesh.corner_uvs};
-    ASSERT_TRUE(uv_renderer_->Render(mesh, &wrinkles, options, &maps).ok());
+    ASSERT_TRUE(renderer_->Render(mesh, &wrinkles, options, &maps).ok());
     const auto normal = image::DecodePng(sent.normal_map());
     ASSERT_TRUE(normal.ok()) << normal.status();
     EXPECT_EQ(normal->pixels, maps.normal.pixels) << "frame " << f;
