@@ -64,6 +64,10 @@ struct ServerOptions {
   // (status, duration, frames, the first frame error); null: no session log.
   // Called from gRPC and worker threads, one call per line.
   std::function<void(const std::string& line)> session_log;
+  // Tests only: called on the thread that handles each frame, before it is
+  // handled, so a test can hold a frame in work (a drain held open on purpose
+  // rather than by a slow render). Null: nothing is called.
+  std::function<void()> before_frame_for_testing;
 };
 
 }  // namespace crease::server

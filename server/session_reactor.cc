@@ -171,6 +171,9 @@ void SessionReactor::Work() {
   } else if (!started_) {
     HandleStart();
   } else if (request_.has_frame()) {
+    if (state_->options.before_frame_for_testing) {
+      state_->options.before_frame_for_testing();
+    }
     HandleFrame();
   } else {
     Lock lock(mu_);

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "common/file_util.h"
 #include "gmock/gmock.h"
@@ -335,8 +336,17 @@ TEST(ServiceReliabilityTest, AWatchOnAnUnknownNameStaysUnknown) {
 
 // During the drain the server still takes connections: a new health check
 // sees NOT_SERVING (it used to find the port closed), and a watcher is told.
+// The frame is held in work by a hook until both have looked, so the drain
+// cannot end early (a slow render used to hold it, and sometimes did not).
 TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
-  RunningServer running = RunningServer::Start(LoopbackOptions());
+  absl::Notification frame_in_work;
+  absl::Notification release_frame;
+  ServerOptions options = LoopbackOptions();
+  options.before_frame_for_testing = [&] {
+    frame_in_work.Notify();
+    release_frame.WaitForNotification();
+  };
+  RunningServer running = RunningServer::Start(options);
   auto channel =
       grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
   auto stub = Health::NewStub(channel);
@@ -344,25 +354,26 @@ TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
   ASSERT_EQ(watch.Next(), HealthCheckResponse::SERVING);
   const io::Animation fox = testing::LoadBundled("fox_walk");
   v1::Start start = StartFor(fox);
-  start.mutable_outputs()->mutable_image()->set_width(2048);
-  start.mutable_outputs()->mutable_image()->set_height(2048);
-  start.mutable_outputs()->mutable_image()->set_format(v1::IMAGE_FORMAT_PNG);
+  // An image, so the frame goes to a worker rather than the gRPC thread.
+  start.mutable_outputs()->mutable_image()->set_width(64);
+  start.mutable_outputs()->mutable_image()->set_height(64);
   auto client = running.Client();
   auto session = client->OpenSession(start);
   ASSERT_TRUE(session.ok()) << session.status();
   ASSERT_TRUE((*session)->Send(FrameOf(fox, 0)).ok());
-  ASSERT_TRUE(WaitFor([&] { return running.server->working_sessions() == 1; }));
-  std::thread stopper([&] { running.server->Shutdown(); });
+  frame_in_work.WaitForNotification();
+  // jthread: joined on every way out of the test, a failed ASSERT included.
+  std::jthread stopper([&] { running.server->Shutdown(); });
   EXPECT_EQ(watch.Next(), HealthCheckResponse::NOT_SERVING);
   auto late_client = running.Client();
   const absl::StatusOr<bool> serving = late_client->IsServing();
+  release_frame.Notify();
   ASSERT_TRUE(serving.ok()) << serving.status();
   EXPECT_FALSE(*serving);
   // The frame in work is still answered.
   auto result = (*session)->Receive();
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(result->has_image());
-  stopper.join();
 }
 
 // A certificate with another certificate's key used to give only "cannot
