@@ -10,6 +10,7 @@
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/shader_library.h"
 #include "renderer/gl/stream_buffer.h"
+#include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_pieces.h"
 #include "wrinkle/weld.h"
 
@@ -29,12 +30,17 @@ struct UvMapRenderer::Gl {
   gl::StreamBuffer triangle_ranges, ranges, points, frames, range_bounds;
   gl::Framebuffer framebuffer;
   gl::Renderbuffer normal_color, height_color;  // RGBA8, R16
-  // The maps with no wrinkles (every covered texel flat, alpha 1), kept while
-  // the size, the triangles and their UVs stay: each frame starts from a copy
-  // and draws only the triangles that wrinkles reach.
-  gl::Renderbuffer base_normal, base_height;
+  // The maps with no wrinkles (every covered texel flat, alpha 1), dilated,
+  // kept while the size, the triangles, their UVs and the rings stay: each
+  // frame starts from a copy, draws only the triangles that wrinkles reach
+  // and re-dilates only around them.
+  gl::Texture base_normal, base_height;
   std::vector<float> base_uvs;  // the UVs `base_*` were drawn with
+  int base_rings = -1;
   bool base_valid = false;
+  UvMaps base_maps;  // read back once, to be dilated
+  DilationPlan dilation;
+  std::vector<TexelBox> drawn_boxes;
   // The pieces of reached triangles that wrinkles reach (uv_map_pieces.h).
   gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
   UvMapPieces pieces;
@@ -46,7 +52,6 @@ struct UvMapRenderer::Gl {
   std::vector<float> tangents, corners;
   TangentScratch tangent_scratch;
   std::vector<int32_t> welded;
-  DilationScratch dilate_scratch;
 };
 
 UvMapRenderer::UvMapRenderer(GpuContext* gpu)
@@ -108,8 +113,14 @@ absl::Status UvMapRenderer::PrepareTarget(int size) {
   };
   g.normal_color = make_renderbuffer(GL_RGBA8);
   g.height_color = make_renderbuffer(GL_R16);
-  g.base_normal = make_renderbuffer(GL_RGBA8);
-  g.base_height = make_renderbuffer(GL_R16);
+  auto make_texture = [size](GLenum format) {
+    GLuint name = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &name);
+    glTextureStorage2D(name, 1, format, size, size);
+    return gl::Texture(name);
+  };
+  g.base_normal = make_texture(GL_RGBA8);
+  g.base_height = make_texture(GL_R16);
   g.base_valid = false;
   GLuint name = 0;
   glCreateFramebuffers(1, &name);
@@ -184,38 +195,44 @@ float UvMapRenderer::UploadWrinkles(const RenderMesh& mesh,
 
 namespace {
 
-// Copies one target's storage into another of the same size and format.
-void CopyRenderbuffer(GLuint from, GLuint to, int size) {
-  glCopyImageSubData(from, GL_RENDERBUFFER, 0, 0, 0, 0, to, GL_RENDERBUFFER, 0,
-                     0, 0, 0, size, size, 1);
+// Copies a base texture into a target of the same size and format.
+void CopyBase(GLuint texture, GLuint renderbuffer, int size) {
+  glCopyImageSubData(texture, GL_TEXTURE_2D, 0, 0, 0, 0, renderbuffer,
+                     GL_RENDERBUFFER, 0, 0, 0, 0, size, size, 1);
 }
 
 }  // namespace
 
-// Draws every triangle with empty wrinkle lists (the shader's flat path) and
-// keeps the result as the base, unless the one kept was drawn for the same
-// size and UVs.
-void UvMapRenderer::PrepareBase(const RenderMesh& mesh, int size) {
+// Copies the base into the targets. The base is made anew unless the one
+// kept was made for the same size, UVs and rings: every triangle drawn with
+// empty wrinkle lists (the shader's flat path), read back, dilated on the
+// CPU (which records the plan the frames re-dilate by) and uploaded.
+void UvMapRenderer::PrepareBase(const RenderMesh& mesh, int size, int rings) {
   Gl& g = *gl_;
-  if (g.base_valid &&
-      std::equal(g.base_uvs.begin(), g.base_uvs.end(), mesh.corner_uvs.begin(),
-                 mesh.corner_uvs.end())) {
-    CopyRenderbuffer(g.base_normal.get(), g.normal_color.get(), size);
-    CopyRenderbuffer(g.base_height.get(), g.height_color.get(), size);
-    return;
+  if (!g.base_valid || g.base_rings != rings ||
+      !std::equal(g.base_uvs.begin(), g.base_uvs.end(), mesh.corner_uvs.begin(),
+                  mesh.corner_uvs.end())) {
+    ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
+    g.triangle_ranges.UploadStorage(1, g.wrinkle_data.triangle_ranges);
+    // Uncovered texels: a flat normal with alpha 0, height 0.
+    const float flat[4] = {128 / 255.0f, 128 / 255.0f, 1, 0}, zero[4] = {};
+    glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, flat);
+    glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, zero);
+    glDrawArrays(GL_TRIANGLES, 0,
+                 3 * static_cast<GLsizei>(mesh.triangles.size()));
+    ReadMaps(size, &g.base_maps);
+    g.dilation.Build(rings, &g.base_maps);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTextureSubImage2D(g.base_normal.get(), 0, 0, 0, size, size, GL_RGBA,
+                        GL_UNSIGNED_BYTE, g.base_maps.normal.pixels.data());
+    glTextureSubImage2D(g.base_height.get(), 0, 0, 0, size, size, GL_RED,
+                        GL_UNSIGNED_SHORT, g.base_maps.height.data());
+    g.base_uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
+    g.base_rings = rings;
+    g.base_valid = true;
   }
-  ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
-  g.triangle_ranges.UploadStorage(1, g.wrinkle_data.triangle_ranges);
-  // Uncovered texels: a flat normal with alpha 0, height 0.
-  const float flat[4] = {128 / 255.0f, 128 / 255.0f, 1, 0}, zero[4] = {};
-  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, flat);
-  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, zero);
-  glDrawArrays(GL_TRIANGLES, 0,
-               3 * static_cast<GLsizei>(mesh.triangles.size()));
-  CopyRenderbuffer(g.normal_color.get(), g.base_normal.get(), size);
-  CopyRenderbuffer(g.height_color.get(), g.base_height.get(), size);
-  g.base_uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
-  g.base_valid = true;
+  CopyBase(g.base_normal.get(), g.normal_color.get(), size);
+  CopyBase(g.base_height.get(), g.height_color.get(), size);
 }
 
 // The pieces of triangles some wrinkle reaches, drawn over the base.
@@ -241,6 +258,35 @@ void UvMapRenderer::DrawReached(int size, float reach, int max_pieces) {
                static_cast<GLsizei>(g.pieces.corners.size() / kUvCornerFloats));
   glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
                             kUvCornerFloats * sizeof(float));
+}
+
+// Each piece's texel bounds (one texel of slack for rasterising rules and
+// rounding), rows as read back: row r holds v = 1 - (r + 0.5) / size.
+void UvMapRenderer::RefillAroundPieces(UvMaps* out) {
+  Gl& g = *gl_;
+  g.drawn_boxes.clear();
+  const std::vector<float>& c = g.pieces.corners;
+  const float size = static_cast<float>(out->size);
+  for (size_t piece = 0; piece + 3 * kUvCornerFloats <= c.size();
+       piece += 3 * kUvCornerFloats) {
+    float u_lo = c[piece], u_hi = u_lo, v_lo = c[piece + 1], v_hi = v_lo;
+    for (int k = 1; k < 3; ++k) {
+      const float u = c[piece + k * kUvCornerFloats];
+      const float v = c[piece + k * kUvCornerFloats + 1];
+      u_lo = std::min(u_lo, u);
+      u_hi = std::max(u_hi, u);
+      v_lo = std::min(v_lo, v);
+      v_hi = std::max(v_hi, v);
+    }
+    // Clamped as floats first: a UV far outside [0, 1] must not overflow.
+    auto texel = [size](float t) {
+      return static_cast<int>(
+          std::floor(std::clamp(t * size, -2.0f, size + 2)));
+    };
+    g.drawn_boxes.push_back({texel(u_lo) - 1, texel(1.0f - v_hi) - 1,
+                             texel(u_hi) + 1, texel(1.0f - v_lo) + 1});
+  }
+  g.dilation.Refill(g.drawn_boxes, out);
 }
 
 void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
@@ -299,14 +345,14 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   glUniform1f(g.height_range, height_range);
   glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
   glBindVertexArray(g.vao.get());
-  PrepareBase(mesh, options.size);
+  PrepareBase(mesh, options.size, options.dilate_texels);
   const float reach = UploadWrinkles(mesh, wrinkles, options.size);
   glUniform1f(g.reach, reach);
   DrawReached(options.size, reach, options.max_pieces_per_edge);
   glBindVertexArray(0);
   ReadMaps(options.size, out);
   out->height_range = height_range;
-  DilateUvMaps(options.dilate_texels, out, &g.dilate_scratch);
+  RefillAroundPieces(out);
   return absl::OkStatus();
 }
 

@@ -38,11 +38,13 @@ class UvMapRenderer {
   void UploadCorners(const RenderMesh& mesh);
   float UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
                        int size);
-  void PrepareBase(const RenderMesh& mesh, int size);
+  void PrepareBase(const RenderMesh& mesh, int size, int rings);
   // reach: the lookup's reach in model units (UploadWrinkles').
   void DrawReached(int size, float reach, int max_pieces);
   // Both targets into `out`, rows top to bottom.
   void ReadMaps(int size, UvMaps* out);
+  // Re-dilates `out` around the pieces DrawReached drew.
+  void RefillAroundPieces(UvMaps* out);
 
   GpuContext* gpu_;
   std::unique_ptr<Gl> gl_;

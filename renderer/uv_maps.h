@@ -1,12 +1,12 @@
 #ifndef CREASE_RENDERER_UV_MAPS_H_
 #define CREASE_RENDERER_UV_MAPS_H_
 // The CPU half of the UV-space maps (UvMapRenderer draws them): the tangent
-// frames they are expressed in, the dilation across UV seams, and the
-// encodings an engine's stock material reads. No GL: tested without a
-// context. Conventions in docs/algorithm.md, "UV-space maps".
+// frames they are expressed in and the options and layout an engine's stock
+// material reads (uv_map_dilation.h grows them across UV seams). No GL:
+// tested without a context. Conventions in docs/algorithm.md, "UV-space
+// maps".
 
 #include <Eigen/Core>
-#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -79,20 +79,6 @@ struct TangentScratch {
 void CornerTangents(const RenderMesh& mesh,
                     const std::vector<float>& interleaved,
                     std::vector<float>* out, TangentScratch* scratch);
-
-// Grows the covered region (normal alpha 255) by `rings` texels: an uncovered
-// texel with covered 8-neighbours takes their mean normal (renormalised) and
-// height, ring by ring. Coverage is kept as one bit a texel, so a ring finds
-// its border 64 texels at a time and fills only that border: the cost follows
-// the islands' outlines, not the texture. `scratch` is reused, so a steady
-// stream of frames does not allocate.
-struct DilationScratch {
-  std::vector<uint64_t> covered, border;  // words_per_row words a row
-  std::vector<int32_t> filled;
-  std::vector<std::array<uint8_t, 4>> normals;
-  std::vector<uint16_t> heights;
-};
-void DilateUvMaps(int rings, UvMaps* maps, DilationScratch* scratch);
 
 // InvalidArgument unless `corner_uvs` holds 6 finite floats per triangle.
 absl::Status ValidateCornerUvs(absl::Span<const float> corner_uvs,

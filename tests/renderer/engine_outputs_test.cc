@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "image/camera.h"
 #include "renderer/mesh_preview_renderer.h"
+#include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_renderer.h"
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/image_difference.h"
@@ -319,6 +320,37 @@ TEST_P(EngineOutputsOnFrame, PiecesDrawTheSameMapsAsWholeTriangles) {
   EXPECT_LE(height_max, 16) << height_differs << " texels differ";
   RecordProperty("normal_texels_differing", normal_differs);
   RecordProperty("height_texels_differing", height_differs);
+}
+
+// The dilation made once on the flat base and re-made each frame only around
+// the pieces drawn (uv_map_dilation.h) equals dilating the frame's maps
+// afresh, as every map was before; a flat frame first keeps the base.
+TEST_P(EngineOutputsOnFrame, DilatingAroundPiecesEqualsDilatingAfresh) {
+  UvMapOptions undilated;
+  undilated.dilate_texels = 0;
+  const UvMaps drawn = NormalMap(*scene_, undilated);
+  UvMaps expected = drawn;
+  const UvMapOptions options;
+  DilateUvMaps(options.dilate_texels, &expected);
+  UvMaps flat;
+  ASSERT_TRUE(uv_->Render(scene_->Mesh(), nullptr, options, &flat).ok());
+  const UvMaps actual = NormalMap(*scene_, options);
+  ASSERT_EQ(actual.height.size(), expected.height.size());
+  int differs = 0;
+  int rings_wrinkled = 0;  // dilated texels the wrinkles change
+  for (size_t i = 0; i < expected.height.size(); ++i) {
+    differs += actual.height[i] != expected.height[i] ||
+               !std::equal(&actual.normal.pixels[4 * i],
+                           &actual.normal.pixels[4 * i + 4],
+                           &expected.normal.pixels[4 * i]);
+    rings_wrinkled += drawn.normal.pixels[4 * i + 3] == 0 &&
+                      expected.normal.pixels[4 * i + 3] == 255 &&
+                      expected.height[i] != flat.height[i];
+  }
+  EXPECT_EQ(differs, 0);
+  // A stale base would differ here.
+  EXPECT_GT(rings_wrinkled, 50);
+  RecordProperty("rings_wrinkled", rings_wrinkled);
 }
 
 // (c) No cracks along UV seams: in the normal-mapped image, the pixels on

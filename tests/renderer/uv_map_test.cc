@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 #include "renderer/frame_data.h"
+#include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_renderer.h"
 #include "renderer/uv_maps.h"
 #include "tests/renderer/renderer_fixture.h"
@@ -114,8 +115,7 @@ TEST(DilateUvMapsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
   maps.normal.pixels[4 * centre + 2] = 218;  // z = 0.71
   maps.normal.pixels[4 * centre + 3] = 255;
   maps.height[centre] = 1000;
-  DilationScratch scratch;
-  DilateUvMaps(1, &maps, &scratch);
+  DilateUvMaps(1, &maps);
   auto covered = [&] {
     int n = 0;
     for (size_t i = 0; i < 49; ++i) n += maps.normal.pixels[4 * i + 3] == 255;
@@ -127,9 +127,61 @@ TEST(DilateUvMapsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
   EXPECT_NEAR(maps.normal.pixels[4 * corner + 0], 218, 1);
   EXPECT_NEAR(maps.normal.pixels[4 * corner + 2], 218, 1);
   EXPECT_EQ(maps.height[0], 0);
-  DilateUvMaps(5, &maps, &scratch);
+  DilateUvMaps(5, &maps);
   EXPECT_EQ(covered(), 49);
   EXPECT_EQ(maps.height[0], 1000);
+}
+
+// Two islands on a 40 x 40 map, flat; what a frame draws changes one of
+// them. Refilling around what changed must give exactly what dilating the
+// changed frame afresh gives, and leave the other island's rings alone.
+TEST(DilationPlanTest, RefillAroundAChangeEqualsDilatingAfresh) {
+  const int size = 40;
+  UvMaps flat;
+  flat.size = size;
+  flat.normal.width = flat.normal.height = size;
+  flat.normal.pixels.assign(4 * size * size, 0);
+  flat.height.assign(size * size, 0);
+  auto cover = [&](UvMaps& maps, int x0, int y0, int x1, int y1, int tilt,
+                   uint16_t height) {
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        uint8_t* p = &maps.normal.pixels[4 * (y * size + x)];
+        p[0] = static_cast<uint8_t>(128 + tilt);
+        p[1] = 128;
+        p[2] = 255;
+        p[3] = 255;
+        maps.height[y * size + x] = height;
+      }
+    }
+  };
+  cover(flat, 5, 5, 14, 14, 0, 0);    // island A
+  cover(flat, 24, 20, 33, 35, 0, 0);  // island B
+  UvMaps drawn = flat;                // a frame: a wrinkle on A's edge
+  cover(drawn, 10, 12, 14, 14, 60, 5000);
+  UvMaps expected = drawn;
+  DilateUvMaps(4, &expected);
+
+  DilationPlan plan;
+  UvMaps frame = flat;
+  plan.Build(4, &frame);  // the dilated base
+  EXPECT_GT(plan.fills(), 0u);
+  cover(frame, 10, 12, 14, 14, 60, 5000);  // drawn over the base's copy
+  const TexelBox box{10, 12, 14, 14};
+  plan.Refill({&box, 1}, &frame);
+  EXPECT_EQ(frame.normal.pixels, expected.normal.pixels);
+  EXPECT_EQ(frame.height, expected.height);
+  // Nothing near B changed, so its rings are the base's.
+  EXPECT_EQ(frame.height[20 * size + 23], 0);
+
+  // A box that misses the change leaves the rings stale: the refill follows
+  // the boxes, not the whole map.
+  UvMaps stale = flat;
+  plan.Build(4, &stale);
+  cover(stale, 10, 12, 14, 14, 60, 5000);
+  const TexelBox elsewhere{24, 20, 33, 35};
+  plan.Refill({&elsewhere, 1}, &stale);
+  EXPECT_NE(stale.height, expected.height);
 }
 
 class UvMapTest : public RendererTest {

@@ -1,0 +1,178 @@
+#include "renderer/uv_map_dilation.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+
+namespace crease::renderer {
+namespace {
+
+// Refill marks changes on blocks of this many texels a side.
+constexpr int kTile = 16;
+
+// Texel `target` from the mean of `sources`' normals (renormalised) and
+// heights; alpha 255.
+void Fill(const int32_t* sources, const int32_t* sources_end, int32_t target,
+          UvMaps* maps) {
+  uint8_t* pixels = maps->normal.pixels.data();
+  float sum[3] = {0, 0, 0};
+  uint32_t height_sum = 0;
+  const uint32_t count = static_cast<uint32_t>(sources_end - sources);
+  for (const int32_t* s = sources; s != sources_end; ++s) {
+    const uint8_t* from = pixels + 4 * static_cast<size_t>(*s);
+    for (int c = 0; c < 3; ++c) sum[c] += from[c] / 127.5f - 1.0f;
+    height_sum += maps->height[*s];
+  }
+  const float len =
+      std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+  uint8_t* to = pixels + 4 * static_cast<size_t>(target);
+  for (int c = 0; c < 3; ++c) {
+    const float unit = len > 0.0f ? sum[c] / len : (c == 2 ? 1.0f : 0.0f);
+    // Non-negative, so adding a half and truncating rounds to nearest.
+    to[c] = static_cast<uint8_t>(
+        std::clamp(0.5f * unit + 0.5f, 0.0f, 1.0f) * 255.0f + 0.5f);
+  }
+  to[3] = 255;
+  maps->height[target] =
+      static_cast<uint16_t>((height_sum + count / 2) / count);
+}
+
+// One bit a texel, alpha 255 set; bits past `size` in a row's last word stay 0.
+std::vector<uint64_t> CoverageBits(const UvMaps& maps, int words_per_row) {
+  const int size = maps.size;
+  std::vector<uint64_t> covered(static_cast<size_t>(size) * words_per_row, 0);
+  const uint8_t* alpha = maps.normal.pixels.data() + 3;
+  for (int y = 0; y < size; ++y) {
+    uint64_t* row = covered.data() + static_cast<size_t>(y) * words_per_row;
+    for (int word = 0; word < words_per_row; ++word) {
+      const int bits = std::min(64, size - 64 * word);
+      uint64_t w = 0;
+      for (int b = 0; b < bits; ++b) {
+        w |= static_cast<uint64_t>(alpha[4 * b] == 255) << b;
+      }
+      row[word] = w;
+      alpha += 4 * bits;
+    }
+  }
+  return covered;
+}
+
+// Uncovered texels with a covered 8-neighbour: the covered bits spread one
+// texel sideways (across word boundaries), then one row up and down.
+void BorderBits(const std::vector<uint64_t>& covered, int size,
+                int words_per_row, std::vector<uint64_t>* border) {
+  border->assign(covered.size(), 0);
+  const uint64_t last_mask =
+      (size & 63) == 0 ? ~uint64_t{0} : (uint64_t{1} << (size & 63)) - 1;
+  auto spread = [&](int y, int w) -> uint64_t {
+    const uint64_t* row =
+        covered.data() + static_cast<size_t>(y) * words_per_row;
+    const uint64_t c = row[w];
+    const uint64_t below = w > 0 ? row[w - 1] >> 63 : 0;
+    const uint64_t above = w + 1 < words_per_row ? row[w + 1] << 63 : 0;
+    return c | (c << 1) | below | (c >> 1) | above;
+  };
+  for (int y = 0; y < size; ++y) {
+    for (int w = 0; w < words_per_row; ++w) {
+      uint64_t near = spread(y, w);
+      if (y > 0) near |= spread(y - 1, w);
+      if (y + 1 < size) near |= spread(y + 1, w);
+      const size_t i = static_cast<size_t>(y) * words_per_row + w;
+      uint64_t bits = near & ~covered[i];
+      if (w + 1 == words_per_row) bits &= last_mask;
+      (*border)[i] = bits;
+    }
+  }
+}
+
+bool Bit(const std::vector<uint64_t>& bits, int words_per_row, int x, int y) {
+  return (bits[static_cast<size_t>(y) * words_per_row + x / 64] >> (x & 63)) &
+         1;
+}
+
+}  // namespace
+
+void DilationPlan::Build(int rings, UvMaps* maps) {
+  const int size = maps->size;
+  rings_ = rings;
+  size_ = size;
+  targets_.clear();
+  source_begin_.assign(1, 0);
+  sources_.clear();
+  const int tiles = (std::max(size, 0) + kTile - 1) / kTile;
+  dirty_tiles_.assign(static_cast<size_t>(tiles) * tiles, 0);
+  if (size <= 0) return;
+  const int words_per_row = (size + 63) / 64;
+  std::vector<uint64_t> covered = CoverageBits(*maps, words_per_row);
+  std::vector<uint64_t> border;
+  for (int ring = 0; ring < rings; ++ring) {
+    BorderBits(covered, size, words_per_row, &border);
+    const size_t ring_begin = targets_.size();
+    for (size_t word = 0; word < border.size(); ++word) {
+      for (uint64_t bits = border[word]; bits != 0; bits &= bits - 1) {
+        const int x = static_cast<int>(word % words_per_row) * 64 +
+                      std::countr_zero(bits);
+        const int y = static_cast<int>(word / words_per_row);
+        for (int dy = -1; dy <= 1; ++dy) {
+          for (int dx = -1; dx <= 1; ++dx) {
+            const int nx = x + dx, ny = y + dy;
+            if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
+            if (Bit(covered, words_per_row, nx, ny)) {
+              sources_.push_back(ny * size + nx);
+            }
+          }
+        }
+        targets_.push_back(y * size + x);
+        source_begin_.push_back(static_cast<uint32_t>(sources_.size()));
+      }
+    }
+    if (targets_.size() == ring_begin) break;
+    // A ring's sources were all covered before it: made in any order.
+    for (size_t k = ring_begin; k < targets_.size(); ++k) {
+      const int32_t i = targets_[k];
+      Fill(&sources_[source_begin_[k]], &sources_[0] + source_begin_[k + 1], i,
+           maps);
+      covered[static_cast<size_t>(i / size) * words_per_row +
+              (i % size) / 64] |= uint64_t{1} << ((i % size) & 63);
+    }
+  }
+}
+
+void DilationPlan::Refill(absl::Span<const TexelBox> changed, UvMaps* maps) {
+  if (targets_.empty() || maps->size != size_) return;
+  const int tiles = (size_ + kTile - 1) / kTile;
+  std::fill(dirty_tiles_.begin(), dirty_tiles_.end(), 0);
+  bool any = false;
+  for (const TexelBox& box : changed) {
+    // A fill reads texels one ring nearer the islands: a change reaches
+    // `rings_` texels out.
+    const int x0 = std::max(box.x0 - rings_, 0);
+    const int y0 = std::max(box.y0 - rings_, 0);
+    const int x1 = std::min(box.x1 + rings_, size_ - 1);
+    const int y1 = std::min(box.y1 + rings_, size_ - 1);
+    if (x0 > x1 || y0 > y1) continue;
+    for (int ty = y0 / kTile; ty <= y1 / kTile; ++ty) {
+      for (int tx = x0 / kTile; tx <= x1 / kTile; ++tx) {
+        dirty_tiles_[static_cast<size_t>(ty) * tiles + tx] = 1;
+        any = true;
+      }
+    }
+  }
+  if (!any) return;
+  const int32_t* sources = sources_.data();
+  for (size_t k = 0; k < targets_.size(); ++k) {
+    const int32_t i = targets_[k];
+    const int x = i % size_, y = i / size_;
+    if (!dirty_tiles_[static_cast<size_t>(y / kTile) * tiles + x / kTile])
+      continue;
+    Fill(sources + source_begin_[k], sources + source_begin_[k + 1], i, maps);
+  }
+}
+
+void DilateUvMaps(int rings, UvMaps* maps) {
+  DilationPlan plan;
+  plan.Build(rings, maps);
+}
+
+}  // namespace crease::renderer

@@ -1,0 +1,57 @@
+#ifndef CREASE_RENDERER_UV_MAP_DILATION_H_
+#define CREASE_RENDERER_UV_MAP_DILATION_H_
+// The UV maps' dilation across seams: the covered region (normal alpha 255)
+// grows by `rings` texels, an uncovered texel with covered 8-neighbours taking
+// their mean normal (renormalised) and height, ring by ring. Which texel is
+// filled from which neighbours depends only on the coverage, and the coverage
+// only on the size and the UVs, so a DilationPlan records the fills once and
+// a frame re-fills only those near what it drew. No GL.
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "renderer/uv_maps.h"
+
+namespace crease::renderer {
+
+// A texel rectangle of the maps, rows top to bottom, bounds inclusive (may
+// reach past the maps: clipped).
+struct TexelBox {
+  int x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+};
+
+class DilationPlan {
+ public:
+  // Records the fills that `rings` rings make on `maps`' coverage, and makes
+  // them: `maps` comes out dilated. Allocates; once per coverage.
+  void Build(int rings, UvMaps* maps);
+
+  // Makes again, in ring order, every recorded fill within `rings` texels of
+  // a box in `changed`: the texels drawn since Build's maps (rows and size as
+  // there; covered texels only). Every other dilated texel keeps its value,
+  // which is then the one Build's rule gives these maps. Does not allocate.
+  void Refill(absl::Span<const TexelBox> changed, UvMaps* maps);
+
+  int rings() const { return rings_; }
+  int size() const { return size_; }
+  size_t fills() const { return targets_.size(); }
+
+ private:
+  // Fill k: texel targets_[k] from sources_[source_begin_[k] ..
+  // source_begin_[k + 1]), in the order the rings made them.
+  std::vector<int32_t> targets_;
+  std::vector<uint32_t> source_begin_;
+  std::vector<int32_t> sources_;
+  int rings_ = 0;
+  int size_ = 0;
+  // Refill's scratch: one flag per kTile x kTile block of texels.
+  std::vector<uint8_t> dirty_tiles_;
+};
+
+// Dilates `maps` by `rings` rings once (a plan made and dropped).
+void DilateUvMaps(int rings, UvMaps* maps);
+
+}  // namespace crease::renderer
+
+#endif  // CREASE_RENDERER_UV_MAP_DILATION_H_
