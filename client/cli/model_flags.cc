@@ -14,6 +14,10 @@ ABSL_FLAG(std::string, model, "sca2015",
 ABSL_FLAG(double, amplitude_scale, 0,
           "amplitude_maps: k, amplitudes times the paper's (0: the server's "
           "default, 1).");
+ABSL_FLAG(double, sensitivity_alpha, 0,
+          "amplitude_maps: the paper's alpha in an edge's sensitivity "
+          "m = alpha A / (1 + alpha A); smaller keeps the channels apart "
+          "(0: the server's default).");
 ABSL_FLAG(double, max_slope, -1,
           "amplitude_maps: cap each channel's amplitude so the relief's slope "
           "stays under this (0: no cap; -1: the server's default, 1).");
@@ -53,6 +57,9 @@ absl::Status NeedsUvs(const v1::Start& start, const char* what) {
 absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
   if (const double k = absl::GetFlag(FLAGS_amplitude_scale); k != 0) {
     params->set_scale(k);
+  }
+  if (const double a = absl::GetFlag(FLAGS_sensitivity_alpha); a != 0) {
+    params->set_sensitivity_alpha(a);
   }
   if (const double s = absl::GetFlag(FLAGS_max_slope); s >= 0) {
     params->set_max_slope(s);
