@@ -70,9 +70,9 @@ struct WrinkleBuffers {
   // where they are the wrinkle's own ends, else -1: the lookup falls back to
   // the nearer real end when a point is in no segment's cell.
   std::vector<std::array<int32_t, 4>> ranges;
-  // Binding 3: refined point xyz + full width.
+  // Texture unit 6 (a buffer texture): refined point xyz + full width.
   std::vector<std::array<float, 4>> points;
-  // Binding 4: the bisector direction at the point (the mean of its segments'
+  // Texture unit 7: the bisector direction at the point (the mean of its segments'
   // directions; Eq. 7.1's s) + height.
   std::vector<std::array<float, 4>> frames;
   // Binding 5: per range, a sphere (centre, radius) holding every surface

@@ -34,9 +34,10 @@ struct FrameRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
   gl::StreamBuffer vertices;
-  // std430 bindings 0-5, in WrinkleBuffers' order.
-  gl::StreamBuffer levels, triangle_ranges, ranges, points, frames,
-      range_bounds;
+  // std430 bindings 0, 1, 2 and 5, in WrinkleBuffers' order; points and
+  // frames are buffer textures.
+  gl::StreamBuffer levels, triangle_ranges, ranges, range_bounds;
+  gl::TexelBuffer points, frames;
   WrinkleBuffers wrinkle_data;
   SmoothNormals normals;
   std::vector<uint64_t> edge_scratch;  // ClassifyClosure
@@ -150,8 +151,8 @@ void FrameRenderer::UploadWrinkles(const RenderMesh& mesh,
   g.levels.UploadStorage(0, w.levels);
   g.triangle_ranges.UploadStorage(1, w.triangle_ranges);
   g.ranges.UploadStorage(2, w.ranges);
-  g.points.UploadStorage(3, w.points);
-  g.frames.UploadStorage(4, w.frames);
+  g.points.Upload(gl::kWrinklePointsUnit, w.points);
+  g.frames.Upload(gl::kWrinkleFramesUnit, w.frames);
   g.range_bounds.UploadStorage(5, w.range_bounds);
 }
 

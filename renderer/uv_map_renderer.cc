@@ -25,9 +25,10 @@ struct UvMapRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
   gl::StreamBuffer corners_buffer;
-  // std430 bindings 1-5 of shaders/wrinkle_field.glsl (no levels: nothing is
-  // tessellated).
-  gl::StreamBuffer triangle_ranges, ranges, points, frames, range_bounds;
+  // std430 bindings 1, 2 and 5 of shaders/wrinkle_field.glsl and its two
+  // buffer textures (no levels: nothing is tessellated).
+  gl::StreamBuffer triangle_ranges, ranges, range_bounds;
+  gl::TexelBuffer points, frames;
   gl::Framebuffer framebuffer;
   gl::Renderbuffer normal_color, height_color;  // RGBA8, R16
   // The maps with no wrinkles (every covered texel flat, alpha 1), dilated,
@@ -187,8 +188,8 @@ float UvMapRenderer::UploadWrinkles(const RenderMesh& mesh,
   }
   g.triangle_ranges.UploadStorage(1, w.triangle_ranges);
   g.ranges.UploadStorage(2, w.ranges);
-  g.points.UploadStorage(3, w.points);
-  g.frames.UploadStorage(4, w.frames);
+  g.points.Upload(gl::kWrinklePointsUnit, w.points);
+  g.frames.Upload(gl::kWrinkleFramesUnit, w.frames);
   g.range_bounds.UploadStorage(5, w.range_bounds);
   return kFootprintReachPixels * extent / static_cast<float>(size);
 }

@@ -5,13 +5,14 @@
 // offset into `ranges`, how many, how many of those (listed first) displace
 // the surface, padding; each range is [first, last] refined points of one
 // wrinkle near the triangle and the wrinkle's own ends among them (else -1);
-// points carry xyz + width, frames the bisector normal s + height.
+// points carry xyz + width, frames the bisector normal s + height; both are
+// buffer textures (texelFetch), which llvmpipe reads faster than SSBOs.
 layout(std430, binding = 1) readonly buffer TriangleRanges {
   ivec4 triangle_ranges[];
 };
 layout(std430, binding = 2) readonly buffer Ranges { ivec4 ranges[]; };
-layout(std430, binding = 3) readonly buffer Points { vec4 points[]; };
-layout(std430, binding = 4) readonly buffer Frames { vec4 frames[]; };
+layout(binding = 6) uniform samplerBuffer wrinkle_points;
+layout(binding = 7) uniform samplerBuffer wrinkle_frames;
 // Per range: a sphere holding every point the range can lift (centre, radius).
 layout(std430, binding = 5) readonly buffer RangeBounds {
   vec4 range_bounds[];
@@ -33,10 +34,12 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
   q = vec3(0.0);
   width = 0.0;
   height = 0.0;
-  vec4 first_point = points[range.x], first_frame = frames[range.x];
+  vec4 first_point = texelFetch(wrinkle_points, range.x);
+  vec4 first_frame = texelFetch(wrinkle_frames, range.x);
   vec4 v0 = first_point, s0 = first_frame;  // the segment's start
   for (int i = range.x; i < range.y; ++i) {
-    vec4 v1 = points[i + 1], s1 = frames[i + 1];
+    vec4 v1 = texelFetch(wrinkle_points, i + 1);
+    vec4 s1 = texelFetch(wrinkle_frames, i + 1);
     ProjectOntoSegment(v0.xyz, v0.w, s0.xyz, s0.w, v1.xyz, v1.w, s1.xyz, s1.w,
                        p, margin, best_d2, q, width, height);
     v0 = v1;

@@ -15,6 +15,11 @@ namespace crease::renderer::gl {
 // files (source string 0 is the stage, 1-4 the library files).
 std::string WithWrinkleLibrary(const std::string& body);
 
+// The texture units of the library's buffer textures (wrinkle_field.glsl's
+// wrinkle_points and wrinkle_frames): WrinkleBuffers::points and ::frames.
+inline constexpr unsigned kWrinklePointsUnit = 6;
+inline constexpr unsigned kWrinkleFramesUnit = 7;
+
 // The same with shaders/cloth_lighting.glsl (source string 5): Shade() and
 // its uniforms, which gl::LightingUniforms sets.
 std::string WithClothLighting(const std::string& body);

@@ -5,6 +5,7 @@
 #include <epoxy/gl.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "renderer/gl/gl_objects.h"
@@ -39,6 +40,30 @@ class StreamBuffer {
  private:
   Buffer buffer_;
   size_t capacity_ = 0;
+};
+
+// A StreamBuffer of vec4s that shaders read as a samplerBuffer (texelFetch)
+// on a texture unit. llvmpipe gathers an SSBO element lane by lane, checking
+// bounds for each; a buffer texture's fetch is cheaper (docs/benchmarks.md,
+// "UV-space maps, 1024² (session 11)").
+class TexelBuffer {
+ public:
+  TexelBuffer() {
+    GLuint name = 0;
+    glCreateTextures(GL_TEXTURE_BUFFER, 1, &name);
+    texture_ = Texture(name);
+  }
+  void Upload(GLuint unit, std::vector<std::array<float, 4>>& data) {
+    buffer_.Upload(data);
+    // Attached after the upload: the buffer's storage may have been
+    // reallocated.
+    glTextureBuffer(texture_.get(), GL_RGBA32F, buffer_.get());
+    glBindTextureUnit(unit, texture_.get());
+  }
+
+ private:
+  StreamBuffer buffer_;
+  Texture texture_;
 };
 
 }  // namespace crease::renderer::gl
