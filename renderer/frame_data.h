@@ -72,8 +72,8 @@ struct WrinkleBuffers {
   std::vector<std::array<int32_t, 4>> ranges;
   // Texture unit 6 (a buffer texture): refined point xyz + full width.
   std::vector<std::array<float, 4>> points;
-  // Texture unit 7: the bisector direction at the point (the mean of its segments'
-  // directions; Eq. 7.1's s) + height.
+  // Texture unit 7: the bisector direction at the point (the mean of its
+  // segments' directions; Eq. 7.1's s) + height.
   std::vector<std::array<float, 4>> frames;
   // Binding 5: per range, a sphere (centre, radius) holding every surface
   // point the (clipped) range can lift or a pixel can see it from: its points
