@@ -2,8 +2,9 @@
 #define CREASE_RENDERER_FRAME_DATA_H_
 
 // The CPU half of a frame's GPU data, kept apart from GL so it can be tested
-// without a context: smooth normals and the std430 wrinkle buffers the
-// tessellation and fragment stages read (shaders/wrinkle_field.glsl).
+// without a context: smooth normals and the wrinkle buffers the tessellation
+// and fragment stages read (shaders/wrinkle_field.glsl: std430 storage
+// buffers and buffer textures).
 
 #include <Eigen/Core>
 #include <array>
@@ -57,7 +58,8 @@ class SmoothNormals {
 enum class Closure { kOpen, kClosedOutward, kClosedInward };
 Closure ClassifyClosure(const RenderMesh& mesh, std::vector<uint64_t>* scratch);
 
-// Buffers of one frame's wrinkles, in the std430 layouts the shaders declare.
+// Buffers of one frame's wrinkles, laid out as the shaders declare them
+// (std430, or RGBA32F texels for the buffer textures).
 struct WrinkleBuffers {
   // Binding 0: outer levels of edges (0 1), (1 2), (2 0), then the inner level.
   std::vector<std::array<float, 4>> levels;

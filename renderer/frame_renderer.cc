@@ -130,10 +130,10 @@ void FrameRenderer::UploadMesh(const RenderMesh& mesh) {
   g.vertices.Upload(g.corners);
 }
 
-void FrameRenderer::UploadWrinkles(const RenderMesh& mesh,
-                                   const FrameWrinkles* wrinkles,
-                                   const RenderOptions& options,
-                                   const gl::SceneView& view) {
+absl::Status FrameRenderer::UploadWrinkles(const RenderMesh& mesh,
+                                           const FrameWrinkles* wrinkles,
+                                           const RenderOptions& options,
+                                           const gl::SceneView& view) {
   Gl& g = *gl_;
   WrinkleBuffers& w = g.wrinkle_data;
   if (wrinkles != nullptr) {
@@ -151,9 +151,10 @@ void FrameRenderer::UploadWrinkles(const RenderMesh& mesh,
   g.levels.UploadStorage(0, w.levels);
   g.triangle_ranges.UploadStorage(1, w.triangle_ranges);
   g.ranges.UploadStorage(2, w.ranges);
-  g.points.Upload(gl::kWrinklePointsUnit, w.points);
-  g.frames.Upload(gl::kWrinkleFramesUnit, w.frames);
+  CREASE_RETURN_IF_ERROR(g.points.Upload(gl::kWrinklePointsUnit, w.points));
+  CREASE_RETURN_IF_ERROR(g.frames.Upload(gl::kWrinkleFramesUnit, w.frames));
   g.range_bounds.UploadStorage(5, w.range_bounds);
+  return absl::OkStatus();
 }
 
 void FrameRenderer::SetUniforms(const gl::SceneView& view,
@@ -227,7 +228,7 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
   CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
                           BeginFrame(given_mesh, options, &mesh));
   UploadMesh(mesh);
-  UploadWrinkles(mesh, wrinkles, options, view);
+  CREASE_RETURN_IF_ERROR(UploadWrinkles(mesh, wrinkles, options, view));
   Gl& g = *gl_;
   SetUniforms(view, options, wrinkles != nullptr);
   const int draw_calls =

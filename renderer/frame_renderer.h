@@ -130,8 +130,10 @@ class FrameRenderer {
                                            RenderMesh* mesh);
   // The steps of Render, in order.
   void UploadMesh(const RenderMesh& mesh);
-  void UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
-                      const RenderOptions& options, const gl::SceneView& view);
+  absl::Status UploadWrinkles(const RenderMesh& mesh,
+                              const FrameWrinkles* wrinkles,
+                              const RenderOptions& options,
+                              const gl::SceneView& view);
   void SetUniforms(const gl::SceneView& view, const RenderOptions& options,
                    bool draw_wrinkles);
   int DrawPatches(int num_patches, const RenderOptions& options);

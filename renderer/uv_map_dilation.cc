@@ -1,28 +1,29 @@
 #include "renderer/uv_map_dilation.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace crease::renderer {
 namespace {
 
-// Refill marks changes on blocks of this many texels a side.
+// Refill marks changes on blocks of this many texels a side: a piece of a
+// few texels dirties one to four blocks, and a 1024² map has 4,096 flags to
+// clear a frame.
 constexpr int kTile = 16;
 
 // Texel `target` from the mean of `sources`' normals (renormalised) and
 // heights; alpha 255.
-void Fill(const int32_t* sources, const int32_t* sources_end, int32_t target,
-          UvMaps* maps) {
+void Fill(absl::Span<const int32_t> sources, int32_t target, UvMaps* maps) {
   uint8_t* pixels = maps->normal.pixels.data();
   float sum[3] = {0, 0, 0};
   uint32_t height_sum = 0;
-  const uint32_t count = static_cast<uint32_t>(sources_end - sources);
-  for (const int32_t* s = sources; s != sources_end; ++s) {
-    const uint8_t* from = pixels + 4 * static_cast<size_t>(*s);
+  const uint32_t count = static_cast<uint32_t>(sources.size());
+  for (const int32_t s : sources) {
+    const uint8_t* from = pixels + 4 * static_cast<size_t>(s);
     for (int c = 0; c < 3; ++c) sum[c] += from[c] / 127.5f - 1.0f;
-    height_sum += maps->height[*s];
+    height_sum += maps->height[s];
   }
   const float len =
       std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
@@ -86,7 +87,7 @@ void BorderBits(const std::vector<uint64_t>& covered, int size,
   }
 }
 
-bool Bit(const std::vector<uint64_t>& bits, int words_per_row, int x, int y) {
+bool IsSet(const std::vector<uint64_t>& bits, int words_per_row, int x, int y) {
   return (bits[static_cast<size_t>(y) * words_per_row + x / 64] >> (x & 63)) &
          1;
 }
@@ -95,7 +96,8 @@ bool Bit(const std::vector<uint64_t>& bits, int words_per_row, int x, int y) {
 
 void DilationPlan::Build(int rings, UvMaps* maps) {
   const int size = maps->size;
-  rings_ = rings;
+  // More rings than texels a side cannot fill anything more.
+  rings_ = std::clamp(rings, 0, std::max(size, 0));
   size_ = size;
   targets_.clear();
   source_begin_.assign(1, 0);
@@ -106,7 +108,7 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
   const int words_per_row = (size + 63) / 64;
   std::vector<uint64_t> covered = CoverageBits(*maps, words_per_row);
   std::vector<uint64_t> border;
-  for (int ring = 0; ring < rings; ++ring) {
+  for (int ring = 0; ring < rings_; ++ring) {
     BorderBits(covered, size, words_per_row, &border);
     const size_t ring_begin = targets_.size();
     for (size_t word = 0; word < border.size(); ++word) {
@@ -118,7 +120,7 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
           for (int dx = -1; dx <= 1; ++dx) {
             const int nx = x + dx, ny = y + dy;
             if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-            if (Bit(covered, words_per_row, nx, ny)) {
+            if (IsSet(covered, words_per_row, nx, ny)) {
               sources_.push_back(ny * size + nx);
             }
           }
@@ -131,8 +133,7 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
     // A ring's sources were all covered before it: made in any order.
     for (size_t k = ring_begin; k < targets_.size(); ++k) {
       const int32_t i = targets_[k];
-      Fill(&sources_[source_begin_[k]], &sources_[0] + source_begin_[k + 1], i,
-           maps);
+      Fill(Sources(k), i, maps);
       covered[static_cast<size_t>(i / size) * words_per_row +
               (i % size) / 64] |= uint64_t{1} << ((i % size) & 63);
     }
@@ -145,29 +146,34 @@ void DilationPlan::Refill(absl::Span<const TexelBox> changed, UvMaps* maps) {
   std::fill(dirty_tiles_.begin(), dirty_tiles_.end(), 0);
   bool any = false;
   for (const TexelBox& box : changed) {
+    if (box.x1 < box.x0 || box.y1 < box.y0) continue;
     // A fill reads texels one ring nearer the islands: a change reaches
-    // `rings_` texels out.
-    const int x0 = std::max(box.x0 - rings_, 0);
-    const int y0 = std::max(box.y0 - rings_, 0);
-    const int x1 = std::min(box.x1 + rings_, size_ - 1);
-    const int y1 = std::min(box.y1 + rings_, size_ - 1);
+    // `rings_` texels out. 64-bit: a box may lie anywhere.
+    const int64_t x0 = std::max<int64_t>(int64_t{box.x0} - rings_, 0);
+    const int64_t y0 = std::max<int64_t>(int64_t{box.y0} - rings_, 0);
+    const int64_t x1 = std::min<int64_t>(int64_t{box.x1} + rings_, size_ - 1);
+    const int64_t y1 = std::min<int64_t>(int64_t{box.y1} + rings_, size_ - 1);
     if (x0 > x1 || y0 > y1) continue;
-    for (int ty = y0 / kTile; ty <= y1 / kTile; ++ty) {
-      for (int tx = x0 / kTile; tx <= x1 / kTile; ++tx) {
+    for (int64_t ty = y0 / kTile; ty <= y1 / kTile; ++ty) {
+      for (int64_t tx = x0 / kTile; tx <= x1 / kTile; ++tx) {
         dirty_tiles_[static_cast<size_t>(ty) * tiles + tx] = 1;
         any = true;
       }
     }
   }
   if (!any) return;
-  const int32_t* sources = sources_.data();
   for (size_t k = 0; k < targets_.size(); ++k) {
     const int32_t i = targets_[k];
     const int x = i % size_, y = i / size_;
     if (!dirty_tiles_[static_cast<size_t>(y / kTile) * tiles + x / kTile])
       continue;
-    Fill(sources + source_begin_[k], sources + source_begin_[k + 1], i, maps);
+    Fill(Sources(k), i, maps);
   }
+}
+
+absl::Span<const int32_t> DilationPlan::Sources(size_t k) const {
+  return absl::MakeConstSpan(sources_.data() + source_begin_[k],
+                             source_begin_[k + 1] - source_begin_[k]);
 }
 
 void DilateUvMaps(int rings, UvMaps* maps) {

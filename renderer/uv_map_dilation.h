@@ -21,23 +21,28 @@ struct TexelBox {
   int x0 = 0, y0 = 0, x1 = -1, y1 = -1;
 };
 
+// The fills of one coverage's dilation, in the order its rings make them:
+// made once (Build), then re-made per frame only near what the frame drew
+// (Refill), so a frame's cost follows its wrinkles, not the islands' outline.
 class DilationPlan {
  public:
-  // Records the fills that `rings` rings make on `maps`' coverage, and makes
-  // them: `maps` comes out dilated. Allocates; once per coverage.
+  // Records the fills that `rings` rings (clamped to 0..size) make on `maps`'
+  // coverage, and makes them: `maps` comes out dilated. Allocates; once per
+  // coverage.
   void Build(int rings, UvMaps* maps);
 
   // Makes again, in ring order, every recorded fill within `rings` texels of
-  // a box in `changed`: the texels drawn since Build's maps (rows and size as
-  // there; covered texels only). Every other dilated texel keeps its value,
-  // which is then the one Build's rule gives these maps. Does not allocate.
+  // a box in `changed`: the texels drawn since Build's maps (rows as there;
+  // covered texels only; empty boxes are skipped). Every other dilated texel
+  // keeps its value, which is then the one Build's rule gives these maps.
+  // Maps of another size than Build's are left alone. Does not allocate.
   void Refill(absl::Span<const TexelBox> changed, UvMaps* maps);
 
-  int rings() const { return rings_; }
-  int size() const { return size_; }
   size_t fills() const { return targets_.size(); }
 
  private:
+  absl::Span<const int32_t> Sources(size_t k) const;
+
   // Fill k: texel targets_[k] from sources_[source_begin_[k] ..
   // source_begin_[k + 1]), in the order the rings made them.
   std::vector<int32_t> targets_;

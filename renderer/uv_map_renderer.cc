@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -32,14 +33,16 @@ struct UvMapRenderer::Gl {
   gl::Framebuffer framebuffer;
   gl::Renderbuffer normal_color, height_color;  // RGBA8, R16
   // The maps with no wrinkles (every covered texel flat, alpha 1), dilated,
-  // kept while the size, the triangles, their UVs and the rings stay: each
-  // frame starts from a copy, draws only the triangles that wrinkles reach
-  // and re-dilates only around them.
+  // kept while the size, the triangles, their UVs, the rings and the green
+  // sign stay: each frame starts from a copy, draws only the triangles that
+  // wrinkles reach and re-dilates only around them. One renderer serves every
+  // session of a render thread, so sessions with other UVs remake it (a draw,
+  // a read-back, the CPU dilation and an upload) when they alternate.
   gl::Texture base_normal, base_height;
   std::vector<float> base_uvs;  // the UVs `base_*` were drawn with
   int base_rings = -1;
+  bool base_green_down = false;
   bool base_valid = false;
-  UvMaps base_maps;  // read back once, to be dilated
   DilationPlan dilation;
   std::vector<TexelBox> drawn_boxes;
   // The pieces of reached triangles that wrinkles reach (uv_map_pieces.h).
@@ -163,8 +166,8 @@ void UvMapRenderer::UploadCorners(const RenderMesh& mesh) {
 // of the mesh's bounds at `size` pixels: every wrinkle is drawn at full
 // height (no level-of-detail fade), none displaces, and the lookup reach is
 // one such pixel. Returns that reach in model units.
-float UvMapRenderer::UploadWrinkles(const RenderMesh& mesh,
-                                    const FrameWrinkles* wrinkles, int size) {
+absl::StatusOr<float> UvMapRenderer::UploadWrinkles(
+    const RenderMesh& mesh, const FrameWrinkles* wrinkles, int size) {
   Gl& g = *gl_;
   WrinkleBuffers& w = g.wrinkle_data;
   Eigen::Vector3f lo = Eigen::Vector3f::Constant(1e30f), hi = -lo;
@@ -188,8 +191,8 @@ float UvMapRenderer::UploadWrinkles(const RenderMesh& mesh,
   }
   g.triangle_ranges.UploadStorage(1, w.triangle_ranges);
   g.ranges.UploadStorage(2, w.ranges);
-  g.points.Upload(gl::kWrinklePointsUnit, w.points);
-  g.frames.Upload(gl::kWrinkleFramesUnit, w.frames);
+  CREASE_RETURN_IF_ERROR(g.points.Upload(gl::kWrinklePointsUnit, w.points));
+  CREASE_RETURN_IF_ERROR(g.frames.Upload(gl::kWrinkleFramesUnit, w.frames));
   g.range_bounds.UploadStorage(5, w.range_bounds);
   return kFootprintReachPixels * extent / static_cast<float>(size);
 }
@@ -205,12 +208,16 @@ void CopyBase(GLuint texture, GLuint renderbuffer, int size) {
 }  // namespace
 
 // Copies the base into the targets. The base is made anew unless the one
-// kept was made for the same size, UVs and rings: every triangle drawn with
-// empty wrinkle lists (the shader's flat path), read back, dilated on the
-// CPU (which records the plan the frames re-dilate by) and uploaded.
-void UvMapRenderer::PrepareBase(const RenderMesh& mesh, int size, int rings) {
+// kept was made for the same size, UVs, rings and green sign: every triangle
+// drawn with empty wrinkle lists (the shader's flat path), read back into
+// `scratch`, dilated on the CPU (which records the plan the frames re-dilate
+// by) and uploaded.
+void UvMapRenderer::PrepareBase(const RenderMesh& mesh,
+                                const UvMapOptions& options, UvMaps* scratch) {
   Gl& g = *gl_;
-  if (!g.base_valid || g.base_rings != rings ||
+  const int size = options.size;
+  if (!g.base_valid || g.base_rings != options.dilate_texels ||
+      g.base_green_down != options.green_down ||
       !std::equal(g.base_uvs.begin(), g.base_uvs.end(), mesh.corner_uvs.begin(),
                   mesh.corner_uvs.end())) {
     ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
@@ -221,15 +228,16 @@ void UvMapRenderer::PrepareBase(const RenderMesh& mesh, int size, int rings) {
     glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, zero);
     glDrawArrays(GL_TRIANGLES, 0,
                  3 * static_cast<GLsizei>(mesh.triangles.size()));
-    ReadMaps(size, &g.base_maps);
-    g.dilation.Build(rings, &g.base_maps);
+    ReadMaps(size, scratch);
+    g.dilation.Build(options.dilate_texels, scratch);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTextureSubImage2D(g.base_normal.get(), 0, 0, 0, size, size, GL_RGBA,
-                        GL_UNSIGNED_BYTE, g.base_maps.normal.pixels.data());
+                        GL_UNSIGNED_BYTE, scratch->normal.pixels.data());
     glTextureSubImage2D(g.base_height.get(), 0, 0, 0, size, size, GL_RED,
-                        GL_UNSIGNED_SHORT, g.base_maps.height.data());
+                        GL_UNSIGNED_SHORT, scratch->height.data());
     g.base_uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
-    g.base_rings = rings;
+    g.base_rings = options.dilate_texels;
+    g.base_green_down = options.green_down;
     g.base_valid = true;
   }
   CopyBase(g.base_normal.get(), g.normal_color.get(), size);
@@ -268,6 +276,10 @@ void UvMapRenderer::RefillAroundPieces(UvMaps* out) {
   g.drawn_boxes.clear();
   const std::vector<float>& c = g.pieces.corners;
   const float size = static_cast<float>(out->size);
+  // Clamped as floats first: a UV far outside [0, 1] must not overflow.
+  auto texel = [size](float t) {
+    return static_cast<int>(std::floor(std::clamp(t * size, -2.0f, size + 2)));
+  };
   for (size_t piece = 0; piece + 3 * kUvCornerFloats <= c.size();
        piece += 3 * kUvCornerFloats) {
     float u_lo = c[piece], u_hi = u_lo, v_lo = c[piece + 1], v_hi = v_lo;
@@ -279,11 +291,6 @@ void UvMapRenderer::RefillAroundPieces(UvMaps* out) {
       v_lo = std::min(v_lo, v);
       v_hi = std::max(v_hi, v);
     }
-    // Clamped as floats first: a UV far outside [0, 1] must not overflow.
-    auto texel = [size](float t) {
-      return static_cast<int>(
-          std::floor(std::clamp(t * size, -2.0f, size + 2)));
-    };
     g.drawn_boxes.push_back({texel(u_lo) - 1, texel(1.0f - v_hi) - 1,
                              texel(u_hi) + 1, texel(1.0f - v_lo) + 1});
   }
@@ -346,8 +353,10 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   glUniform1f(g.height_range, height_range);
   glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
   glBindVertexArray(g.vao.get());
-  PrepareBase(mesh, options.size, options.dilate_texels);
-  const float reach = UploadWrinkles(mesh, wrinkles, options.size);
+  // `out` is the base's read-back scratch: overwritten by ReadMaps below.
+  PrepareBase(mesh, options, out);
+  CREASE_ASSIGN_OR_RETURN(const float reach,
+                          UploadWrinkles(mesh, wrinkles, options.size));
   glUniform1f(g.reach, reach);
   DrawReached(options.size, reach, options.max_pieces_per_edge);
   glBindVertexArray(0);

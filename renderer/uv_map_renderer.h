@@ -36,9 +36,10 @@ class UvMapRenderer {
   explicit UvMapRenderer(GpuContext* gpu);
   absl::Status PrepareTarget(int size);
   void UploadCorners(const RenderMesh& mesh);
-  float UploadWrinkles(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
-                       int size);
-  void PrepareBase(const RenderMesh& mesh, int size, int rings);
+  absl::StatusOr<float> UploadWrinkles(const RenderMesh& mesh,
+                                       const FrameWrinkles* wrinkles, int size);
+  void PrepareBase(const RenderMesh& mesh, const UvMapOptions& options,
+                   UvMaps* scratch);
   // reach: the lookup's reach in model units (UploadWrinkles').
   void DrawReached(int size, float reach, int max_pieces);
   // Both targets into `out`, rows top to bottom.

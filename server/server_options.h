@@ -65,8 +65,10 @@ struct ServerOptions {
   // Called from gRPC and worker threads, one call per line.
   std::function<void(const std::string& line)> session_log;
   // Tests only: called on the thread that handles each frame, before it is
-  // handled, so a test can hold a frame in work (a drain held open on purpose
-  // rather than by a slow render). Null: nothing is called.
+  // handled and with no lock held, so a test can hold a frame in work (a
+  // drain held open on purpose rather than by a slow render). That is a
+  // worker for frames with images or many triangles, else gRPC's callback
+  // thread, which blocking stalls. Null (production): nothing is called.
   std::function<void()> before_frame_for_testing;
 };
 

@@ -15,8 +15,10 @@ namespace crease::renderer::gl {
 // files (source string 0 is the stage, 1-4 the library files).
 std::string WithWrinkleLibrary(const std::string& body);
 
-// The texture units of the library's buffer textures (wrinkle_field.glsl's
-// wrinkle_points and wrinkle_frames): WrinkleBuffers::points and ::frames.
+// The texture units of the library's buffer textures: WrinkleBuffers::points
+// and ::frames. They must match `layout(binding = ...)` of wrinkle_points and
+// wrinkle_frames in shaders/wrinkle_field.glsl, and stay clear of the units
+// other passes bind (the pattern pass uses 0 and 1, the preview 0).
 inline constexpr unsigned kWrinklePointsUnit = 6;
 inline constexpr unsigned kWrinkleFramesUnit = 7;
 

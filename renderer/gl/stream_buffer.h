@@ -8,6 +8,8 @@
 #include <array>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
 #include "renderer/gl/gl_objects.h"
 
 namespace crease::renderer::gl {
@@ -45,20 +47,31 @@ class StreamBuffer {
 // A StreamBuffer of vec4s that shaders read as a samplerBuffer (texelFetch)
 // on a texture unit. llvmpipe gathers an SSBO element lane by lane, checking
 // bounds for each; a buffer texture's fetch is cheaper (docs/benchmarks.md,
-// "UV-space maps, 1024² (session 11)").
+// "Points and frames as buffer textures (session 11)"). The texture follows
+// the buffer object, whose storage Upload may reallocate, so it is attached
+// once.
 class TexelBuffer {
  public:
   TexelBuffer() {
     GLuint name = 0;
     glCreateTextures(GL_TEXTURE_BUFFER, 1, &name);
     texture_ = Texture(name);
-  }
-  void Upload(GLuint unit, std::vector<std::array<float, 4>>& data) {
-    buffer_.Upload(data);
-    // Attached after the upload: the buffer's storage may have been
-    // reallocated.
     glTextureBuffer(texture_.get(), GL_RGBA32F, buffer_.get());
+  }
+  // ResourceExhausted past the driver's buffer-texture size (the GL minimum
+  // is 65,536 texels; llvmpipe and desktop GPUs take 2^27), which a texture
+  // would otherwise clamp silently.
+  absl::Status Upload(GLuint unit, std::vector<std::array<float, 4>>& data) {
+    GLint max_texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+    if (data.size() > static_cast<size_t>(max_texels)) {
+      return absl::ResourceExhaustedError(
+          absl::StrFormat("%d wrinkle samples; this GL driver reads at most %d",
+                          data.size(), max_texels));
+    }
+    buffer_.Upload(data);
     glBindTextureUnit(unit, texture_.get());
+    return absl::OkStatus();
   }
 
  private:

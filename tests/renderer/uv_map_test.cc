@@ -132,53 +132,128 @@ TEST(DilateUvMapsTest, GrowsOneRingPerPassWithTheNeighboursMean) {
   EXPECT_EQ(maps.height[0], 1000);
 }
 
-// Two islands on a 40 x 40 map, flat; what a frame draws changes one of
-// them. Refilling around what changed must give exactly what dilating the
-// changed frame afresh gives, and leave the other island's rings alone.
-TEST(DilationPlanTest, RefillAroundAChangeEqualsDilatingAfresh) {
-  const int size = 40;
-  UvMaps flat;
-  flat.size = size;
-  flat.normal.width = flat.normal.height = size;
-  flat.normal.pixels.assign(4 * size * size, 0);
-  flat.height.assign(size * size, 0);
-  auto cover = [&](UvMaps& maps, int x0, int y0, int x1, int y1, int tilt,
-                   uint16_t height) {
-    for (int y = y0; y <= y1; ++y) {
-      for (int x = x0; x <= x1; ++x) {
-        uint8_t* p = &maps.normal.pixels[4 * (y * size + x)];
-        p[0] = static_cast<uint8_t>(128 + tilt);
-        p[1] = 128;
-        p[2] = 255;
-        p[3] = 255;
-        maps.height[y * size + x] = height;
+// The dilation's rule written plainly, as the reference: ring by ring, every
+// uncovered texel with covered 8-neighbours takes their mean normal
+// (renormalised) and mean height, all of a ring read before any is written.
+void NaiveDilate(int rings, UvMaps* maps) {
+  const int size = maps->size;
+  for (int ring = 0; ring < rings; ++ring) {
+    UvMaps before = *maps;
+    auto covered = [&](int x, int y) {
+      return x >= 0 && y >= 0 && x < size && y < size &&
+             before.normal.pixels[4 * (y * size + x) + 3] == 255;
+    };
+    for (int y = 0; y < size; ++y) {
+      for (int x = 0; x < size; ++x) {
+        if (covered(x, y)) continue;
+        float sum[3] = {0, 0, 0};
+        uint32_t height = 0, count = 0;
+        for (int dy = -1; dy <= 1; ++dy) {
+          for (int dx = -1; dx <= 1; ++dx) {
+            if (!covered(x + dx, y + dy)) continue;
+            const int j = (y + dy) * size + x + dx;
+            for (int c = 0; c < 3; ++c) {
+              sum[c] += before.normal.pixels[4 * j + c] / 127.5f - 1.0f;
+            }
+            height += before.height[j];
+            ++count;
+          }
+        }
+        if (count == 0) continue;
+        const float len =
+            std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+        uint8_t* out = &maps->normal.pixels[4 * (y * size + x)];
+        for (int c = 0; c < 3; ++c) {
+          const float unit = len > 0 ? sum[c] / len : (c == 2 ? 1.0f : 0.0f);
+          out[c] = static_cast<uint8_t>(
+              std::clamp(0.5f * unit + 0.5f, 0.0f, 1.0f) * 255.0f + 0.5f);
+        }
+        out[3] = 255;
+        maps->height[y * size + x] =
+            static_cast<uint16_t>((height + count / 2) / count);
       }
     }
-  };
-  cover(flat, 5, 5, 14, 14, 0, 0);    // island A
-  cover(flat, 24, 20, 33, 35, 0, 0);  // island B
-  UvMaps drawn = flat;                // a frame: a wrinkle on A's edge
-  cover(drawn, 10, 12, 14, 14, 60, 5000);
-  UvMaps expected = drawn;
-  DilateUvMaps(4, &expected);
+  }
+}
+
+UvMaps EmptyMaps(int size) {
+  UvMaps maps;
+  maps.size = size;
+  maps.normal.width = maps.normal.height = size;
+  maps.normal.pixels.assign(4 * size * size, 0);
+  maps.height.assign(size * size, 0);
+  return maps;
+}
+
+// Covers [x0, x1] x [y0, y1] with a normal tilted along +x by `tilt` levels
+// and `height`.
+void Cover(int x0, int y0, int x1, int y1, int tilt, uint16_t height,
+           UvMaps* maps) {
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      uint8_t* p = &maps->normal.pixels[4 * (y * maps->size + x)];
+      p[0] = static_cast<uint8_t>(128 + tilt);
+      p[1] = 128;
+      p[2] = 255;
+      p[3] = 255;
+      maps->height[y * maps->size + x] = height;
+    }
+  }
+}
+
+TEST(DilationPlanTest, BuildDilatesAsTheRuleSays) {
+  UvMaps maps = EmptyMaps(40);
+  Cover(5, 5, 12, 14, 0, 0, &maps);
+  Cover(9, 10, 12, 14, 60, 5000, &maps);
+  Cover(24, 20, 33, 35, -30, 700, &maps);
+  UvMaps expected = maps;
+  NaiveDilate(4, &expected);
+  DilationPlan plan;
+  plan.Build(4, &maps);
+  EXPECT_EQ(maps.normal.pixels, expected.normal.pixels);
+  EXPECT_EQ(maps.height, expected.height);
+  // Rings beyond what the map holds are clamped, not an error.
+  UvMaps tiny = EmptyMaps(3);
+  Cover(1, 1, 1, 1, 0, 9, &tiny);
+  plan.Build(1 << 30, &tiny);
+  EXPECT_EQ(tiny.height, std::vector<uint16_t>(9, 9));
+}
+
+// Two flat islands on a 40 x 40 map (16-texel tiles); a frame draws a wrinkle
+// on island A's right edge (x = 12), so its fourth ring (x = 16) lies in the
+// next tile: a refill that reached 3 texels instead of 4 would leave it stale.
+// Refilling around the change must give what dilating the drawn frame afresh
+// gives, and leave island B's rings in untouched tiles alone.
+TEST(DilationPlanTest, RefillAroundAChangeEqualsDilatingAfresh) {
+  const int size = 40;
+  UvMaps flat = EmptyMaps(size);
+  Cover(5, 5, 12, 14, 0, 0, &flat);    // island A
+  Cover(24, 20, 33, 35, 0, 0, &flat);  // island B
+  UvMaps expected = flat;              // the frame, dilated afresh
+  Cover(9, 10, 12, 14, 60, 5000, &expected);
+  NaiveDilate(4, &expected);
+  ASSERT_GT(expected.height[12 * size + 16], 0);  // the fourth ring changed
 
   DilationPlan plan;
   UvMaps frame = flat;
   plan.Build(4, &frame);  // the dilated base
   EXPECT_GT(plan.fills(), 0u);
-  cover(frame, 10, 12, 14, 14, 60, 5000);  // drawn over the base's copy
-  const TexelBox box{10, 12, 14, 14};
-  plan.Refill({&box, 1}, &frame);
+  Cover(9, 10, 12, 14, 60, 5000, &frame);  // drawn over the base's copy
+  // A sentinel in one of B's rings, in a tile the change does not reach.
+  const int sentinel = 36 * size + 35;
+  frame.height[sentinel] = 777;
+  const TexelBox boxes[] = {{9, 10, 12, 14}, {}};  // and an empty box
+  plan.Refill(boxes, &frame);
+  EXPECT_EQ(frame.height[sentinel], 777);
+  frame.height[sentinel] = expected.height[sentinel];
   EXPECT_EQ(frame.normal.pixels, expected.normal.pixels);
   EXPECT_EQ(frame.height, expected.height);
-  // Nothing near B changed, so its rings are the base's.
-  EXPECT_EQ(frame.height[20 * size + 23], 0);
 
   // A box that misses the change leaves the rings stale: the refill follows
   // the boxes, not the whole map.
   UvMaps stale = flat;
   plan.Build(4, &stale);
-  cover(stale, 10, 12, 14, 14, 60, 5000);
+  Cover(9, 10, 12, 14, 60, 5000, &stale);
   const TexelBox elsewhere{24, 20, 33, 35};
   plan.Refill({&elsewhere, 1}, &stale);
   EXPECT_NE(stale.height, expected.height);

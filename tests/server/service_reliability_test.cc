@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
@@ -343,10 +344,16 @@ TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
   absl::Notification release_frame;
   ServerOptions options = LoopbackOptions();
   options.before_frame_for_testing = [&] {
-    frame_in_work.Notify();
+    if (!frame_in_work.HasBeenNotified()) frame_in_work.Notify();
     release_frame.WaitForNotification();
   };
   RunningServer running = RunningServer::Start(options);
+  // Destroyed in reverse: the frame is released, then the stopper joined,
+  // then the server stopped, on every way out of the test.
+  std::jthread stopper;
+  absl::Cleanup release = [&] {
+    if (!release_frame.HasBeenNotified()) release_frame.Notify();
+  };
   auto channel =
       grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());
   auto stub = Health::NewStub(channel);
@@ -361,9 +368,8 @@ TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
   auto session = client->OpenSession(start);
   ASSERT_TRUE(session.ok()) << session.status();
   ASSERT_TRUE((*session)->Send(FrameOf(fox, 0)).ok());
-  frame_in_work.WaitForNotification();
-  // jthread: joined on every way out of the test, a failed ASSERT included.
-  std::jthread stopper([&] { running.server->Shutdown(); });
+  ASSERT_TRUE(frame_in_work.WaitForNotificationWithTimeout(absl::Seconds(60)));
+  stopper = std::jthread([&] { running.server->Shutdown(); });
   EXPECT_EQ(watch.Next(), HealthCheckResponse::NOT_SERVING);
   auto late_client = running.Client();
   const absl::StatusOr<bool> serving = late_client->IsServing();
