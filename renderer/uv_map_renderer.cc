@@ -22,6 +22,34 @@ extern const char kShader_uv_map_frag[];
 
 namespace crease::renderer {
 
+namespace {
+
+// Flat bases kept per renderer: one per UV layout of the sessions that share
+// a render thread, up to this many.
+constexpr size_t kMaxBases = 4;
+
+gl::Texture MakeTexture(GLenum format, int size) {
+  GLuint name = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &name);
+  glTextureStorage2D(name, 1, format, size, size);
+  return gl::Texture(name);
+}
+
+}  // namespace
+
+// The maps with no wrinkles (every covered texel flat, alpha 1), dilated, for
+// one size, UV layout, ring count and green sign: a frame starts from a copy,
+// draws only the triangles that wrinkles reach and re-dilates only around
+// them (`dilation`).
+struct UvMapRenderer::UvMapBase {
+  gl::Texture normal, height;
+  std::vector<float> uvs;  // the corner UVs it was drawn with
+  int rings = -1;
+  bool green_down = false;
+  DilationPlan dilation;
+  uint64_t last_used = 0;
+};
+
 struct UvMapRenderer::Gl {
   gl::Program program;
   gl::VertexArray vao;
@@ -32,18 +60,11 @@ struct UvMapRenderer::Gl {
   gl::TexelBuffer points, frames;
   gl::Framebuffer framebuffer;
   gl::Renderbuffer normal_color, height_color;  // RGBA8, R16
-  // The maps with no wrinkles (every covered texel flat, alpha 1), dilated,
-  // kept while the size, the triangles, their UVs, the rings and the green
-  // sign stay: each frame starts from a copy, draws only the triangles that
-  // wrinkles reach and re-dilates only around them. One renderer serves every
-  // session of a render thread, so sessions with other UVs remake it (a draw,
-  // a read-back, the CPU dilation and an upload) when they alternate.
-  gl::Texture base_normal, base_height;
-  std::vector<float> base_uvs;  // the UVs `base_*` were drawn with
-  int base_rings = -1;
-  bool base_green_down = false;
-  bool base_valid = false;
-  DilationPlan dilation;
+  // The flat bases kept (PrepareBase), at most kMaxBases, for this size; the
+  // one the frame in work uses.
+  std::vector<std::unique_ptr<UvMapBase>> bases;
+  UvMapBase* base = nullptr;
+  uint64_t frames = 0;  // Render calls, for the least recently used base
   std::vector<TexelBox> drawn_boxes;
   // The pieces of reached triangles that wrinkles reach (uv_map_pieces.h).
   gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
@@ -117,15 +138,8 @@ absl::Status UvMapRenderer::PrepareTarget(int size) {
   };
   g.normal_color = make_renderbuffer(GL_RGBA8);
   g.height_color = make_renderbuffer(GL_R16);
-  auto make_texture = [size](GLenum format) {
-    GLuint name = 0;
-    glCreateTextures(GL_TEXTURE_2D, 1, &name);
-    glTextureStorage2D(name, 1, format, size, size);
-    return gl::Texture(name);
-  };
-  g.base_normal = make_texture(GL_RGBA8);
-  g.base_height = make_texture(GL_R16);
-  g.base_valid = false;
+  g.bases.clear();  // made for the old size
+  g.base = nullptr;
   GLuint name = 0;
   glCreateFramebuffers(1, &name);
   g.framebuffer = gl::Framebuffer(name);
@@ -207,41 +221,68 @@ void CopyBase(GLuint texture, GLuint renderbuffer, int size) {
 
 }  // namespace
 
-// Copies the base into the targets. The base is made anew unless the one
-// kept was made for the same size, UVs, rings and green sign: every triangle
-// drawn with empty wrinkle lists (the shader's flat path), read back into
-// `scratch`, dilated on the CPU (which records the plan the frames re-dilate
-// by) and uploaded.
+// Chooses the base made for this frame's UVs, rings and green sign, else
+// makes one (replacing the least recently used past kMaxBases), and copies it
+// into the targets.
 void UvMapRenderer::PrepareBase(const RenderMesh& mesh,
                                 const UvMapOptions& options, UvMaps* scratch) {
   Gl& g = *gl_;
-  const int size = options.size;
-  if (!g.base_valid || g.base_rings != options.dilate_texels ||
-      g.base_green_down != options.green_down ||
-      !std::equal(g.base_uvs.begin(), g.base_uvs.end(), mesh.corner_uvs.begin(),
-                  mesh.corner_uvs.end())) {
-    ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
-    g.triangle_ranges.UploadStorage(1, g.wrinkle_data.triangle_ranges);
-    // Uncovered texels: a flat normal with alpha 0, height 0.
-    const float flat[4] = {128 / 255.0f, 128 / 255.0f, 1, 0}, zero[4] = {};
-    glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, flat);
-    glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, zero);
-    glDrawArrays(GL_TRIANGLES, 0,
-                 3 * static_cast<GLsizei>(mesh.triangles.size()));
-    ReadMaps(size, scratch);
-    g.dilation.Build(options.dilate_texels, scratch);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTextureSubImage2D(g.base_normal.get(), 0, 0, 0, size, size, GL_RGBA,
-                        GL_UNSIGNED_BYTE, scratch->normal.pixels.data());
-    glTextureSubImage2D(g.base_height.get(), 0, 0, 0, size, size, GL_RED,
-                        GL_UNSIGNED_SHORT, scratch->height.data());
-    g.base_uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
-    g.base_rings = options.dilate_texels;
-    g.base_green_down = options.green_down;
-    g.base_valid = true;
+  g.base = nullptr;
+  for (const std::unique_ptr<UvMapBase>& base : g.bases) {
+    if (base->rings == options.dilate_texels &&
+        base->green_down == options.green_down &&
+        std::equal(base->uvs.begin(), base->uvs.end(), mesh.corner_uvs.begin(),
+                   mesh.corner_uvs.end())) {
+      g.base = base.get();
+      break;
+    }
   }
-  CopyBase(g.base_normal.get(), g.normal_color.get(), size);
-  CopyBase(g.base_height.get(), g.height_color.get(), size);
+  if (g.base == nullptr) {
+    if (g.bases.size() < kMaxBases) {
+      g.bases.push_back(std::make_unique<UvMapBase>());
+      g.bases.back()->normal = MakeTexture(GL_RGBA8, options.size);
+      g.bases.back()->height = MakeTexture(GL_R16, options.size);
+      g.base = g.bases.back().get();
+    } else {
+      g.base = std::min_element(g.bases.begin(), g.bases.end(),
+                                [](const auto& a, const auto& b) {
+                                  return a->last_used < b->last_used;
+                                })
+                   ->get();
+    }
+    MakeBase(mesh, options, scratch);
+  }
+  g.base->last_used = ++g.frames;
+  CopyBase(g.base->normal.get(), g.normal_color.get(), options.size);
+  CopyBase(g.base->height.get(), g.height_color.get(), options.size);
+}
+
+// Into g.base: every triangle drawn with empty wrinkle lists (the shader's
+// flat path), read back into `scratch`, dilated on the CPU (which records the
+// plan the frames re-dilate by) and uploaded.
+void UvMapRenderer::MakeBase(const RenderMesh& mesh,
+                             const UvMapOptions& options, UvMaps* scratch) {
+  Gl& g = *gl_;
+  UvMapBase& base = *g.base;
+  const int size = options.size;
+  ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
+  g.triangle_ranges.UploadStorage(1, g.wrinkle_data.triangle_ranges);
+  // Uncovered texels: a flat normal with alpha 0, height 0.
+  const float flat[4] = {128 / 255.0f, 128 / 255.0f, 1, 0}, zero[4] = {};
+  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, flat);
+  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, zero);
+  glDrawArrays(GL_TRIANGLES, 0,
+               3 * static_cast<GLsizei>(mesh.triangles.size()));
+  ReadMaps(size, scratch);
+  base.dilation.Build(options.dilate_texels, scratch);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(base.normal.get(), 0, 0, 0, size, size, GL_RGBA,
+                      GL_UNSIGNED_BYTE, scratch->normal.pixels.data());
+  glTextureSubImage2D(base.height.get(), 0, 0, 0, size, size, GL_RED,
+                      GL_UNSIGNED_SHORT, scratch->height.data());
+  base.uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
+  base.rings = options.dilate_texels;
+  base.green_down = options.green_down;
 }
 
 // The pieces of triangles some wrinkle reaches, drawn over the base.
@@ -294,7 +335,7 @@ void UvMapRenderer::RefillAroundPieces(UvMaps* out) {
     g.drawn_boxes.push_back({texel(u_lo) - 1, texel(1.0f - v_hi) - 1,
                              texel(u_hi) + 1, texel(1.0f - v_lo) + 1});
   }
-  g.dilation.Refill(g.drawn_boxes, out);
+  g.base->dilation.Refill(g.drawn_boxes, out);
 }
 
 void UvMapRenderer::ReadMaps(int size, UvMaps* out) {

@@ -33,6 +33,7 @@ class UvMapRenderer {
 
  private:
   struct Gl;
+  struct UvMapBase;
   explicit UvMapRenderer(GpuContext* gpu);
   absl::Status PrepareTarget(int size);
   void UploadCorners(const RenderMesh& mesh);
@@ -40,6 +41,8 @@ class UvMapRenderer {
                                        const FrameWrinkles* wrinkles, int size);
   void PrepareBase(const RenderMesh& mesh, const UvMapOptions& options,
                    UvMaps* scratch);
+  void MakeBase(const RenderMesh& mesh, const UvMapOptions& options,
+                UvMaps* scratch);
   // reach: the lookup's reach in model units (UploadWrinkles').
   void DrawReached(int size, float reach, int max_pieces);
   // Both targets into `out`, rows top to bottom.

@@ -354,6 +354,29 @@ TEST_P(EngineOutputsOnFrame, DilatingAroundPiecesEqualsDilatingAfresh) {
   RecordProperty("rings_wrinkled", rings_wrinkled);
 }
 
+// The renderer keeps a flat base per UV layout (up to four, then the least
+// recently used is remade): sessions with other UVs that alternate on one
+// render thread, and more layouts than it keeps, must not see each other's
+// bases. Five shrunk and shifted layouts in turn, then the scene's own again.
+TEST_P(EngineOutputsOnFrame, AlternatingUvLayoutsKeepTheirOwnBase) {
+  const UvMaps first = NormalMap(*scene_, {});
+  for (int k = 0; k < 5; ++k) {
+    RenderMesh moved = scene_->Mesh();
+    for (float& uv : moved.corner_uvs) uv = 0.9f * uv + 0.02f * k;
+    UvMaps other;
+    ASSERT_TRUE(uv_->Render(moved, &scene_->wrinkles, {}, &other).ok());
+    EXPECT_NE(other.height, first.height) << "layout " << k;
+    if (k == 1) {
+      // A kept layout again, in between: its own base, not the last one's.
+      const UvMaps again = NormalMap(*scene_, {});
+      EXPECT_EQ(again.normal.pixels, first.normal.pixels);
+    }
+  }
+  const UvMaps again = NormalMap(*scene_, {});
+  EXPECT_EQ(again.normal.pixels, first.normal.pixels);
+  EXPECT_EQ(again.height, first.height);
+}
+
 // (c) No cracks along UV seams: in the normal-mapped image, the pixels on
 // seam edges (drawn over the surface, hidden where it is in front) are as
 // close to the reference as the rest, where wrinkles show and everywhere.
