@@ -64,7 +64,7 @@ struct UvMapRenderer::Gl {
   // one the frame in work uses.
   std::vector<std::unique_ptr<UvMapBase>> bases;
   UvMapBase* base = nullptr;
-  uint64_t frames = 0;  // Render calls, for the least recently used base
+  uint64_t renders = 0;  // for the least recently used base
   std::vector<TexelBox> drawn_boxes;
   // The pieces of reached triangles that wrinkles reach (uv_map_pieces.h).
   gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
@@ -252,7 +252,7 @@ void UvMapRenderer::PrepareBase(const RenderMesh& mesh,
     }
     MakeBase(mesh, options, scratch);
   }
-  g.base->last_used = ++g.frames;
+  g.base->last_used = ++g.renders;
   CopyBase(g.base->normal.get(), g.normal_color.get(), options.size);
   CopyBase(g.base->height.get(), g.height_color.get(), options.size);
 }

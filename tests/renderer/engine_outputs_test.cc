@@ -356,25 +356,33 @@ TEST_P(EngineOutputsOnFrame, DilatingAroundPiecesEqualsDilatingAfresh) {
 
 // The renderer keeps a flat base per UV layout (up to four, then the least
 // recently used is remade): sessions with other UVs that alternate on one
-// render thread, and more layouts than it keeps, must not see each other's
-// bases. Five shrunk and shifted layouts in turn, then the scene's own again.
+// render thread, and more layouts than it keeps, must each get the maps a
+// renderer of their own draws. The scene's layout, five shrunk and shifted
+// ones, the scene's again in between and at the end.
 TEST_P(EngineOutputsOnFrame, AlternatingUvLayoutsKeepTheirOwnBase) {
-  const UvMaps first = NormalMap(*scene_, {});
+  std::vector<std::vector<float>> layouts;
+  const RenderMesh scene = scene_->Mesh();
+  const std::vector<float> own(scene.corner_uvs.begin(),
+                               scene.corner_uvs.end());
+  layouts.push_back(own);
   for (int k = 0; k < 5; ++k) {
-    RenderMesh moved = scene_->Mesh();
-    for (float& uv : moved.corner_uvs) uv = 0.9f * uv + 0.02f * k;
-    UvMaps other;
-    ASSERT_TRUE(uv_->Render(moved, &scene_->wrinkles, {}, &other).ok());
-    EXPECT_NE(other.height, first.height) << "layout " << k;
-    if (k == 1) {
-      // A kept layout again, in between: its own base, not the last one's.
-      const UvMaps again = NormalMap(*scene_, {});
-      EXPECT_EQ(again.normal.pixels, first.normal.pixels);
-    }
+    std::vector<float> uvs = own;
+    for (float& uv : uvs) uv = 0.9f * uv + 0.02f * k;
+    layouts.push_back(std::move(uvs));
+    if (k == 1) layouts.push_back(own);
   }
-  const UvMaps again = NormalMap(*scene_, {});
-  EXPECT_EQ(again.normal.pixels, first.normal.pixels);
-  EXPECT_EQ(again.height, first.height);
+  layouts.push_back(own);
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    RenderMesh mesh = scene;
+    mesh.corner_uvs = layouts[i];
+    UvMaps shared, alone;
+    ASSERT_TRUE(uv_->Render(mesh, &scene_->wrinkles, {}, &shared).ok());
+    auto fresh = UvMapRenderer::Create(gpu_);
+    ASSERT_TRUE(fresh.ok()) << fresh.status();
+    ASSERT_TRUE((*fresh)->Render(mesh, &scene_->wrinkles, {}, &alone).ok());
+    EXPECT_EQ(shared.normal.pixels, alone.normal.pixels) << "layout " << i;
+    EXPECT_EQ(shared.height, alone.height) << "layout " << i;
+  }
 }
 
 // (c) No cracks along UV seams: in the normal-mapped image, the pixels on
