@@ -38,7 +38,12 @@ ABSL_FLAG(double, azimuth, 0.0,
 ABSL_FLAG(bool, displace, true,
           "Let wide wrinkles displace the surface (false: normals only, to "
           "measure the shading alone).");
-ABSL_FLAG(std::string, out, "", "If set, writes the images here as PNG.");
+ABSL_FLAG(std::string, out, "",
+          "If set, writes the images here as PNG: the frame, its reference "
+          "box-downsampled (_ref) and their amplified difference (_diff).");
+ABSL_FLAG(bool, full_reference, false,
+          "With --out: also the reference at 4W x 4H (_ref4), to see what a "
+          "differing pixel's 4 x 4 block holds.");
 
 namespace crease::renderer {
 namespace {
@@ -90,6 +95,20 @@ absl::Status WritePng(const image::RgbaImage& image, const std::string& name) {
   return files::WriteStringToFile(out + "/" + name + ".png", png);
 }
 
+// With --out: the frame, its reference box-downsampled, their amplified
+// difference and, with --full_reference, the reference itself.
+absl::Status WriteImages(const std::string& tag, const image::RgbaImage& frame,
+                         const image::RgbaImage& full_reference) {
+  CREASE_RETURN_IF_ERROR(WritePng(frame, tag));
+  const image::RgbaImage reference =
+      image::BoxDownsample(full_reference, kFactor);
+  CREASE_RETURN_IF_ERROR(WritePng(reference, tag + "_ref"));
+  if (absl::GetFlag(FLAGS_full_reference)) {
+    CREASE_RETURN_IF_ERROR(WritePng(full_reference, tag + "_ref4"));
+  }
+  return WritePng(AmplifiedDifference(frame, reference), tag + "_diff");
+}
+
 absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
   const std::string stem = absl::GetFlag(FLAGS_data) + "/" + name;
   CREASE_ASSIGN_OR_RETURN(io::Animation anim,
@@ -137,17 +156,10 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
           image::CompareInterior(images[0], images[1], kFactor, kBackground);
       means[wrinkled] = d.mean;
       pixels = d.pixels;
-      const std::string tag = absl::StrFormat("%s_%dx%d_%s", name, w, h,
-                                              wrinkled ? "wrinkled" : "plain");
-      CREASE_RETURN_IF_ERROR(WritePng(images[0], tag));
-      const image::RgbaImage reference =
-          image::BoxDownsample(images[1], kFactor);
-      CREASE_RETURN_IF_ERROR(WritePng(reference, tag + "_ref"));
-      if (auto s = WritePng(AmplifiedDifference(images[0], reference),
-                            tag + "_diff");
-          !s.ok()) {
-        return s;
-      }
+      CREASE_RETURN_IF_ERROR(
+          WriteImages(absl::StrFormat("%s_%dx%d_%s", name, w, h,
+                                      wrinkled ? "wrinkled" : "plain"),
+                      images[0], images[1]));
     }
     std::cout << absl::StrFormat(
         "%-16s frame %3d %4dx%-4d plain %6.3f wrinkled %6.3f  (%d interior "
