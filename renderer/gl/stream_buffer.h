@@ -57,17 +57,16 @@ class TexelBuffer {
     glCreateTextures(GL_TEXTURE_BUFFER, 1, &name);
     texture_ = Texture(name);
     glTextureBuffer(texture_.get(), GL_RGBA32F, buffer_.get());
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels_);
   }
   // ResourceExhausted past the driver's buffer-texture size (the GL minimum
   // is 65,536 texels; llvmpipe and desktop GPUs take 2^27), which a texture
   // would otherwise clamp silently.
   absl::Status Upload(GLuint unit, std::vector<std::array<float, 4>>& data) {
-    GLint max_texels = 0;
-    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
-    if (data.size() > static_cast<size_t>(max_texels)) {
+    if (data.size() > static_cast<size_t>(max_texels_)) {
       return absl::ResourceExhaustedError(
           absl::StrFormat("%d wrinkle samples; this GL driver reads at most %d",
-                          data.size(), max_texels));
+                          data.size(), max_texels_));
     }
     buffer_.Upload(data);
     glBindTextureUnit(unit, texture_.get());
@@ -77,6 +76,7 @@ class TexelBuffer {
  private:
   StreamBuffer buffer_;
   Texture texture_;
+  GLint max_texels_ = 0;  // the driver's, read once (not per frame)
 };
 
 }  // namespace crease::renderer::gl
