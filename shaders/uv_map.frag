@@ -35,17 +35,19 @@ void main() {
   // WrinkleOffset's only where a segment that far past its reach is nearer.
   ShadingSums sums = NoShading();
   float height = 0.0;
-  for (int r = list.x; r < list.x + list.y; ++r) {
+  int r = list.x;
+  do {  // see kLoopNote (wrinkle_field.glsl)
     float line_distance, width, crest;
     vec3 dir;
-    if (!WrinkleAcross(r, vs_position, n, margin, line_distance, dir, width,
+    if (r >= list.x + list.y ||
+        !WrinkleAcross(r, vs_position, n, margin, line_distance, dir, width,
                        crest))
       continue;
     height = max(height, OffsetAtDistance(line_distance * line_distance,
                                           width, crest));
     AddWrinkleShading(line_distance, dir, width, crest, vs_position,
                       vs_position, n, dpdx, dpdy, sums);
-  }
+  } while (++r < list.x + list.y);
   vec4 nx, ny, nz;
   ResolveShading(sums, n, nx, ny, nz);
   const vec4 quarter = vec4(0.25);

@@ -18,6 +18,13 @@ layout(std430, binding = 5) readonly buffer RangeBounds {
   vec4 range_bounds[];
 };
 
+// kLoopNote: the loops over ranges and segments are do-whiles with the bound
+// tested inside. llvmpipe runs a shader lane-parallel and leaves a loop only
+// at its bottom once no lane is left in it, so a for loop (test at the top)
+// runs its whole body once more, every lane masked, after the last real pass:
+// a quarter of the UV maps' cost (docs/benchmarks.md, session 12). Guarded
+// do-whiles end with their last real pass; an empty list still costs one.
+
 // Projects p onto refined points [range.x, range.y] of one wrinkle
 // (Gillette's smooth Voronoi projection, Eq. 7.1-7.3): the nearest projection
 // among the segments within reach of p (p closer to the segment's midpoint than
@@ -37,14 +44,17 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
   vec4 first_point = texelFetch(wrinkle_points, range.x);
   vec4 first_frame = texelFetch(wrinkle_frames, range.x);
   vec4 v0 = first_point, s0 = first_frame;  // the segment's start
-  for (int i = range.x; i < range.y; ++i) {
-    vec4 v1 = texelFetch(wrinkle_points, i + 1);
-    vec4 s1 = texelFetch(wrinkle_frames, i + 1);
-    ProjectOntoSegment(v0.xyz, v0.w, s0.xyz, s0.w, v1.xyz, v1.w, s1.xyz, s1.w,
-                       p, margin, best_d2, q, width, height);
+  int i = range.x;
+  do {  // see kLoopNote; a lone point (x == y) makes no segment
+    vec4 v1 = texelFetch(wrinkle_points, min(i + 1, range.y));
+    vec4 s1 = texelFetch(wrinkle_frames, min(i + 1, range.y));
+    if (i < range.y) {
+      ProjectOntoSegment(v0.xyz, v0.w, s0.xyz, s0.w, v1.xyz, v1.w, s1.xyz,
+                         s1.w, p, margin, best_d2, q, width, height);
+    }
     v0 = v1;
     s0 = s1;
-  }
+  } while (++i < range.y);
   if (best_d2 < 1e30) return best_d2;
   // In no cell: past one end of the wrinkle, whose end point is then the
   // nearest. v0, s0 now hold the last point.
@@ -62,7 +72,9 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
 // displacement (max blending). Heights arrive faded by the level of detail.
 float WrinkleOffset(int first, int count, vec3 p) {
   float best = 0.0;
-  for (int r = first; r < first + count; ++r) {
+  int r = first;
+  do {  // see kLoopNote
+    if (r >= first + count) continue;
     vec4 bounds = range_bounds[r];
     vec3 to_centre = p - bounds.xyz;
     if (dot(to_centre, to_centre) > bounds.w * bounds.w) continue;
@@ -70,7 +82,7 @@ float WrinkleOffset(int first, int count, vec3 p) {
     float width, height;
     float d2 = ProjectOntoWrinkle(ranges[r], p, 0.0, q, width, height);
     best = max(best, OffsetAtDistance(d2, width, height));
-  }
+  } while (++r < first + count);
   return best;
 }
 
@@ -102,14 +114,16 @@ bool WrinkleAcross(int r, vec3 p, vec3 n, float margin, out float line_distance,
 // for WrinkleShading.
 bool WrinkleReaches(int first, int count, vec3 p, vec3 center, vec3 n,
                     vec3 dpdx, vec3 dpdy, float margin) {
-  for (int r = first; r < first + count; ++r) {
+  int r = first;
+  do {  // see kLoopNote
     float line_distance, width, height;
     vec3 dir;
-    if (!WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
+    if (r >= first + count ||
+        !WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
       continue;
     float reach = 0.6 * length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
     if (line_distance + dot(center - p, dir) - reach < 0.5 * width) return true;
-  }
+  } while (++r < first + count);
   return false;
 }
 
@@ -228,13 +242,15 @@ float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
                      vec3 dpdx, vec3 dpdy, float margin, out vec4 normal_x,
                      out vec4 normal_y, out vec4 normal_z) {
   ShadingSums sums = NoShading();
-  for (int r = first; r < first + count; ++r) {
+  int r = first;
+  do {  // see kLoopNote
     float line_distance, width, height;
     vec3 dir;
-    if (!WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
+    if (r >= first + count ||
+        !WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
       continue;
     AddWrinkleShading(line_distance, dir, width, height, p, center, n, dpdx,
                       dpdy, sums);
-  }
+  } while (++r < first + count);
   return ResolveShading(sums, n, normal_x, normal_y, normal_z);
 }
