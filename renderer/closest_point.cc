@@ -1,5 +1,8 @@
 #include "renderer/closest_point.h"
 
+#include <Eigen/Geometry>
+#include <algorithm>
+
 namespace crease::renderer {
 
 Eigen::Vector3f ClosestPointOnTriangle(const Eigen::Vector3f& p,
@@ -26,6 +29,65 @@ Eigen::Vector3f ClosestPointOnTriangle(const Eigen::Vector3f& p,
   const float denominator = va + vb + vc;
   if (denominator == 0) return a;  // degenerate: a point or a line
   return a + ab * (vb / denominator) + ac * (vc / denominator);
+}
+
+float SegmentSegmentDistanceSq(const Eigen::Vector3f& p0,
+                               const Eigen::Vector3f& p1,
+                               const Eigen::Vector3f& q0,
+                               const Eigen::Vector3f& q1) {
+  const Eigen::Vector3f d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
+  const float a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
+  // Relative to the segments' own lengths, so units do not matter.
+  constexpr float kTiny = 1e-12f;
+  float s = 0.0f, t = 0.0f;
+  if (a <= kTiny * (a + e) || a == 0.0f) {
+    if (e > 0.0f) t = std::clamp(f / e, 0.0f, 1.0f);
+  } else {
+    const float c = d1.dot(r);
+    if (e <= kTiny * (a + e)) {
+      s = std::clamp(-c / a, 0.0f, 1.0f);
+    } else {
+      const float b = d1.dot(d2), denominator = a * e - b * b;
+      // Parallel (denominator 0): any s will do; take p0's end.
+      if (denominator > 0.0f)
+        s = std::clamp((b * f - c * e) / denominator, 0.0f, 1.0f);
+      t = (b * s + f) / e;
+      if (t < 0.0f) {
+        t = 0.0f;
+        s = std::clamp(-c / a, 0.0f, 1.0f);
+      } else if (t > 1.0f) {
+        t = 1.0f;
+        s = std::clamp((b - c) / a, 0.0f, 1.0f);
+      }
+    }
+  }
+  return ((p0 + s * d1) - (q0 + t * d2)).squaredNorm();
+}
+
+float SegmentTriangleDistanceSq(const Eigen::Vector3f& p0,
+                                const Eigen::Vector3f& p1,
+                                const Eigen::Vector3f& a,
+                                const Eigen::Vector3f& b,
+                                const Eigen::Vector3f& c) {
+  const Eigen::Vector3f normal = (b - a).cross(c - a);
+  const float h0 = normal.dot(p0 - a), h1 = normal.dot(p1 - a);
+  if ((h0 <= 0.0f && h1 >= 0.0f) || (h0 >= 0.0f && h1 <= 0.0f)) {
+    // The segment meets the triangle's plane (degenerate triangles included:
+    // then the crossing's own distance below is as good as any).
+    const float t = h0 == h1 ? 0.0f : h0 / (h0 - h1);
+    const Eigen::Vector3f x = p0 + t * (p1 - p0);
+    const Eigen::Vector3f on = ClosestPointOnTriangle(x, a, b, c);
+    // Inside: the crossing is the triangle's own point (to rounding).
+    if ((on - x).squaredNorm() <=
+        1e-12f * (b - a).squaredNorm() + 1e-12f * (c - a).squaredNorm()) {
+      return 0.0f;
+    }
+  }
+  return std::min({(ClosestPointOnTriangle(p0, a, b, c) - p0).squaredNorm(),
+                   (ClosestPointOnTriangle(p1, a, b, c) - p1).squaredNorm(),
+                   SegmentSegmentDistanceSq(p0, p1, a, b),
+                   SegmentSegmentDistanceSq(p0, p1, b, c),
+                   SegmentSegmentDistanceSq(p0, p1, c, a)});
 }
 
 }  // namespace crease::renderer

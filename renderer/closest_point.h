@@ -12,6 +12,23 @@ Eigen::Vector3f ClosestPointOnTriangle(const Eigen::Vector3f& p,
                                        const Eigen::Vector3f& b,
                                        const Eigen::Vector3f& c);
 
+// The squared distance between segments p0 p1 and q0 q1 (Ericson 5.1.9;
+// either may be a point).
+float SegmentSegmentDistanceSq(const Eigen::Vector3f& p0,
+                               const Eigen::Vector3f& p1,
+                               const Eigen::Vector3f& q0,
+                               const Eigen::Vector3f& q1);
+
+// The squared distance between segment p0 p1 and triangle abc: 0 where the
+// segment crosses it, else the least over its end points against the
+// triangle and its edges against the segment (which is where the nearest
+// pair lies when they do not meet).
+float SegmentTriangleDistanceSq(const Eigen::Vector3f& p0,
+                                const Eigen::Vector3f& p1,
+                                const Eigen::Vector3f& a,
+                                const Eigen::Vector3f& b,
+                                const Eigen::Vector3f& c);
+
 }  // namespace crease::renderer
 
 #endif  // CREASE_RENDERER_CLOSEST_POINT_H_

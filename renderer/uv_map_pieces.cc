@@ -50,7 +50,33 @@ void GridCorner(const float* c0, const float* c1, const float* c2, int n, int i,
   }
 }
 
+Eigen::Vector3f PointPosition(const WrinkleBuffers& w, int32_t i) {
+  return Eigen::Vector3f(w.points[i][0], w.points[i][1], w.points[i][2]);
+}
+
 }  // namespace
+
+// Whether a texel of triangle `piece` can get anything from segment s
+// beyond what its reach sphere allows: the lookup projects a texel onto the
+// segment's line (its cell may run past the ends, as far as the sphere) and
+// the texel takes something only within half the width plus the footprint
+// of that line. So the strip is the segment stretched to the sphere's
+// diameter, `across` + `slack` wide each side. A lone point: its sphere.
+bool ReachedPieceFinder::StripMeets(
+    const Sphere& s, const WrinkleBuffers& w, float slack,
+    const std::array<const Eigen::Vector3f*, 3>& piece) {
+  const std::array<int32_t, 4>& whole = w.ranges[s.range];
+  if (whole[0] == whole[1]) return true;
+  const Eigen::Vector3f v0 = PointPosition(w, s.point),
+                        v1 = PointPosition(w, s.point + 1);
+  const float length = (v1 - v0).norm();
+  if (!(length > 0.0f)) return true;
+  const Eigen::Vector3f mid = 0.5f * (v0 + v1);
+  const Eigen::Vector3f half = ((s.bounds[3] + slack) / length) * (v1 - v0);
+  const float across = s.across + slack;
+  return SegmentTriangleDistanceSq(mid - half, mid + half, *piece[0], *piece[1],
+                                   *piece[2]) <= across * across;
+}
 
 void ReachedPieceFinder::Find(const UvMapPieceInputs& in, UvMapPieces* out) {
   out->corners.clear();
@@ -88,10 +114,15 @@ float ReachedPieceFinder::CollectSpheres(const WrinkleBuffers& w, int first,
       // Segment i .. i + 1 (its sphere holds every point it can lift or a
       // texel can see it from); a range of one point: that point's.
       if (i < range[1]) {
-        spheres_.push_back({w.segment_bounds[i], r, i});
+        const std::array<float, 4>& bounds = w.segment_bounds[i];
+        const float half_length =
+            0.5f * (PointPosition(w, i + 1) - PointPosition(w, i)).norm();
+        spheres_.push_back(
+            {bounds, std::max(bounds[3] - half_length, 0.0f), r, i});
       } else if (range[0] == range[1]) {
         const std::array<float, 4>& p = w.points[i];
-        spheres_.push_back({{p[0], p[1], p[2], 0.5f * p[3] + reach}, r, i});
+        const float radius = 0.5f * p[3] + reach;
+        spheres_.push_back({{p[0], p[1], p[2], radius}, radius, r, i});
       }
     }
   }
@@ -138,10 +169,12 @@ void ReachedPieceFinder::AddPiece(const float* const c[3], int n,
                 (p2 - centre).squaredNorm()}));
   const int32_t first_range = static_cast<int32_t>(out->ranges.size());
   // Spheres come range by range, segments in order: each range that reaches
-  // the piece is clipped to its first and last segment that do.
+  // the piece is clipped to its first and last segment that do. A range is
+  // kept only if some segment's strip also meets the piece (see StripMeets).
   int32_t range = -1, lo = 0, hi = 0;
+  bool strip_meets = false;
   const auto flush = [&] {
-    if (range < 0) return;
+    if (range < 0 || !strip_meets) return;
     const std::array<int32_t, 4>& whole = w.ranges[range];
     const int32_t first = lo, last = std::max(hi + 1, lo);
     if (whole[0] == whole[1]) {
@@ -169,8 +202,13 @@ void ReachedPieceFinder::AddPiece(const float* const c[3], int n,
       flush();
       range = s.range;
       lo = s.point;
+      strip_meets = false;
     }
     hi = s.point;
+    if (!strip_meets) {
+      strip_meets =
+          StripMeets(s, w, half_footprint + 1e-3f * radius, {&p0, &p1, &p2});
+    }
   }
   flush();
   const int32_t count = static_cast<int32_t>(out->ranges.size()) - first_range;

@@ -60,6 +60,9 @@ class ReachedPieceFinder {
   // sphere.
   struct Sphere {
     std::array<float, 4> bounds;
+    // The segment's reach across its line (bounds' radius less half its
+    // length): half its wider end's width plus the footprint reach.
+    float across;
     int32_t range;  // index into WrinkleBuffers::ranges
     int32_t point;  // the segment's first point
   };
@@ -71,6 +74,9 @@ class ReachedPieceFinder {
                  const WrinkleBuffers& w, UvMapPieces* out);
   // Appends a piece (grid corners ij of an n x n grid over c) with the
   // clipped ranges of every sphere that reaches it; nothing if none does.
+  // Whether segment s's strip (uv_map_pieces.cc) meets triangle `piece`.
+  static bool StripMeets(const Sphere& s, const WrinkleBuffers& w, float slack,
+                         const std::array<const Eigen::Vector3f*, 3>& piece);
   void AddPiece(const float* const c[3], int n,
                 const std::array<std::array<int, 2>, 3>& ij,
                 float half_footprint, const WrinkleBuffers& w,
