@@ -65,7 +65,11 @@ struct UvMapRenderer::Gl {
   std::vector<std::unique_ptr<UvMapBase>> bases;
   UvMapBase* base = nullptr;
   uint64_t renders = 0;  // for the least recently used base
+  // The base the targets hold, but for `drawn_boxes` drawn over it since it
+  // was copied in; null: anything else (copy it all).
+  const UvMapBase* held_base = nullptr;
   std::vector<TexelBox> drawn_boxes;
+  std::vector<uint8_t> dirty_tiles;  // RestoreBase's scratch
   // The pieces of reached triangles that wrinkles reach (uv_map_pieces.h).
   gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
   UvMapPieces pieces;
@@ -140,6 +144,7 @@ absl::Status UvMapRenderer::PrepareTarget(int size) {
   g.height_color = make_renderbuffer(GL_R16);
   g.bases.clear();  // made for the old size
   g.base = nullptr;
+  g.held_base = nullptr;
   GLuint name = 0;
   glCreateFramebuffers(1, &name);
   g.framebuffer = gl::Framebuffer(name);
@@ -213,10 +218,12 @@ absl::StatusOr<float> UvMapRenderer::UploadWrinkles(
 
 namespace {
 
-// Copies a base texture into a target of the same size and format.
-void CopyBase(GLuint texture, GLuint renderbuffer, int size) {
-  glCopyImageSubData(texture, GL_TEXTURE_2D, 0, 0, 0, 0, renderbuffer,
-                     GL_RENDERBUFFER, 0, 0, 0, 0, size, size, 1);
+// Copies a rectangle of a base texture into a target of the same size and
+// format.
+void CopyBase(GLuint texture, GLuint renderbuffer, int x, int y, int width,
+              int height) {
+  glCopyImageSubData(texture, GL_TEXTURE_2D, 0, x, y, 0, renderbuffer,
+                     GL_RENDERBUFFER, 0, x, y, 0, width, height, 1);
 }
 
 }  // namespace
@@ -253,8 +260,51 @@ void UvMapRenderer::PrepareBase(const RenderMesh& mesh,
     MakeBase(mesh, options, scratch);
   }
   g.base->last_used = ++g.renders;
-  CopyBase(g.base->normal.get(), g.normal_color.get(), options.size);
-  CopyBase(g.base->height.get(), g.height_color.get(), options.size);
+  if (g.held_base == g.base) {
+    RestoreBase(options.size);
+  } else {
+    CopyBase(g.base->normal.get(), g.normal_color.get(), 0, 0, options.size,
+             options.size);
+    CopyBase(g.base->height.get(), g.height_color.get(), 0, 0, options.size,
+             options.size);
+    g.held_base = g.base;
+  }
+  g.drawn_boxes.clear();  // RefillAroundPieces lists this frame's
+}
+
+// The last frame's boxes, gathered into 32-texel tiles and copied a run of
+// tiles at a time: a frame's pieces dirty a tenth of a 1024² map, and the
+// whole copy cost 0.8 ms (docs/benchmarks.md, session 12).
+void UvMapRenderer::RestoreBase(int size) {
+  constexpr int kTile = 32;
+  Gl& g = *gl_;
+  const int tiles = (size + kTile - 1) / kTile;
+  g.dirty_tiles.assign(static_cast<size_t>(tiles) * tiles, 0);
+  for (const TexelBox& box : g.drawn_boxes) {
+    const int x0 = std::max(box.x0, 0), y0 = std::max(box.y0, 0);
+    const int x1 = std::min(box.x1, size - 1), y1 = std::min(box.y1, size - 1);
+    for (int ty = y0 / kTile; x0 <= x1 && ty <= y1 / kTile; ++ty) {
+      for (int tx = x0 / kTile; tx <= x1 / kTile; ++tx) {
+        g.dirty_tiles[static_cast<size_t>(ty) * tiles + tx] = 1;
+      }
+    }
+  }
+  for (int ty = 0; ty < tiles; ++ty) {
+    const uint8_t* row = g.dirty_tiles.data() + static_cast<size_t>(ty) * tiles;
+    for (int tx = 0; tx < tiles;) {
+      if (!row[tx]) {
+        ++tx;
+        continue;
+      }
+      const int run_begin = tx;
+      while (tx < tiles && row[tx]) ++tx;
+      const int x = run_begin * kTile, y = ty * kTile;
+      const int width = std::min(tx * kTile, size) - x;
+      const int height = std::min(kTile, size - y);
+      CopyBase(g.base->normal.get(), g.normal_color.get(), x, y, width, height);
+      CopyBase(g.base->height.get(), g.height_color.get(), x, y, width, height);
+    }
+  }
 }
 
 // Into g.base: every triangle drawn with empty wrinkle lists (the shader's
@@ -265,6 +315,7 @@ void UvMapRenderer::MakeBase(const RenderMesh& mesh,
   Gl& g = *gl_;
   UvMapBase& base = *g.base;
   const int size = options.size;
+  g.held_base = nullptr;  // the targets get the undilated draw
   ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
   g.triangle_ranges.UploadStorage(1, g.wrinkle_data.triangle_ranges);
   // Uncovered texels: a flat normal with alpha 0, height 0.

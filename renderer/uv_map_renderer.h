@@ -41,6 +41,9 @@ class UvMapRenderer {
                                        const FrameWrinkles* wrinkles, int size);
   void PrepareBase(const RenderMesh& mesh, const UvMapOptions& options,
                    UvMaps* scratch);
+  // Copies the base over the boxes the last frame drew on it (the targets
+  // hold the rest already).
+  void RestoreBase(int size);
   void MakeBase(const RenderMesh& mesh, const UvMapOptions& options,
                 UvMaps* scratch);
   // reach: the lookup's reach in model units (UploadWrinkles').

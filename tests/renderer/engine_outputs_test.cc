@@ -385,6 +385,25 @@ TEST_P(EngineOutputsOnFrame, AlternatingUvLayoutsKeepTheirOwnBase) {
   }
 }
 
+// A frame starts from the base the last one drew over, restored only where
+// that one's pieces lie (RestoreBase): wrinkled, flat, wrinkled again, each
+// must equal what a renderer of its own draws (a texel the restore missed
+// would keep the last frame's wrinkle in the flat one).
+TEST_P(EngineOutputsOnFrame, ConsecutiveFramesEqualFreshRenders) {
+  const RenderMesh mesh = scene_->Mesh();
+  const FrameWrinkles* wrinkled = &scene_->wrinkles;
+  const FrameWrinkles* none = nullptr;
+  for (const FrameWrinkles* wrinkles : {wrinkled, none, wrinkled}) {
+    UvMaps shared, alone;
+    ASSERT_TRUE(uv_->Render(mesh, wrinkles, {}, &shared).ok());
+    auto fresh = UvMapRenderer::Create(gpu_);
+    ASSERT_TRUE(fresh.ok()) << fresh.status();
+    ASSERT_TRUE((*fresh)->Render(mesh, wrinkles, {}, &alone).ok());
+    EXPECT_EQ(shared.normal.pixels, alone.normal.pixels);
+    EXPECT_EQ(shared.height, alone.height);
+  }
+}
+
 // (c) No cracks along UV seams: in the normal-mapped image, the pixels on
 // seam edges (drawn over the surface, hidden where it is in front) are as
 // close to the reference as the rest, where wrinkles show and everywhere.
