@@ -16,15 +16,21 @@ Eigen::Vector3f ClosestPointOnTriangle(const Eigen::Vector3f& p,
   const float d3 = ab.dot(bp), d4 = ac.dot(bp);
   if (d3 >= 0 && d4 <= d3) return b;
   const float vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + d1 / (d1 - d3) * ab;
+  // d1 > d3 here unless a and b coincide: then a will do (no 0 / 0).
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    return d1 > d3 ? Eigen::Vector3f(a + d1 / (d1 - d3) * ab) : a;
+  }
   const Eigen::Vector3f cp = p - c;
   const float d5 = ab.dot(cp), d6 = ac.dot(cp);
   if (d6 >= 0 && d5 <= d6) return c;
   const float vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + d2 / (d2 - d6) * ac;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    return d2 > d6 ? Eigen::Vector3f(a + d2 / (d2 - d6) * ac) : a;
+  }
   const float va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-    return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+    const float sum = (d4 - d3) + (d5 - d6);
+    return sum > 0 ? Eigen::Vector3f(b + (d4 - d3) / sum * (c - b)) : b;
   }
   const float denominator = va + vb + vc;
   if (denominator == 0) return a;  // degenerate: a point or a line
@@ -40,7 +46,7 @@ float SegmentSegmentDistanceSq(const Eigen::Vector3f& p0,
   // Relative to the segments' own lengths, so units do not matter.
   constexpr float kTiny = 1e-12f;
   float s = 0.0f, t = 0.0f;
-  if (a <= kTiny * (a + e) || a == 0.0f) {
+  if (a <= kTiny * (a + e)) {
     if (e > 0.0f) t = std::clamp(f / e, 0.0f, 1.0f);
   } else {
     const float c = d1.dot(r);
@@ -71,15 +77,19 @@ float SegmentTriangleDistanceSq(const Eigen::Vector3f& p0,
                                 const Eigen::Vector3f& c) {
   const Eigen::Vector3f normal = (b - a).cross(c - a);
   const float h0 = normal.dot(p0 - a), h1 = normal.dot(p1 - a);
-  if ((h0 <= 0.0f && h1 >= 0.0f) || (h0 >= 0.0f && h1 <= 0.0f)) {
-    // The segment meets the triangle's plane (degenerate triangles included:
-    // then the crossing's own distance below is as good as any).
+  // A triangle with no area is its edges, below.
+  if (normal.squaredNorm() > 0.0f &&
+      ((h0 <= 0.0f && h1 >= 0.0f) || (h0 >= 0.0f && h1 <= 0.0f))) {
+    // The segment meets the triangle's plane, at x.
     const float t = h0 == h1 ? 0.0f : h0 / (h0 - h1);
     const Eigen::Vector3f x = p0 + t * (p1 - p0);
-    const Eigen::Vector3f on = ClosestPointOnTriangle(x, a, b, c);
-    // Inside: the crossing is the triangle's own point (to rounding).
-    if ((on - x).squaredNorm() <=
-        1e-12f * (b - a).squaredNorm() + 1e-12f * (c - a).squaredNorm()) {
+    // Inside: on the inner side of every edge, by signs (a distance test's
+    // tolerance would have to follow the coordinates' magnitude). A
+    // crossing rounded just outside an edge is then within rounding of that
+    // edge, which the edges' distances below find.
+    if ((b - a).cross(x - a).dot(normal) >= 0.0f &&
+        (c - b).cross(x - b).dot(normal) >= 0.0f &&
+        (a - c).cross(x - c).dot(normal) >= 0.0f) {
       return 0.0f;
     }
   }

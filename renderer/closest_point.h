@@ -6,7 +6,7 @@
 namespace crease::renderer {
 
 // The point of triangle abc nearest p (Ericson, Real-Time Collision
-// Detection, 5.1.5).
+// Detection, 5.1.5); finite for coincident corners too.
 Eigen::Vector3f ClosestPointOnTriangle(const Eigen::Vector3f& p,
                                        const Eigen::Vector3f& a,
                                        const Eigen::Vector3f& b,
@@ -22,7 +22,8 @@ float SegmentSegmentDistanceSq(const Eigen::Vector3f& p0,
 // The squared distance between segment p0 p1 and triangle abc: 0 where the
 // segment crosses it, else the least over its end points against the
 // triangle and its edges against the segment (which is where the nearest
-// pair lies when they do not meet).
+// pair lies when they do not meet). Any coordinates' magnitude; a triangle
+// with coincident corners or no area is taken as its edges.
 float SegmentTriangleDistanceSq(const Eigen::Vector3f& p0,
                                 const Eigen::Vector3f& p1,
                                 const Eigen::Vector3f& a,

@@ -56,29 +56,25 @@ Eigen::Vector3f PointPosition(const WrinkleBuffers& w, int32_t i) {
 
 }  // namespace
 
-// Whether a texel of triangle `piece` can get anything from segment s
-// beyond what its reach sphere allows: the lookup projects a texel onto the
-// segment's line (its cell may run past the ends, as far as the sphere) and
-// the texel takes something only within half the width plus the footprint
-// of that line. So the strip is the segment stretched to the sphere's
-// diameter, `across` + `slack` wide each side. A lone point: its sphere.
+// Whether a texel of triangle `piece` can take anything from segment s: a
+// texel projects onto a point of a segment (or onto a wrinkle's end, a point
+// of its end segment) and takes something only within half the width there
+// plus its footprint, so only within `across` + `slack` of the segment. A
+// lone point: its sphere, which the caller has tested.
 bool ReachedPieceFinder::StripMeets(
     const Sphere& s, const WrinkleBuffers& w, float slack,
     const std::array<const Eigen::Vector3f*, 3>& piece) {
   const std::array<int32_t, 4>& whole = w.ranges[s.range];
   if (whole[0] == whole[1]) return true;
-  const Eigen::Vector3f v0 = PointPosition(w, s.point),
-                        v1 = PointPosition(w, s.point + 1);
-  const float length = (v1 - v0).norm();
-  if (!(length > 0.0f)) return true;
-  const Eigen::Vector3f mid = 0.5f * (v0 + v1);
-  const Eigen::Vector3f half = ((s.bounds[3] + slack) / length) * (v1 - v0);
   const float across = s.across + slack;
-  return SegmentTriangleDistanceSq(mid - half, mid + half, *piece[0], *piece[1],
-                                   *piece[2]) <= across * across;
+  const float d2 = SegmentTriangleDistanceSq(PointPosition(w, s.point),
+                                             PointPosition(w, s.point + 1),
+                                             *piece[0], *piece[1], *piece[2]);
+  return !(d2 > across * across);  // NaN: keep
 }
 
 void ReachedPieceFinder::Find(const UvMapPieceInputs& in, UvMapPieces* out) {
+  prune_ = in.prune;
   out->corners.clear();
   out->lists.clear();
   out->ranges.clear();
@@ -160,14 +156,34 @@ void ReachedPieceFinder::AddPiece(const float* const c[3], int n,
                                   const std::array<std::array<int, 2>, 3>& ij,
                                   float half_footprint, const WrinkleBuffers& w,
                                   UvMapPieces* out) {
-  const Eigen::Vector3f& p0 = grid_[ij[0][1] * (n + 1) + ij[0][0]];
-  const Eigen::Vector3f& p1 = grid_[ij[1][1] * (n + 1) + ij[1][0]];
-  const Eigen::Vector3f& p2 = grid_[ij[2][1] * (n + 1) + ij[2][0]];
-  const Eigen::Vector3f centre = (p0 + p1 + p2) / 3.0f;
-  const float radius = std::sqrt(
-      std::max({(p0 - centre).squaredNorm(), (p1 - centre).squaredNorm(),
-                (p2 - centre).squaredNorm()}));
+  const std::array<const Eigen::Vector3f*, 3> piece = {
+      &grid_[ij[0][1] * (n + 1) + ij[0][0]],
+      &grid_[ij[1][1] * (n + 1) + ij[1][0]],
+      &grid_[ij[2][1] * (n + 1) + ij[2][0]]};
+  const Eigen::Vector3f centre = (*piece[0] + *piece[1] + *piece[2]) / 3.0f;
+  float radius = 0.0f;
+  for (const Eigen::Vector3f* p : piece) {
+    radius = std::max(radius, (*p - centre).norm());
+  }
   const int32_t first_range = static_cast<int32_t>(out->ranges.size());
+  ListPieceRanges(piece, centre, radius, half_footprint, w, out);
+  const int32_t count = static_cast<int32_t>(out->ranges.size()) - first_range;
+  if (count == 0) return;  // no wrinkle reaches it: the base stays
+  const int32_t index = static_cast<int32_t>(out->lists.size());
+  out->lists.push_back({first_range, count, 0, 0});
+  for (const std::array<int, 2>& corner : ij) {
+    const size_t at = out->corners.size();
+    out->corners.resize(at + kUvCornerFloats);
+    float* dst = out->corners.data() + at;
+    GridCorner(c[0], c[1], c[2], n, corner[0], corner[1], dst);
+    dst[kUvCornerFloats - 1] = std::bit_cast<float>(index);
+  }
+}
+
+void ReachedPieceFinder::ListPieceRanges(
+    const std::array<const Eigen::Vector3f*, 3>& piece,
+    const Eigen::Vector3f& centre, float radius, float half_footprint,
+    const WrinkleBuffers& w, UvMapPieces* out) {
   // Spheres come range by range, segments in order: each range that reaches
   // the piece is clipped to its first and last segment that do. A range is
   // kept only if some segment's strip also meets the piece (see StripMeets).
@@ -188,40 +204,29 @@ void ReachedPieceFinder::AddPiece(const float* const c[3], int n,
     }
     out->range_bounds.push_back(w.range_bounds[range]);
   };
+  // A hair of slack for rounding, as the ranges' own clipping has.
+  const float rounding = 1e-3f * radius;
   for (const Sphere& s : spheres_) {
     const Eigen::Vector3f mid(s.bounds.data());
-    // A hair of slack for rounding, as the ranges' own clipping has.
-    const float reach = s.bounds[3] + half_footprint + 1e-3f * radius;
+    const float reach = s.bounds[3] + half_footprint + rounding;
     const float outer = reach + radius;
     if ((mid - centre).squaredNorm() > outer * outer) continue;
-    if ((ClosestPointOnTriangle(mid, p0, p1, p2) - mid).squaredNorm() >
-        reach * reach) {
+    if ((ClosestPointOnTriangle(mid, *piece[0], *piece[1], *piece[2]) - mid)
+            .squaredNorm() > reach * reach) {
       continue;
     }
     if (s.range != range) {
       flush();
       range = s.range;
       lo = s.point;
-      strip_meets = false;
+      strip_meets = !prune_;
     }
     hi = s.point;
     if (!strip_meets) {
-      strip_meets =
-          StripMeets(s, w, half_footprint + 1e-3f * radius, {&p0, &p1, &p2});
+      strip_meets = StripMeets(s, w, half_footprint + rounding, piece);
     }
   }
   flush();
-  const int32_t count = static_cast<int32_t>(out->ranges.size()) - first_range;
-  if (count == 0) return;  // no wrinkle reaches it: the base stays
-  const int32_t piece = static_cast<int32_t>(out->lists.size());
-  out->lists.push_back({first_range, count, 0, 0});
-  for (const std::array<int, 2>& corner : ij) {
-    const size_t at = out->corners.size();
-    out->corners.resize(at + kUvCornerFloats);
-    float* dst = out->corners.data() + at;
-    GridCorner(c[0], c[1], c[2], n, corner[0], corner[1], dst);
-    dst[kUvCornerFloats - 1] = std::bit_cast<float>(piece);
-  }
 }
 
 }  // namespace crease::renderer

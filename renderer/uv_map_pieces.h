@@ -36,6 +36,9 @@ struct UvMapPieceInputs {
   // segments' reach spheres already include it.
   float reach = 0.0f;
   int max_pieces_per_edge = 8;  // 1: whole triangles
+  // false: ranges kept by their reach spheres alone (no strips), the plain
+  // rule the tests hold the default to.
+  bool prune = true;
 };
 
 // The kept pieces, as the shader's bindings 1, 2 and 5 take them (points and
@@ -72,18 +75,26 @@ class ReachedPieceFinder {
                        float reach);
   void AddPieces(const float* const c[3], int n, float half_footprint,
                  const WrinkleBuffers& w, UvMapPieces* out);
-  // Appends a piece (grid corners ij of an n x n grid over c) with the
-  // clipped ranges of every sphere that reaches it; nothing if none does.
   // Whether segment s's strip (uv_map_pieces.cc) meets triangle `piece`.
   static bool StripMeets(const Sphere& s, const WrinkleBuffers& w, float slack,
                          const std::array<const Eigen::Vector3f*, 3>& piece);
+  // Appends a piece (grid corners ij of an n x n grid over c) with the
+  // clipped ranges of every sphere that reaches it; nothing if none does.
   void AddPiece(const float* const c[3], int n,
                 const std::array<std::array<int, 2>, 3>& ij,
                 float half_footprint, const WrinkleBuffers& w,
                 UvMapPieces* out);
 
+  // The ranges of the spheres that reach triangle `piece` (centre, radius
+  // around it), clipped, appended to out->ranges and range_bounds.
+  void ListPieceRanges(const std::array<const Eigen::Vector3f*, 3>& piece,
+                       const Eigen::Vector3f& centre, float radius,
+                       float half_footprint, const WrinkleBuffers& w,
+                       UvMapPieces* out);
+
   std::vector<Sphere> spheres_;
   std::vector<Eigen::Vector3f> grid_;
+  bool prune_ = true;  // UvMapPieceInputs::prune of the Find in work
 };
 
 }  // namespace crease::renderer

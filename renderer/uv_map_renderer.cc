@@ -273,8 +273,9 @@ void UvMapRenderer::PrepareBase(const RenderMesh& mesh,
 }
 
 // The last frame's boxes, gathered into 32-texel tiles and copied a run of
-// tiles at a time: a frame's pieces dirty a tenth of a 1024² map, and the
-// whole copy cost 0.8 ms (docs/benchmarks.md, session 12).
+// tiles at a time: a frame's pieces cover a tenth of a 1024² map's texels
+// (their tiles 29 %), and the whole copy cost 0.8 ms (docs/benchmarks.md,
+// session 12).
 void UvMapRenderer::RestoreBase(int size) {
   constexpr int kTile = 32;
   Gl& g = *gl_;
@@ -283,7 +284,8 @@ void UvMapRenderer::RestoreBase(int size) {
   for (const TexelBox& box : g.drawn_boxes) {
     const int x0 = std::max(box.x0, 0), y0 = std::max(box.y0, 0);
     const int x1 = std::min(box.x1, size - 1), y1 = std::min(box.y1, size - 1);
-    for (int ty = y0 / kTile; x0 <= x1 && ty <= y1 / kTile; ++ty) {
+    if (x0 > x1 || y0 > y1) continue;  // off the map
+    for (int ty = y0 / kTile; ty <= y1 / kTile; ++ty) {
       for (int tx = x0 / kTile; tx <= x1 / kTile; ++tx) {
         g.dirty_tiles[static_cast<size_t>(ty) * tiles + tx] = 1;
       }
@@ -337,14 +339,15 @@ void UvMapRenderer::MakeBase(const RenderMesh& mesh,
 }
 
 // The pieces of triangles some wrinkle reaches, drawn over the base.
-void UvMapRenderer::DrawReached(int size, float reach, int max_pieces) {
+void UvMapRenderer::DrawReached(const UvMapOptions& options, float reach) {
   Gl& g = *gl_;
   UvMapPieceInputs in;
   in.corners = &g.corners;
   in.wrinkles = &g.wrinkle_data;
-  in.size = size;
+  in.size = options.size;
   in.reach = reach;
-  in.max_pieces_per_edge = max_pieces;
+  in.max_pieces_per_edge = options.max_pieces_per_edge;
+  in.prune = options.prune_lookups;
   g.piece_finder.Find(in, &g.pieces);
   if (g.pieces.lists.empty()) return;
   // The pieces' own lists replace the triangles' at bindings 1, 2 and 5.
@@ -450,7 +453,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   CREASE_ASSIGN_OR_RETURN(const float reach,
                           UploadWrinkles(mesh, wrinkles, options.size));
   glUniform1f(g.reach, reach);
-  DrawReached(options.size, reach, options.max_pieces_per_edge);
+  DrawReached(options, reach);
   glBindVertexArray(0);
   ReadMaps(options.size, out);
   out->height_range = height_range;

@@ -47,7 +47,7 @@ class UvMapRenderer {
   void MakeBase(const RenderMesh& mesh, const UvMapOptions& options,
                 UvMaps* scratch);
   // reach: the lookup's reach in model units (UploadWrinkles').
-  void DrawReached(int size, float reach, int max_pieces);
+  void DrawReached(const UvMapOptions& options, float reach);
   // Both targets into `out`, rows top to bottom.
   void ReadMaps(int size, UvMaps* out);
   // Re-dilates `out` around the pieces DrawReached drew.

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace crease::renderer {
@@ -97,6 +99,36 @@ TEST(ClosestPointTest, SegmentTriangleIsTheNearestOfDenseSamples) {
     EXPECT_GE(exact, brute - (p1 - p0).norm() / 8000 - 1e-5f) << trial;
   }
   EXPECT_GT(crossing, 20);  // the crossing case is exercised
+}
+
+TEST(ClosestPointTest, SegmentTriangleFarFromTheOriginAndDegenerate) {
+  // A segment through a small triangle's inside, 1000 units out: zero (a
+  // distance tolerance on the crossing would not follow the magnitude).
+  std::mt19937 rng(17);
+  for (int trial = 0; trial < 200; ++trial) {
+    const Vector3f offset = 1000.0f * Vector3f::Ones() + RandomPoint(rng);
+    const Vector3f a = offset, b = offset + Vector3f(0.3f, 0.01f, 0),
+                   c = offset + Vector3f(0.02f, 0.29f, 0.001f);
+    const Vector3f inside = (a + b + c) / 3.0f;
+    const Vector3f normal = (b - a).cross(c - a).normalized();
+    const Vector3f tilt = 0.2f * RandomPoint(rng);
+    EXPECT_EQ(SegmentTriangleDistanceSq(inside - 0.3f * normal + tilt,
+                                        inside + 0.3f * normal - tilt, a, b, c),
+              0.0f)
+        << trial;
+  }
+  // Coincident corners and a triangle with no area: their edges, finite.
+  const Vector3f a(0, 0, 0), b(1, 0, 0);
+  const Vector3f p0(0.5f, 1, 0), p1(0.5f, 2, 0);
+  EXPECT_FLOAT_EQ(SegmentTriangleDistanceSq(p0, p1, a, a, b), 1.0f);
+  EXPECT_FLOAT_EQ(SegmentTriangleDistanceSq(p0, p1, a, b, 2.0f * b), 1.0f);
+  EXPECT_FLOAT_EQ(SegmentTriangleDistanceSq(p0, p1, a, a, a), 1.25f);
+  EXPECT_TRUE(std::isfinite(
+      (ClosestPointOnTriangle(Vector3f(0.3f, 0.2f, 0), a, a, b)).norm()));
+  // Points as either segment.
+  EXPECT_FLOAT_EQ(SegmentSegmentDistanceSq(p0, p0, a, b), 1.0f);
+  EXPECT_FLOAT_EQ(SegmentSegmentDistanceSq(a, b, p0, p0), 1.0f);
+  EXPECT_FLOAT_EQ(SegmentSegmentDistanceSq(p0, p0, p1, p1), 1.0f);
 }
 
 TEST(ClosestPointTest, SegmentAboveATriangleParallelToIt) {
