@@ -143,24 +143,9 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
 void DilationPlan::Refill(absl::Span<const TexelBox> changed, UvMaps* maps) {
   if (targets_.empty() || maps->size != size_) return;
   const int tiles = (size_ + kTile - 1) / kTile;
-  std::fill(dirty_tiles_.begin(), dirty_tiles_.end(), 0);
-  bool any = false;
-  for (const TexelBox& box : changed) {
-    if (box.x1 < box.x0 || box.y1 < box.y0) continue;
-    // A fill reads texels one ring nearer the islands: a change reaches
-    // `rings_` texels out. 64-bit: a box may lie anywhere.
-    const int64_t x0 = std::max<int64_t>(int64_t{box.x0} - rings_, 0);
-    const int64_t y0 = std::max<int64_t>(int64_t{box.y0} - rings_, 0);
-    const int64_t x1 = std::min<int64_t>(int64_t{box.x1} + rings_, size_ - 1);
-    const int64_t y1 = std::min<int64_t>(int64_t{box.y1} + rings_, size_ - 1);
-    if (x0 > x1 || y0 > y1) continue;
-    for (int64_t ty = y0 / kTile; ty <= y1 / kTile; ++ty) {
-      for (int64_t tx = x0 / kTile; tx <= x1 / kTile; ++tx) {
-        dirty_tiles_[static_cast<size_t>(ty) * tiles + tx] = 1;
-        any = true;
-      }
-    }
-  }
+  // A fill reads texels one ring nearer the islands: a change reaches
+  // `rings_` texels out.
+  const bool any = MarkTiles(changed, size_, kTile, rings_, &dirty_tiles_);
   if (!any) return;
   for (size_t k = 0; k < targets_.size(); ++k) {
     const int32_t i = targets_[k];
@@ -169,6 +154,29 @@ void DilationPlan::Refill(absl::Span<const TexelBox> changed, UvMaps* maps) {
       continue;
     Fill(Sources(k), i, maps);
   }
+}
+
+bool MarkTiles(absl::Span<const TexelBox> boxes, int size, int tile, int grow,
+               std::vector<uint8_t>* flags) {
+  const int tiles = (size + tile - 1) / tile;
+  flags->assign(static_cast<size_t>(tiles) * tiles, 0);
+  bool any = false;
+  for (const TexelBox& box : boxes) {
+    if (box.x1 < box.x0 || box.y1 < box.y0) continue;
+    // 64-bit: a box may lie anywhere.
+    const int64_t x0 = std::max<int64_t>(int64_t{box.x0} - grow, 0);
+    const int64_t y0 = std::max<int64_t>(int64_t{box.y0} - grow, 0);
+    const int64_t x1 = std::min<int64_t>(int64_t{box.x1} + grow, size - 1);
+    const int64_t y1 = std::min<int64_t>(int64_t{box.y1} + grow, size - 1);
+    if (x0 > x1 || y0 > y1) continue;
+    for (int64_t ty = y0 / tile; ty <= y1 / tile; ++ty) {
+      for (int64_t tx = x0 / tile; tx <= x1 / tile; ++tx) {
+        (*flags)[static_cast<size_t>(ty) * tiles + tx] = 1;
+        any = true;
+      }
+    }
+  }
+  return any;
 }
 
 absl::Span<const int32_t> DilationPlan::Sources(size_t k) const {

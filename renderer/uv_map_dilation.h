@@ -21,6 +21,12 @@ struct TexelBox {
   int x0 = 0, y0 = 0, x1 = -1, y1 = -1;
 };
 
+// Flags (`tiles` x `tiles` of them, row by row, cleared first) the `tile` x
+// `tile` blocks of a size x size map that the boxes, grown by `grow` texels
+// and clipped to the map, touch; false if none.
+bool MarkTiles(absl::Span<const TexelBox> boxes, int size, int tile, int grow,
+               std::vector<uint8_t>* flags);
+
 // The fills of one coverage's dilation, in the order its rings make them:
 // made once (Build), then re-made per frame only near what the frame drew
 // (Refill), so a frame's cost follows its wrinkles, not the islands' outline.

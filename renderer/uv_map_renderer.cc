@@ -280,17 +280,7 @@ void UvMapRenderer::RestoreBase(int size) {
   constexpr int kTile = 32;
   Gl& g = *gl_;
   const int tiles = (size + kTile - 1) / kTile;
-  g.dirty_tiles.assign(static_cast<size_t>(tiles) * tiles, 0);
-  for (const TexelBox& box : g.drawn_boxes) {
-    const int x0 = std::max(box.x0, 0), y0 = std::max(box.y0, 0);
-    const int x1 = std::min(box.x1, size - 1), y1 = std::min(box.y1, size - 1);
-    if (x0 > x1 || y0 > y1) continue;  // off the map
-    for (int ty = y0 / kTile; ty <= y1 / kTile; ++ty) {
-      for (int tx = x0 / kTile; tx <= x1 / kTile; ++tx) {
-        g.dirty_tiles[static_cast<size_t>(ty) * tiles + tx] = 1;
-      }
-    }
-  }
+  MarkTiles(g.drawn_boxes, size, kTile, 0, &g.dirty_tiles);
   for (int ty = 0; ty < tiles; ++ty) {
     const uint8_t* row = g.dirty_tiles.data() + static_cast<size_t>(ty) * tiles;
     for (int tx = 0; tx < tiles;) {
