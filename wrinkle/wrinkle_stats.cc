@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace crease {
 namespace {
@@ -36,7 +37,45 @@ double PolylineDistance(const SurfaceFrame& surface,
   return std::sqrt(best);
 }
 
+// L_max of a shaped wrinkle: its widest refined width (the ends').
+double WidestWidth(const std::vector<RefinedPoint>& refined) {
+  double widest = 0;
+  for (const RefinedPoint& r : refined) widest = std::max(widest, r.width);
+  return widest;
+}
+
 }  // namespace
+
+double SharpestTurnDegrees(const std::vector<RefinedPoint>& refined,
+                           double step) {
+  if (!(step > 0) || refined.size() < 2) return 0;
+  // Walk the polyline, dropping a sample every `step` of arc length.
+  Eigen::Vector3d last_sample = refined[0].position;
+  Eigen::Vector3d last_chord = Eigen::Vector3d::Zero();
+  bool have_chord = false;
+  double sharpest = 0, to_next = step;
+  for (size_t i = 1; i < refined.size(); ++i) {
+    Eigen::Vector3d from = refined[i - 1].position;
+    const Eigen::Vector3d to = refined[i].position;
+    double left = (to - from).norm();
+    while (left >= to_next) {
+      from += (to - from) * (to_next / left);
+      left -= to_next;
+      to_next = step;
+      const Eigen::Vector3d chord = from - last_sample;
+      last_sample = from;
+      if (have_chord) {
+        const double c = chord.dot(last_chord) /
+                         std::max(chord.norm() * last_chord.norm(), 1e-300);
+        sharpest = std::max(sharpest, std::acos(std::clamp(c, -1.0, 1.0)));
+      }
+      last_chord = chord;
+      have_chord = true;
+    }
+    to_next -= left;
+  }
+  return sharpest * 180.0 / std::numbers::pi;
+}
 
 void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
                                  const std::vector<WrinklePath>& paths,
@@ -74,6 +113,10 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
     segments_.push_back(path.num_segments());
     lengths_.push_back(w < shapes.size() ? shapes[w].length : 0.0);
     mid_widths_.push_back(mid_width);
+    if (w < shapes.size()) {
+      sharpest_turns_.push_back(SharpestTurnDegrees(
+          shapes[w].refined, WidestWidth(shapes[w].refined)));
+    }
     auto [it, born] = seen_.try_emplace(path.id);
     if (born) {
       ++births_;
@@ -111,6 +154,7 @@ WrinkleStatsSummary WrinkleStatistics::Summary() const {
     s.median_length_relative = s.median_length / diagonal_;
     s.median_mid_width_relative = s.median_mid_width / diagonal_;
   }
+  s.median_sharpest_turn = Median(sharpest_turns_);
   s.median_lifetime = Median(lifetimes_);
   s.ended = static_cast<int>(lifetimes_.size());
   s.births = births_;

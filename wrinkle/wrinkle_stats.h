@@ -25,6 +25,11 @@ struct WrinkleStatsSummary {
   double median_mid_width = 0;  // model units
   double median_length_relative = 0;     // / diagonal
   double median_mid_width_relative = 0;  // / diagonal
+  // Median over wrinkle-frames of the sharpest turn, in degrees, along the
+  // refined path resampled every L_max (its widest width) of arc length
+  // (SharpestTurnDegrees): 0 for a straight fold, 90 for an L. Paths with
+  // fewer than two such steps count 0.
+  double median_sharpest_turn = 0;
   // Median lifetime in frames of the wrinkles that died before the last frame
   // (those alive at the end have not finished their lives; one joined into
   // another has not died); 0 if none died.
@@ -37,6 +42,13 @@ struct WrinkleStatsSummary {
     return births > 0 ? static_cast<double>(churned_births) / births : 0.0;
   }
 };
+
+// The largest angle, in degrees, between consecutive chords of `refined`
+// resampled every `step` of arc length from its start (the remainder shorter
+// than a step is dropped): how sharply a path turns at the scale of its width.
+// 0 with fewer than two whole steps or step <= 0.
+double SharpestTurnDegrees(const std::vector<RefinedPoint>& refined,
+                           double step);
 
 // Accumulates WrinkleStatsSummary frame by frame from a Session's tracker.
 class WrinkleStatistics {
@@ -78,7 +90,7 @@ class WrinkleStatistics {
   int triangles_ = 0;
   double diagonal_ = 0;
   double alive_sum_ = 0;
-  std::vector<double> segments_, lengths_, mid_widths_;
+  std::vector<double> segments_, lengths_, mid_widths_, sharpest_turns_;
   std::vector<int> lifetimes_;
   int births_ = 0;
   int churned_ = 0;

@@ -114,6 +114,9 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   for (WrinklePath& path : paths_) {
     ++path.age;
     EvolvePath(surface, params_.persistence, persistence_scratch_, &path);
+    if (params_.smooth_each_frame) {
+      SmoothPath(surface, params_.tracing.smoothing_step, &path);
+    }
     // Re-routing can add points; keep every path within the tracing limit.
     const int excess = path.num_segments() - params_.tracing.max_segments;
     if (excess > 0) {

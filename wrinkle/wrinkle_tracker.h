@@ -37,6 +37,13 @@ struct WrinkleParams {
   // compression direction (and at least its width) from other wrinkles: one
   // tensor per coarse triangle cannot tell two parallel folds in it apart.
   double seed_spacing_across = 1.5;
+  // Every living path gets one pass of the seeding's smoothing (the papers'
+  // tangential Laplacian step, TracingParams::smoothing_step) each frame,
+  // after the persistence solve. The papers smooth a path once, when it is
+  // traced; the solve then aligns its segments with a field that is constant
+  // per coarse triangle, and over the frames paths grew kinks a viewer reads
+  // as veins (docs/algorithm.md, "Smoothing").
+  bool smooth_each_frame = true;
   // Wrinkles whose ends meet head on within this many widest widths (L_max)
   // are joined into one (JoinMeetingEnds); 0: never.
   double join_gap_widths = 2.0;

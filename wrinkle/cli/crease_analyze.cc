@@ -76,6 +76,9 @@ ABSL_FLAG(double, seed_spacing_across, 1.5,
 ABSL_FLAG(double, join_gap_widths, 2.0,
           "Join wrinkles whose ends meet head on within this many L_max (0: "
           "never).");
+ABSL_FLAG(bool, smooth_each_frame, true,
+          "Smooth every wrinkle path once a frame (false: only when traced, "
+          "as the papers do).");
 ABSL_FLAG(double, min_seed_aspect, 3.0,
           "A new wrinkle must be at least this many L_max long.");
 ABSL_FLAG(double, length_weight, 1.0,
@@ -170,6 +173,7 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
   params.wrinkles.persistence.length_weight =
       absl::GetFlag(FLAGS_length_weight);
   params.wrinkles.join_gap_widths = absl::GetFlag(FLAGS_join_gap_widths);
+  params.wrinkles.smooth_each_frame = absl::GetFlag(FLAGS_smooth_each_frame);
   params.wrinkles.seed_spacing_across =
       absl::GetFlag(FLAGS_seed_spacing_across);
   if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0 ||
