@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 namespace crease {
 namespace {
@@ -46,31 +47,41 @@ double WidestWidth(const std::vector<RefinedPoint>& refined) {
 
 }  // namespace
 
-double SharpestTurnDegrees(const std::vector<RefinedPoint>& refined,
-                           double step) {
-  if (!(step > 0) || refined.size() < 2) return 0;
-  // Walk the polyline, dropping a sample every `step` of arc length.
-  Eigen::Vector3d last_sample = refined[0].position;
+std::optional<double> SharpestTurnDegrees(
+    const std::vector<RefinedPoint>& refined, double step) {
+  if (!(step > 0) || refined.size() < 2) return std::nullopt;
+  double length = 0;
+  for (size_t i = 1; i < refined.size(); ++i) {
+    length += (refined[i].position - refined[i - 1].position).norm();
+  }
+  if (!(length >= 2 * step) || !std::isfinite(length)) return std::nullopt;
+  // Samples centred on the path, at (length mod step) / 2 + k step, so both
+  // ends are looked at alike.
+  double to_next = 0.5 * std::fmod(length, step);
+  Eigen::Vector3d last_sample = Eigen::Vector3d::Zero();
   Eigen::Vector3d last_chord = Eigen::Vector3d::Zero();
-  bool have_chord = false;
-  double sharpest = 0, to_next = step;
+  bool have_sample = false, have_chord = false;
+  double sharpest = 0;
   for (size_t i = 1; i < refined.size(); ++i) {
     Eigen::Vector3d from = refined[i - 1].position;
     const Eigen::Vector3d to = refined[i].position;
     double left = (to - from).norm();
     while (left >= to_next) {
-      from += (to - from) * (to_next / left);
+      if (left > 0) from += (to - from) * (to_next / left);
       left -= to_next;
       to_next = step;
-      const Eigen::Vector3d chord = from - last_sample;
-      last_sample = from;
-      if (have_chord) {
+      if (have_sample) {
+        const Eigen::Vector3d chord = from - last_sample;
         const double c = chord.dot(last_chord) /
                          std::max(chord.norm() * last_chord.norm(), 1e-300);
-        sharpest = std::max(sharpest, std::acos(std::clamp(c, -1.0, 1.0)));
+        if (have_chord) {
+          sharpest = std::max(sharpest, std::acos(std::clamp(c, -1.0, 1.0)));
+        }
+        last_chord = chord;
+        have_chord = true;
       }
-      last_chord = chord;
-      have_chord = true;
+      last_sample = from;
+      have_sample = true;
     }
     to_next -= left;
   }
@@ -114,8 +125,9 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
     lengths_.push_back(w < shapes.size() ? shapes[w].length : 0.0);
     mid_widths_.push_back(mid_width);
     if (w < shapes.size()) {
-      sharpest_turns_.push_back(SharpestTurnDegrees(
-          shapes[w].refined, WidestWidth(shapes[w].refined)));
+      const std::optional<double> turn = SharpestTurnDegrees(
+          shapes[w].refined, WidestWidth(shapes[w].refined));
+      if (turn.has_value()) sharpest_turns_.push_back(*turn);
     }
     auto [it, born] = seen_.try_emplace(path.id);
     if (born) {

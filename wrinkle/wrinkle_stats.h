@@ -2,6 +2,7 @@
 #define CREASE_WRINKLE_WRINKLE_STATS_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -27,8 +28,8 @@ struct WrinkleStatsSummary {
   double median_mid_width_relative = 0;  // / diagonal
   // Median over wrinkle-frames of the sharpest turn, in degrees, along the
   // refined path resampled every L_max (its widest width) of arc length
-  // (SharpestTurnDegrees): 0 for a straight fold, 90 for an L. Paths with
-  // fewer than two such steps count 0.
+  // (SharpestTurnDegrees): 0 for a straight fold, 90 for an L. Paths shorter
+  // than two L_max are left out.
   double median_sharpest_turn = 0;
   // Median lifetime in frames of the wrinkles that died before the last frame
   // (those alive at the end have not finished their lives; one joined into
@@ -44,11 +45,12 @@ struct WrinkleStatsSummary {
 };
 
 // The largest angle, in degrees, between consecutive chords of `refined`
-// resampled every `step` of arc length from its start (the remainder shorter
-// than a step is dropped): how sharply a path turns at the scale of its width.
-// 0 with fewer than two whole steps or step <= 0.
-double SharpestTurnDegrees(const std::vector<RefinedPoint>& refined,
-                           double step);
+// resampled every `step` of arc length, the samples centred on its length (the
+// remainder shorter than a step split between the two ends): how sharply a
+// path turns at the scale of its width. Nothing for paths shorter than two
+// steps (no two chords to compare) or step <= 0.
+std::optional<double> SharpestTurnDegrees(
+    const std::vector<RefinedPoint>& refined, double step);
 
 // Accumulates WrinkleStatsSummary frame by frame from a Session's tracker.
 class WrinkleStatistics {

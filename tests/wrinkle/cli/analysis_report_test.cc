@@ -44,5 +44,13 @@ TEST(AnalysisReportTest, JsonEscapesPathsAndListsEveryFrame) {
   EXPECT_THAT(json, HasSubstr(R"("mean_flicker": 0.250000)"));
 }
 
+TEST(AnalysisReportTest, JsonAndTableCarryTheSharpestTurn) {
+  AnalysisReport report = ThreeFrames();
+  report.wrinkle_stats.median_sharpest_turn = 37.25;
+  EXPECT_THAT(FormatReportJson(report),
+              HasSubstr(R"("median_sharpest_turn": 37.25, )"));
+  EXPECT_THAT(FormatReportTable(report), HasSubstr("sharpest turn 37 deg"));
+}
+
 }  // namespace
 }  // namespace crease::cli
