@@ -365,13 +365,15 @@ void SetEdgeLevels(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
 void FillWrinkleBuffers(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
                         const TessellationTarget& target, WrinkleBuffers* out) {
   ClearWrinkleBuffers(mesh.triangles.size(), out);
+  ThinRefinedPoints(wrinkles, kThinningTolerance, &out->thinned);
+  const FrameWrinkles& drawn = out->thinned;
   const ScreenScale screen(target);
-  ChooseDrawnWrinkles(wrinkles, target, screen, out);
-  for (int w = 0; w < wrinkles.num_wrinkles(); ++w) {
-    AppendWrinklePoints(wrinkles.refined(w), target, screen, out);
+  ChooseDrawnWrinkles(drawn, target, screen, out);
+  for (int w = 0; w < drawn.num_wrinkles(); ++w) {
+    AppendWrinklePoints(drawn.refined(w), target, screen, out);
   }
-  ListTriangleRanges(mesh, wrinkles, out);
-  SetEdgeLevels(mesh, wrinkles, target, out);
+  ListTriangleRanges(mesh, drawn, out);
+  SetEdgeLevels(mesh, drawn, target, out);
 }
 
 int PatchesPerDraw(int max_level, int requested) {

@@ -98,6 +98,8 @@ struct WrinkleBuffers {
   std::vector<uint8_t> displaced;  // per wrinkle: tessellation samples it
   std::vector<float> reach;        // per refined point: the footprint reach
   std::vector<int32_t> representative;  // per welded id: its first vertex
+  // The wrinkles as drawn: refined points thinned (kThinningTolerance).
+  FrameWrinkles thinned;
 };
 
 struct TessellationTarget {
@@ -124,7 +126,9 @@ inline constexpr float kFootprintReachPixels = 1.0f;
 float LevelOfDetailFade(float width_pixels, const TessellationTarget& target);
 
 // Fills `out` (storage reused) for `wrinkles` (valid for this mesh: see
-// ValidateFrameWrinkles) on this mesh, whose `welded` ids must be set.
+// ValidateFrameWrinkles) on this mesh, whose `welded` ids must be set. Its
+// points are thinned first (ThinRefinedPoints, kThinningTolerance), as the
+// CPU's WrinkleLookup thins them.
 // Level of detail, decided per wrinkle (so neighbouring triangles agree) from
 // its widest point on screen: at most kFadeStart * min_wrinkle_pixels, left
 // out (heights fade per point, see LevelOfDetailFade);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "absl/strings/str_format.h"
 
@@ -44,6 +45,39 @@ double SegmentDistanceSq(const Eigen::Vector3d& p, const Eigen::Vector3d& a,
   const double t =
       length2 > 0 ? std::clamp((p - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
   return (a + t * ab - p).squaredNorm();
+}
+
+// Largest distance of refined points strictly between first and last from
+// the chord joining those two.
+double ChordDeviation(absl::Span<const RefinedPoint> r, size_t first,
+                      size_t last) {
+  const Eigen::Vector3d a = r[first].position;
+  const Eigen::Vector3d ab = r[last].position - a;
+  const double length2 = ab.squaredNorm();
+  double worst = 0;
+  for (size_t i = first + 1; i < last; ++i) {
+    const Eigen::Vector3d ap = r[i].position - a;
+    const double t =
+        length2 > 0 ? std::clamp(ap.dot(ab) / length2, 0.0, 1.0) : 0.0;
+    worst = std::max(worst, (ap - t * ab).norm());
+  }
+  return worst;
+}
+
+// Every `stride`-th refined point of one wrinkle (its last point always
+// kept) stays within `tolerance` times its narrowest width of the points it
+// skips.
+bool StrideFits(absl::Span<const RefinedPoint> r, size_t stride,
+                double tolerance) {
+  double narrowest = std::numeric_limits<double>::infinity();
+  for (const RefinedPoint& p : r) narrowest = std::min(narrowest, p.width);
+  for (size_t i = 0; i + 1 < r.size(); i += stride) {
+    const size_t last = std::min(i + stride, r.size() - 1);
+    if (ChordDeviation(r, i, last) > tolerance * narrowest) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -176,6 +210,25 @@ absl::Status ValidateFrameWrinkles(const FrameWrinkles& wrinkles,
     }
   }
   return absl::OkStatus();
+}
+
+void ThinRefinedPoints(const FrameWrinkles& in, double tolerance,
+                       FrameWrinkles* out) {
+  out->points.clear();
+  out->point_offsets.assign(1, 0);
+  out->segments = in.segments;
+  out->range_offsets = in.range_offsets;
+  out->ranges = in.ranges;
+  out->min_width = in.min_width;
+  for (int w = 0; w < in.num_wrinkles(); ++w) {
+    const absl::Span<const RefinedPoint> r = in.refined(w);
+    const size_t k = static_cast<size_t>(in.samples_per_segment(w));
+    size_t stride = 1;
+    while (k % (2 * stride) == 0 && StrideFits(r, 2 * stride, tolerance))
+      stride *= 2;
+    for (size_t i = 0; i < r.size(); i += stride) out->points.push_back(r[i]);
+    out->point_offsets.push_back(static_cast<int32_t>(out->points.size()));
+  }
 }
 
 }  // namespace crease

@@ -67,6 +67,19 @@ struct FrameWrinkles {
   void Clear();
 };
 
+// Refined points far denser than the wrinkle is wide (a fine mesh's short
+// path segments, each sampled as often as a coarse one's) are drawn thinned:
+// per wrinkle, every 2nd or 4th point (a power of two dividing its points per
+// path segment, so ranges of path segments still map onto points; the last
+// point always kept) when no point skipped lies farther than `tolerance`
+// times the wrinkle's narrowest width from the chord that replaces it. The
+// renderer and WrinkleLookup draw the same thinned points, so the lookups
+// walk fewer segments (docs/algorithm.md, "Thinned points"). `out`'s
+// storage is reused.
+inline constexpr double kThinningTolerance = 0.05;
+void ThinRefinedPoints(const FrameWrinkles& in, double tolerance,
+                       FrameWrinkles* out);
+
 // The bisector normal at refined point i (Eq. 7.1's s, which bounds the
 // projection's cells): the mean of the unit directions to the nearest distinct
 // points before and after (a path through a mesh vertex has zero-length

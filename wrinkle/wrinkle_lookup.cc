@@ -15,7 +15,10 @@ Eigen::Vector3f Vector(const glsl::vec3& v) { return {v.x, v.y, v.z}; }
 
 }  // namespace
 
-void WrinkleLookup::Prepare(const FrameWrinkles& wrinkles) {
+void WrinkleLookup::Prepare(const FrameWrinkles& given) {
+  // The points the renderer draws (FillWrinkleBuffers thins them alike).
+  ThinRefinedPoints(given, kThinningTolerance, &thinned_);
+  const FrameWrinkles& wrinkles = thinned_;
   points_.clear();
   frames_.clear();
   ranges_.clear();

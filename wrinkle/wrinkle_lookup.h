@@ -81,6 +81,7 @@ class WrinkleLookup {
   // Per triangle (CSR), as FrameWrinkles lists them.
   std::vector<int32_t> range_offsets_;
   std::vector<Range> ranges_;
+  FrameWrinkles thinned_;  // the given wrinkles as drawn (ThinRefinedPoints)
 };
 
 }  // namespace crease

@@ -225,7 +225,8 @@ void ExpectListsLoseNothing(bool lists_from_points) {
                corner[2] * static_cast<float>(j)) /
               static_cast<float>(kSteps);
           const float listed = OffsetAt(buffers, static_cast<int>(f), p);
-          const float all = OffsetOfAllWrinkles(buffers, wrinkles, p);
+          // Against every wrinkle as drawn (its points thinned).
+          const float all = OffsetOfAllWrinkles(buffers, buffers.thinned, p);
           lifted += all > 0;
           ASSERT_NEAR(listed, all, 1e-6f + 1e-4f * all)
               << "frame " << frame << " triangle " << f << " at " << i << ","
@@ -323,22 +324,23 @@ TEST(WrinkleBuffersTest, HeightsFadeInWithTheWidthOnScreen) {
   }
   const SqueezedSheet scene = RunSqueezedSheet();
   ASSERT_NE(scene.session, nullptr);
-  const WrinkleTracker& tracker = scene.session->wrinkles();
   const FrameWrinkles wrinkles = WrinklesOf(*scene.session);
   for (float distance : {2.0f, 150.0f}) {
     WrinkleBuffers buffers;
     FillWrinkleBuffers(MeshOf(*scene.session, scene.positions), wrinkles,
                        LookingDownFrom(distance), &buffers);
+    // The points as drawn: thinned (ThinRefinedPoints, tested on its own in
+    // frame_wrinkles_test), each one the tracker's.
+    ASSERT_EQ(buffers.thinned.num_wrinkles(), wrinkles.num_wrinkles());
     size_t i = 0;
-    for (const WrinkleShape& shape : tracker.shapes()) {
-      for (const RefinedPoint& r : shape.refined) {
-        const float px = r.width * 240.0 / (distance - r.position.z());
-        EXPECT_NEAR(buffers.frames[i++][3],
-                    r.height * LevelOfDetailFade(px, LookingDownFrom(distance)),
-                    1e-6);
-      }
+    for (const RefinedPoint& r : buffers.thinned.points) {
+      const float px = r.width * 240.0 / (distance - r.position.z());
+      EXPECT_NEAR(buffers.frames[i++][3],
+                  r.height * LevelOfDetailFade(px, LookingDownFrom(distance)),
+                  1e-6);
     }
     ASSERT_EQ(i, buffers.frames.size());
+    EXPECT_LT(buffers.thinned.points.size(), wrinkles.points.size());
   }
 }
 

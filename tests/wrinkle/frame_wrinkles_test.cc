@@ -67,6 +67,61 @@ TEST(FrameWrinklesTest, ExportCopiesTheTrackersFrame) {
   EXPECT_EQ(again.points.size(), wrinkles.points.size());
 }
 
+// Refined points of one wrinkle along a circle of radius `radius`, `step`
+// radians apart, `segments` path segments of k points each, width 1.
+void AddArcWrinkle(double radius, double step, int segments, int k,
+                   FrameWrinkles* out) {
+  if (out->point_offsets.empty()) out->point_offsets.push_back(0);
+  for (int i = 0; i <= segments * k; ++i) {
+    const double a = i * step;
+    out->points.push_back(
+        {Eigen::Vector3d(radius * std::sin(a), radius * (1 - std::cos(a)), 0),
+         1.0, 0.1});
+  }
+  out->point_offsets.push_back(static_cast<int32_t>(out->points.size()));
+  out->segments.push_back(segments);
+}
+
+// Thinning against its rule, on arcs whose chords' sagitta is known: a chord
+// over n steps of angle a skips points at most R (1 - cos(n a / 2)) away.
+TEST(ThinRefinedPointsTest, KeepsEveryPointTheToleranceNeeds) {
+  FrameWrinkles in;
+  AddArcWrinkle(1e6, 1e-9, 3, 4, &in);  // straight: every 4th point
+  // R (1 - cos a) = 0.03 < 0.05 (stride 2 fits); over 4 steps the middle
+  // point is R (1 - cos 2a) ~ 0.12 away (stride 4 does not).
+  const double r = 10.0, a = std::acos(1 - 0.03 / r);
+  AddArcWrinkle(r, a, 2, 4, &in);
+  AddArcWrinkle(r, 2 * a, 2, 4, &in);   // 0.12 already at stride 2: none
+  AddArcWrinkle(1e6, 1e-9, 2, 3, &in);  // odd points per segment: none
+  in.range_offsets = {0, 1};
+  in.ranges = {{1, 0, 1}};
+  in.min_width = 0.5;
+  FrameWrinkles out;
+  out.points.resize(100);  // stale storage is replaced
+  ThinRefinedPoints(in, kThinningTolerance, &out);
+  ASSERT_EQ(out.num_wrinkles(), 4);
+  const int expected_per_segment[] = {1, 2, 4, 3};
+  for (int w = 0; w < 4; ++w) {
+    const int k = expected_per_segment[w];
+    EXPECT_EQ(out.samples_per_segment(w), k) << w;
+    const absl::Span<const RefinedPoint> thinned = out.refined(w);
+    const absl::Span<const RefinedPoint> given = in.refined(w);
+    ASSERT_EQ(thinned.size(), static_cast<size_t>(in.segments[w] * k + 1));
+    const size_t stride = (given.size() - 1) / (thinned.size() - 1);
+    for (size_t i = 0; i < thinned.size(); ++i) {
+      EXPECT_EQ(thinned[i].position, given[i * stride].position) << w;
+    }
+    EXPECT_EQ(thinned.back().position, given.back().position);
+  }
+  EXPECT_EQ(out.segments, in.segments);
+  EXPECT_EQ(out.range_offsets, in.range_offsets);
+  EXPECT_EQ(out.min_width, in.min_width);
+  EXPECT_TRUE(ValidateFrameWrinkles(out, 1).ok());
+  // A tighter tolerance keeps the arc's points.
+  ThinRefinedPoints(in, 0.01, &out);
+  EXPECT_EQ(out.samples_per_segment(1), 4);
+}
+
 TEST(FrameWrinklesTest, NoListsYetIsValidAndEmpty) {
   const WrinkleTracker tracker(WrinkleParams{});
   FrameWrinkles wrinkles;
