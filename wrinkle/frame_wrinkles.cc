@@ -224,8 +224,13 @@ void ThinRefinedPoints(const FrameWrinkles& in, double tolerance,
     const absl::Span<const RefinedPoint> r = in.refined(w);
     const size_t k = static_cast<size_t>(in.samples_per_segment(w));
     size_t stride = 1;
-    while (k % (2 * stride) == 0 && StrideFits(r, 2 * stride, tolerance))
+    // The stride must also divide the point count less one, so the last
+    // point is kept: a client's points need not fill whole segments.
+    while (k % (2 * stride) == 0 && r.size() > 1 &&
+           (r.size() - 1) % (2 * stride) == 0 &&
+           StrideFits(r, 2 * stride, tolerance)) {
       stride *= 2;
+    }
     for (size_t i = 0; i < r.size(); i += stride) out->points.push_back(r[i]);
     out->point_offsets.push_back(static_cast<int32_t>(out->points.size()));
   }

@@ -120,6 +120,16 @@ TEST(ThinRefinedPointsTest, KeepsEveryPointTheToleranceNeeds) {
   // A tighter tolerance keeps the arc's points.
   ThinRefinedPoints(in, 0.01, &out);
   EXPECT_EQ(out.samples_per_segment(1), 4);
+  // Points that do not fill whole segments (a client's) keep their last one:
+  // 10 points over 2 segments (k = 4) are not thinned by 2 (9 steps).
+  FrameWrinkles ragged;
+  AddArcWrinkle(1e6, 1e-9, 2, 4, &ragged);
+  ragged.points.push_back({Eigen::Vector3d(1e-2, 0, 0), 1.0, 0.1});
+  ragged.point_offsets.back() += 1;
+  ASSERT_EQ(ragged.samples_per_segment(0), 4);
+  ThinRefinedPoints(ragged, kThinningTolerance, &out);
+  ASSERT_EQ(out.points.size(), ragged.points.size());
+  EXPECT_EQ(out.points.back().position, ragged.points.back().position);
 }
 
 TEST(FrameWrinklesTest, NoListsYetIsValidAndEmpty) {
