@@ -73,6 +73,41 @@ bool ReachedPieceFinder::StripMeets(
   return !(d2 > across * across);  // NaN: keep
 }
 
+// Whether some point of triangle `piece` can lie in the cell of segment
+// i .. i + 1 (projection_shared.h): where c = (v_i - p).s_i and
+// g = (v_{i+1} - p).s_{i+1} differ in sign or vanish. Both are affine in p,
+// so when all three corners give both the same strict sign (past a hair of
+// slack for the shader's rounding), no point between them does, and every
+// texel of the piece gets alpha = -1 from the segment.
+bool ReachedPieceFinder::CellMayMeet(
+    const WrinkleBuffers& w, int32_t i,
+    const std::array<const Eigen::Vector3f*, 3>& piece, float scale) {
+  const Eigen::Vector3f v0 = PointPosition(w, i), v1 = PointPosition(w, i + 1);
+  const Eigen::Vector3f s0(w.frames[i][0], w.frames[i][1], w.frames[i][2]);
+  const Eigen::Vector3f s1(w.frames[i + 1][0], w.frames[i + 1][1],
+                           w.frames[i + 1][2]);
+  const float slack0 = 1e-4f * s0.norm() * scale,
+              slack1 = 1e-4f * s1.norm() * scale;
+  int sign = 0;  // +1: every c and g above the slack, -1: all below
+  for (int k = 0; k < 3; ++k) {
+    const float c = (v0 - *piece[k]).dot(s0), g = (v1 - *piece[k]).dot(s1);
+    const int corner = c > slack0 && g > slack1     ? 1
+                       : c < -slack0 && g < -slack1 ? -1
+                                                    : 0;
+    if (corner == 0 || (k > 0 && corner != sign)) return true;
+    sign = corner;
+  }
+  return false;  // NaN compares false above: kept
+}
+
+// Whether segment s carries a wrinkle's own end (or is a lone point): a
+// texel in no cell projects onto the end, so the segment stays listed.
+bool ReachedPieceFinder::HoldsEnd(const Sphere& s, const WrinkleBuffers& w) {
+  const std::array<int32_t, 4>& whole = w.ranges[s.range];
+  return whole[0] == whole[1] || (s.point == whole[0] && whole[2] >= 0) ||
+         (s.point + 1 == whole[1] && whole[3] >= 0);
+}
+
 void ReachedPieceFinder::Find(const UvMapPieceInputs& in, UvMapPieces* out) {
   prune_ = in.prune;
   out->corners.clear();
@@ -185,12 +220,14 @@ void ReachedPieceFinder::ListPieceRanges(
     const Eigen::Vector3f& centre, float radius, float half_footprint,
     const WrinkleBuffers& w, UvMapPieces* out) {
   // Spheres come range by range, segments in order: each range that reaches
-  // the piece is clipped to its first and last segment that do. A range is
-  // kept only if some segment's strip also meets the piece (see StripMeets).
-  int32_t range = -1, lo = 0, hi = 0;
+  // the piece is clipped to its first and last segment that do and whose cell
+  // the piece can meet (or that holds the wrinkle's own end, which a texel
+  // past it projects onto). A range is kept only if some segment's strip also
+  // meets the piece (see StripMeets) and some segment is left.
+  int32_t range = -1, lo = -1, hi = -1;
   bool strip_meets = false;
   const auto flush = [&] {
-    if (range < 0 || !strip_meets) return;
+    if (range < 0 || !strip_meets || lo < 0) return;
     const std::array<int32_t, 4>& whole = w.ranges[range];
     const int32_t first = lo, last = std::max(hi + 1, lo);
     if (whole[0] == whole[1]) {
@@ -218,10 +255,14 @@ void ReachedPieceFinder::ListPieceRanges(
     if (s.range != range) {
       flush();
       range = s.range;
-      lo = s.point;
+      lo = hi = -1;
       strip_meets = !prune_;
     }
-    hi = s.point;
+    if (!prune_ || HoldsEnd(s, w) ||
+        CellMayMeet(w, s.point, piece, radius + s.bounds[3])) {
+      if (lo < 0) lo = s.point;
+      hi = s.point;
+    }
     if (!strip_meets) {
       strip_meets = StripMeets(s, w, half_footprint + rounding, piece);
     }

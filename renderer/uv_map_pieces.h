@@ -78,6 +78,13 @@ class ReachedPieceFinder {
   // Whether segment s's strip (uv_map_pieces.cc) meets triangle `piece`.
   static bool StripMeets(const Sphere& s, const WrinkleBuffers& w, float slack,
                          const std::array<const Eigen::Vector3f*, 3>& piece);
+  // Whether some point of triangle `piece` can lie in segment i's cell;
+  // `scale`: the distances its products are made of, for the slack.
+  static bool CellMayMeet(const WrinkleBuffers& w, int32_t i,
+                          const std::array<const Eigen::Vector3f*, 3>& piece,
+                          float scale);
+  // Whether segment s holds a wrinkle's own end, or is a lone point.
+  static bool HoldsEnd(const Sphere& s, const WrinkleBuffers& w);
   // Appends a piece (grid corners ij of an n x n grid over c) with the
   // clipped ranges of every sphere that reaches it; nothing if none does.
   void AddPiece(const float* const c[3], int n,

@@ -391,5 +391,84 @@ TEST_F(UvMapTest, SqueezedSheetMapsAreTheWrinklesHeightAndItsGradient) {
   EXPECT_LT(worst_slope_error, 0.1);
 }
 
+// Hand-made wrinkles on a flat sheet: a half circle and an S, each with ends
+// as high as its middle (blunt: a texel past an end projects onto it, and the
+// end's cap shows), drawn in pieces and as whole triangles without strips.
+// The pieces clip each range to the segments whose reach and cell meet them
+// (uv_map_pieces.h), keeping an end's segment: the maps must agree as on the
+// bundled frames (PiecesDrawTheSameMapsAsWholeTriangles), and the caps must
+// be drawn.
+TEST_F(UvMapTest, PiecesKeepCurvedWrinklesAndTheirBluntEnds) {
+  io::TriangleMesh sheet = MakeGridSheet(12, 12, 1.0f, 1.0f);
+  SetSheetUvs(1.0f, 1.0f, &sheet);
+  constexpr double kWidth = 0.03, kHeight = 0.015, kPi = 3.14159265358979;
+  constexpr int kSegments = 8, kSamples = 4;
+  FrameWrinkles wrinkles;
+  wrinkles.point_offsets = {0};
+  auto add = [&](auto curve) {
+    for (int i = 0; i <= kSegments * kSamples; ++i) {
+      const Eigen::Vector2d xz = curve(i / double(kSegments * kSamples));
+      wrinkles.points.push_back(
+          {Eigen::Vector3d(xz.x(), 0.0, xz.y()), kWidth, kHeight});
+    }
+    wrinkles.point_offsets.push_back(
+        static_cast<int32_t>(wrinkles.points.size()));
+    wrinkles.segments.push_back(kSegments);
+  };
+  // A half circle of radius 0.2 around (0.3, 0.5), and an S through
+  // (0.72, 0.5).
+  add([&](double t) {
+    return Eigen::Vector2d(0.3 + 0.2 * std::cos(kPi * t - kPi / 2),
+                           0.5 + 0.2 * std::sin(kPi * t - kPi / 2));
+  });
+  add([&](double t) {
+    return Eigen::Vector2d(0.72 + 0.08 * std::sin(2 * kPi * t), 0.2 + 0.6 * t);
+  });
+  wrinkles.min_width = kWidth;
+  ListTrianglesReached(sheet.positions, sheet.triangles, &wrinkles);
+  std::vector<int32_t> welded(sheet.num_vertices());
+  for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
+  const RenderMesh mesh{sheet.positions, sheet.triangles, welded,
+                        sheet.corner_uvs};
+  UvMapOptions pieces;
+  pieces.size = 256;
+  UvMapOptions whole = pieces;
+  whole.max_pieces_per_edge = 1;
+  whole.prune_lookups = false;
+  UvMaps expected, actual;
+  ASSERT_TRUE(uv_renderer_->Render(mesh, &wrinkles, whole, &expected).ok());
+  ASSERT_TRUE(uv_renderer_->Render(mesh, &wrinkles, pieces, &actual).ok());
+  int normal_max = 0, height_max = 0, normal_differs = 0;
+  for (size_t i = 0; i < expected.height.size(); ++i) {
+    for (int c = 0; c < 4; ++c) {
+      const int d = std::abs(actual.normal.pixels[4 * i + c] -
+                             expected.normal.pixels[4 * i + c]);
+      normal_max = std::max(normal_max, d);
+      normal_differs += d > 0;
+    }
+    height_max =
+        std::max(height_max, std::abs(actual.height[i] - expected.height[i]));
+  }
+  EXPECT_LE(normal_max, 1) << normal_differs << " texel channels differ";
+  EXPECT_LE(height_max, 16);
+  // Each end's cap: a third of a width past the end, on the path's line,
+  // the profile is two thirds of the way down (P(2/3) = h / 6).
+  auto height_at = [&](const UvMaps& maps, double x, double z) {
+    const int col = static_cast<int>(x * 256),
+              row = static_cast<int>((1 - z) * 256);
+    return maps.height[static_cast<size_t>(row) * 256 + col] / 65535.0 *
+           maps.height_range;
+  };
+  for (const Eigen::Vector3d& past :
+       {Eigen::Vector3d(0.3 - kWidth / 3, 0, 0.3),
+        Eigen::Vector3d(0.3 - kWidth / 3, 0, 0.7),
+        Eigen::Vector3d(0.72, 0, 0.2 - kWidth / 3),
+        Eigen::Vector3d(0.72, 0, 0.8 + kWidth / 3)}) {
+    EXPECT_NEAR(height_at(actual, past.x(), past.z()), kHeight / 6,
+                0.25 * kHeight)
+        << past.transpose();
+  }
+}
+
 }  // namespace
 }  // namespace crease::renderer
