@@ -100,4 +100,25 @@ float SegmentTriangleDistanceSq(const Eigen::Vector3f& p0,
                    SegmentSegmentDistanceSq(p0, p1, c, a)});
 }
 
+bool SegmentCellMayMeetTriangle(const Eigen::Vector3f& v0,
+                                const Eigen::Vector3f& s0,
+                                const Eigen::Vector3f& v1,
+                                const Eigen::Vector3f& s1,
+                                const Eigen::Vector3f& a,
+                                const Eigen::Vector3f& b,
+                                const Eigen::Vector3f& c, float scale) {
+  const float slack0 = 1e-4f * scale * s0.norm(),
+              slack1 = 1e-4f * scale * s1.norm();
+  int sign = 0;  // +1: every c and g above the slack, -1: all below
+  for (const Eigen::Vector3f* p : {&a, &b, &c}) {
+    const float before = (v0 - *p).dot(s0), after = (v1 - *p).dot(s1);
+    const int corner = before > slack0 && after > slack1     ? 1
+                       : before < -slack0 && after < -slack1 ? -1
+                                                             : 0;
+    if (corner == 0 || (sign != 0 && corner != sign)) return true;
+    sign = corner;
+  }
+  return false;
+}
+
 }  // namespace crease::renderer

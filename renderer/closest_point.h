@@ -30,6 +30,21 @@ float SegmentTriangleDistanceSq(const Eigen::Vector3f& p0,
                                 const Eigen::Vector3f& b,
                                 const Eigen::Vector3f& c);
 
+// Whether some point of triangle abc can lie in the projection cell of a
+// wrinkle's segment v0 v1 whose bisector normals are s0 and s1
+// (wrinkle/projection_shared.h): where c = (v0 - p).s0 and g = (v1 - p).s1
+// differ in sign or vanish. Both are affine in p, so when every corner gives
+// both the same strict sign by more than 1e-4 |s| `scale` (`scale`: the
+// distances the products are made of, for the shaders' rounding), no point of
+// the triangle does, and the lookup rejects the segment there. True for NaNs.
+bool SegmentCellMayMeetTriangle(const Eigen::Vector3f& v0,
+                                const Eigen::Vector3f& s0,
+                                const Eigen::Vector3f& v1,
+                                const Eigen::Vector3f& s1,
+                                const Eigen::Vector3f& a,
+                                const Eigen::Vector3f& b,
+                                const Eigen::Vector3f& c, float scale);
+
 }  // namespace crease::renderer
 
 #endif  // CREASE_RENDERER_CLOSEST_POINT_H_

@@ -73,31 +73,18 @@ bool ReachedPieceFinder::StripMeets(
   return !(d2 > across * across);  // NaN: keep
 }
 
-// Whether some point of triangle `piece` can lie in the cell of segment
-// i .. i + 1 (projection_shared.h): where c = (v_i - p).s_i and
-// g = (v_{i+1} - p).s_{i+1} differ in sign or vanish. Both are affine in p,
-// so when all three corners give both the same strict sign (past a hair of
-// slack for the shader's rounding), no point between them does, and every
-// texel of the piece gets alpha = -1 from the segment.
+// Whether some point of triangle `piece` can lie in segment i's cell
+// (SegmentCellMayMeetTriangle); else every texel of it gets alpha = -1 from
+// the segment.
 bool ReachedPieceFinder::CellMayMeet(
     const WrinkleBuffers& w, int32_t i,
     const std::array<const Eigen::Vector3f*, 3>& piece, float scale) {
-  const Eigen::Vector3f v0 = PointPosition(w, i), v1 = PointPosition(w, i + 1);
   const Eigen::Vector3f s0(w.frames[i][0], w.frames[i][1], w.frames[i][2]);
   const Eigen::Vector3f s1(w.frames[i + 1][0], w.frames[i + 1][1],
                            w.frames[i + 1][2]);
-  const float slack0 = 1e-4f * s0.norm() * scale,
-              slack1 = 1e-4f * s1.norm() * scale;
-  int sign = 0;  // +1: every c and g above the slack, -1: all below
-  for (int k = 0; k < 3; ++k) {
-    const float c = (v0 - *piece[k]).dot(s0), g = (v1 - *piece[k]).dot(s1);
-    const int corner = c > slack0 && g > slack1     ? 1
-                       : c < -slack0 && g < -slack1 ? -1
-                                                    : 0;
-    if (corner == 0 || (k > 0 && corner != sign)) return true;
-    sign = corner;
-  }
-  return false;  // NaN compares false above: kept
+  return SegmentCellMayMeetTriangle(PointPosition(w, i), s0,
+                                    PointPosition(w, i + 1), s1, *piece[0],
+                                    *piece[1], *piece[2], scale);
 }
 
 // Whether segment s carries a wrinkle's own end (or is a lone point): a

@@ -250,6 +250,87 @@ TEST(WrinkleBuffersTest, ListsFromAFrameResultsPointsLoseNothing) {
 }
 
 // The same on a flat sheet squeezed in its plane (the golden image's scene).
+// Wrinkles whose bisector cells fan out (a half circle, an S) and whose ends
+// are as high as their middles: the lists, clipped to the segments whose
+// spheres meet each triangle, give the offset of every wrinkle looked up
+// whole at 45 points over every triangle, and the ends' caps lift the points
+// past them (a clip that dropped an end's segment would leave them flat).
+TEST(WrinkleBuffersTest, ListsKeepCurvedWrinklesAndTheirBluntEnds) {
+  io::TriangleMesh sheet = MakeGridSheet(12, 12, 1.0f, 1.0f);
+  constexpr double kWidth = 0.06, kHeight = 0.02;
+  FrameWrinkles wrinkles = BluntCurvedWrinkles(kWidth, kHeight);
+  // And a straight one along +x ending at x = 0.49, short of the grid line
+  // x = 6/12 by more than the footprint reach: the triangles past that line
+  // lie wholly beyond its end, where only the end's cap lifts them.
+  for (int i = 0; i <= 8; ++i) {
+    wrinkles.points.push_back(
+        {Eigen::Vector3d(0.1 + 0.39 * i / 8.0, 0.0, 0.85), kWidth, kHeight});
+  }
+  wrinkles.point_offsets.push_back(
+      static_cast<int32_t>(wrinkles.points.size()));
+  wrinkles.segments.push_back(2);
+  // The XZ sheet turned to face the default target's view: (x, z) -> (x, y).
+  for (size_t i = 0; i < sheet.positions.size(); i += 3) {
+    std::swap(sheet.positions[i + 1], sheet.positions[i + 2]);
+  }
+  for (RefinedPoint& p : wrinkles.points) {
+    std::swap(p.position.y(), p.position.z());
+  }
+  ListTrianglesReached(sheet.positions, sheet.triangles, &wrinkles);
+  std::vector<int32_t> welded(sheet.num_vertices());
+  for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
+  const RenderMesh mesh{sheet.positions, sheet.triangles, welded};
+  WrinkleBuffers buffers;
+  FillWrinkleBuffers(mesh, wrinkles, {}, &buffers);
+  ASSERT_EQ(buffers.displaced, std::vector<uint8_t>({1, 1, 1}));
+  auto corner = [&](size_t f, int k) {
+    const int v = sheet.triangles[f][k];
+    return Eigen::Vector3f(sheet.positions[3 * v], sheet.positions[3 * v + 1],
+                           sheet.positions[3 * v + 2]);
+  };
+  int lifted = 0;
+  for (size_t f = 0; f < sheet.triangles.size(); ++f) {
+    constexpr int kSteps = 8;
+    for (int i = 0; i <= kSteps; ++i) {
+      for (int j = 0; i + j <= kSteps; ++j) {
+        const Eigen::Vector3f p =
+            (corner(f, 0) * static_cast<float>(kSteps - i - j) +
+             corner(f, 1) * static_cast<float>(i) +
+             corner(f, 2) * static_cast<float>(j)) /
+            static_cast<float>(kSteps);
+        const float all = OffsetOfAllWrinkles(buffers, buffers.thinned, p);
+        lifted += all > 0;
+        ASSERT_NEAR(OffsetAt(buffers, static_cast<int>(f), p), all,
+                    1e-6f + 1e-4f * all)
+            << "triangle " << f << " at " << i << "," << j;
+      }
+    }
+  }
+  EXPECT_GT(lifted, 300);
+  // A third of a width from each end point, past it: P(2/3) = h / 6, from
+  // the triangle that holds the point.
+  for (const Eigen::Vector3f& past :
+       {Eigen::Vector3f(0.3f - kWidth / 3, 0.3f, 0),
+        Eigen::Vector3f(0.3f - kWidth / 3, 0.7f, 0),
+        Eigen::Vector3f(0.72f, 0.2f - kWidth / 3, 0),
+        Eigen::Vector3f(0.72f, 0.8f + kWidth / 3, 0),
+        Eigen::Vector3f(0.49f + kWidth / 3, 0.85f, 0)}) {
+    float offset = -1;
+    for (size_t f = 0; f < sheet.triangles.size() && offset < 0; ++f) {
+      const Eigen::Vector3f a = corner(f, 0), b = corner(f, 1),
+                            c = corner(f, 2);
+      auto side = [&](const Eigen::Vector3f& u, const Eigen::Vector3f& v) {
+        return (v - u).cross(past - u).z();
+      };
+      const float s0 = side(a, b), s1 = side(b, c), s2 = side(c, a);
+      if ((s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0)) {
+        offset = OffsetAt(buffers, static_cast<int>(f), past);
+      }
+    }
+    EXPECT_NEAR(offset, kHeight / 6, 0.01 * kHeight) << past.transpose();
+  }
+}
+
 TEST(WrinkleBuffersTest, OffsetsAgreeOnASqueezedSheet) {
   const SqueezedSheet scene = RunSqueezedSheet(/*max_wrinkles=*/1);
   ASSERT_NE(scene.session, nullptr);

@@ -4,12 +4,15 @@
 // What the renderer tests share: one GPU context and FrameRenderer per suite,
 // and the squeezed-sheet scene with its session.
 
+#include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "renderer/frame_renderer.h"
+#include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/session.h"
 #include "wrinkle/synthetic_sheet.h"
 
@@ -84,6 +87,37 @@ inline SqueezedSheet RunSqueezedSheet(int max_wrinkles = 0) {
     EXPECT_TRUE(sheet.session->ProcessFrame(sheet.positions).ok());
   }
   return sheet;
+}
+
+// Two hand-made wrinkles on a flat 1 x 1 sheet in the XZ plane (y = 0):
+// a half circle of radius 0.2 around (x, z) = (0.3, 0.5) and an S from
+// (0.72, 0.2) to (0.72, 0.8), 8 path segments of 4 refined points each, as
+// wide and as high all along (blunt: a point past an end projects onto it,
+// and the end's round cap lifts). No lists (ListTrianglesReached fills them).
+inline FrameWrinkles BluntCurvedWrinkles(double width, double height) {
+  constexpr double kPi = 3.14159265358979;
+  constexpr int kSegments = 8, kSamples = 4;
+  FrameWrinkles wrinkles;
+  wrinkles.point_offsets = {0};
+  auto add = [&](auto curve) {
+    for (int i = 0; i <= kSegments * kSamples; ++i) {
+      const Eigen::Vector2d xz = curve(i / double(kSegments * kSamples));
+      wrinkles.points.push_back(
+          {Eigen::Vector3d(xz.x(), 0.0, xz.y()), width, height});
+    }
+    wrinkles.point_offsets.push_back(
+        static_cast<int32_t>(wrinkles.points.size()));
+    wrinkles.segments.push_back(kSegments);
+  };
+  add([&](double t) {
+    return Eigen::Vector2d(0.3 + 0.2 * std::cos(kPi * t - kPi / 2),
+                           0.5 + 0.2 * std::sin(kPi * t - kPi / 2));
+  });
+  add([&](double t) {
+    return Eigen::Vector2d(0.72 + 0.08 * std::sin(2 * kPi * t), 0.2 + 0.6 * t);
+  });
+  wrinkles.min_width = width;
+  return wrinkles;
 }
 
 }  // namespace crease::renderer

@@ -401,30 +401,8 @@ TEST_F(UvMapTest, SqueezedSheetMapsAreTheWrinklesHeightAndItsGradient) {
 TEST_F(UvMapTest, PiecesKeepCurvedWrinklesAndTheirBluntEnds) {
   io::TriangleMesh sheet = MakeGridSheet(12, 12, 1.0f, 1.0f);
   SetSheetUvs(1.0f, 1.0f, &sheet);
-  constexpr double kWidth = 0.03, kHeight = 0.015, kPi = 3.14159265358979;
-  constexpr int kSegments = 8, kSamples = 4;
-  FrameWrinkles wrinkles;
-  wrinkles.point_offsets = {0};
-  auto add = [&](auto curve) {
-    for (int i = 0; i <= kSegments * kSamples; ++i) {
-      const Eigen::Vector2d xz = curve(i / double(kSegments * kSamples));
-      wrinkles.points.push_back(
-          {Eigen::Vector3d(xz.x(), 0.0, xz.y()), kWidth, kHeight});
-    }
-    wrinkles.point_offsets.push_back(
-        static_cast<int32_t>(wrinkles.points.size()));
-    wrinkles.segments.push_back(kSegments);
-  };
-  // A half circle of radius 0.2 around (0.3, 0.5), and an S through
-  // (0.72, 0.5).
-  add([&](double t) {
-    return Eigen::Vector2d(0.3 + 0.2 * std::cos(kPi * t - kPi / 2),
-                           0.5 + 0.2 * std::sin(kPi * t - kPi / 2));
-  });
-  add([&](double t) {
-    return Eigen::Vector2d(0.72 + 0.08 * std::sin(2 * kPi * t), 0.2 + 0.6 * t);
-  });
-  wrinkles.min_width = kWidth;
+  constexpr double kWidth = 0.03, kHeight = 0.015;
+  FrameWrinkles wrinkles = BluntCurvedWrinkles(kWidth, kHeight);
   ListTrianglesReached(sheet.positions, sheet.triangles, &wrinkles);
   std::vector<int32_t> welded(sheet.num_vertices());
   for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
@@ -451,8 +429,8 @@ TEST_F(UvMapTest, PiecesKeepCurvedWrinklesAndTheirBluntEnds) {
   }
   EXPECT_LE(normal_max, 1) << normal_differs << " texel channels differ";
   EXPECT_LE(height_max, 16);
-  // Each end's cap: a third of a width past the end, on the path's line,
-  // the profile is two thirds of the way down (P(2/3) = h / 6).
+  // Each end's cap: a third of a width from the end point, past it, the
+  // profile is two thirds of the way down (P(2/3) = h / 6).
   auto height_at = [&](const UvMaps& maps, double x, double z) {
     const int col = static_cast<int>(x * 256),
               row = static_cast<int>((1 - z) * 256);
