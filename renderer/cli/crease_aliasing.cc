@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -39,8 +41,9 @@ ABSL_FLAG(bool, displace, true,
           "Let wide wrinkles displace the surface (false: normals only, to "
           "measure the shading alone).");
 ABSL_FLAG(std::string, out, "",
-          "If set, writes the images here as PNG: the frame, its reference "
-          "box-downsampled (_ref) and their amplified difference (_diff).");
+          "If set, writes the images here (made if missing) as PNG: the "
+          "frame, its reference box-downsampled (_ref) and their amplified "
+          "difference (_diff).");
 ABSL_FLAG(bool, full_reference, false,
           "With --out: also the reference at 4W x 4H (_ref4), to see what a "
           "differing pixel's 4 x 4 block holds.");
@@ -170,6 +173,14 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
 }
 
 absl::Status Run() {
+  if (const std::string out = absl::GetFlag(FLAGS_out); !out.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(out, error);
+    if (error) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("--out ", out, ": ", error.message()));
+    }
+  }
   CREASE_ASSIGN_OR_RETURN(std::unique_ptr<GpuContext> gpu,
                           GpuContext::Create());
   CREASE_ASSIGN_OR_RETURN(auto renderer, FrameRenderer::Create(gpu.get()));
