@@ -19,14 +19,14 @@ inline constexpr int kUvCornerFloats = 13;
 // reaches is cut into n x n pieces (n up to `max_pieces_per_edge`, so a piece
 // is about two of its widest wrinkle's widths across); a piece no wrinkle can
 // reach is dropped (its texels keep the flat base) and each kept piece lists
-// only the wrinkles that reach it, each clipped to the segments that do. The
-// pieces' corners are the triangle's corners interpolated, and every
-// attribute the shader reads varies linearly over the triangle, so a texel
-// gets the same inputs (derivatives included) from its piece as from the
-// whole triangle, and the segments left out are ones the shader's reach test
-// would skip: the maps do not change (up to rounding; docs/algorithm.md,
-// "Pieces", gives the two edge cases), the lookups walk fewer texels and
-// fewer segments.
+// only the wrinkles that reach it, each clipped to the segments that do and
+// whose projection cells it can meet. The pieces' corners are the triangle's
+// corners interpolated, and every attribute the shader reads varies linearly
+// over the triangle, so a texel gets the same inputs (derivatives included)
+// from its piece as from the whole triangle, and the segments left out are
+// ones the shader's reach or cell test would skip: the maps do not change (up
+// to rounding; docs/algorithm.md, "Pieces", gives the two edge cases), the
+// lookups walk fewer texels and fewer segments.
 struct UvMapPieceInputs {
   // kUvCornerFloats per corner, 3 corners per triangle in order.
   const std::vector<float>* corners = nullptr;
@@ -36,8 +36,8 @@ struct UvMapPieceInputs {
   // segments' reach spheres already include it.
   float reach = 0.0f;
   int max_pieces_per_edge = 8;  // 1: whole triangles
-  // false: ranges kept by their reach spheres alone (no strips), the plain
-  // rule the tests hold the default to.
+  // false: ranges kept by their reach spheres alone (no strips, no cells),
+  // the plain rule the tests hold the default to.
   bool prune = true;
 };
 

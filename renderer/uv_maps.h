@@ -34,9 +34,10 @@ struct UvMapOptions {
   // (docs/algorithm.md, "Pieces", says where they may not): a cost knob,
   // 1..64.
   int max_pieces_per_edge = 8;
-  // false: every range a reach sphere lets through is listed on a piece,
-  // strips or not (UvMapPieceInputs::prune): the same maps, slower; for tests
-  // and benchmarks.
+  // false: every range a reach sphere lets through is listed on a piece with
+  // every such segment, whatever the strips and cells
+  // (UvMapPieceInputs::prune): the same maps, slower; for tests and
+  // benchmarks.
   bool prune_lookups = true;
 };
 
