@@ -12,9 +12,11 @@
 #include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
 #include "image/image_encoding.h"
+#include "renderer/frame_data.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/pattern_data.h"
 #include "renderer/uv_map_renderer.h"
+#include "renderer/uv_maps.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/amplitude_model.h"
 #include "wrinkle/io/animation.h"
@@ -227,8 +229,11 @@ void BM_RenderPattern(benchmark::State& state, int width, int height,
 // readback, dilation) that the wrinkle lookups come on top of.
 enum class UvMapsRun { kFlat, kDrawn, kPng };
 
-void BM_UvMaps(benchmark::State& state, const std::string& name,
-               const std::string& gltf, int size, UvMapsRun run) {
+// The corner UVs of bundled set `name` from the glTF it was made from (same
+// vertices, same order); empty, with the benchmark skipped, if it is not.
+const std::vector<float>& CornerUvsOf(benchmark::State& state,
+                                      const std::string& name,
+                                      const std::string& gltf) {
   Scene& scene = SceneOf(name);
   static auto* uvs = new std::map<std::string, std::vector<float>>();
   std::vector<float>& corner_uvs = (*uvs)[name];
@@ -239,10 +244,18 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
     if (!animation.ok() ||
         animation->mesh.triangles != scene.animation.mesh.triangles) {
       state.SkipWithError("the glTF's mesh is not the bundled one");
-      return;
+      return corner_uvs;
     }
     corner_uvs = animation->mesh.corner_uvs;
   }
+  return corner_uvs;
+}
+
+void BM_UvMaps(benchmark::State& state, const std::string& name,
+               const std::string& gltf, int size, UvMapsRun run) {
+  Scene& scene = SceneOf(name);
+  const std::vector<float>& corner_uvs = CornerUvsOf(state, name, gltf);
+  if (corner_uvs.empty()) return;
   static UvMapRenderer* renderer = UvMapRenderer::Create(&Gpu())->release();
   UvMapOptions options;
   options.size = size;
@@ -269,6 +282,33 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
   state.counters["frame"] = scene.frame;
   state.counters["png_bytes"] = static_cast<double>(bytes);
 }
+
+// The maps' tangent frames alone (CPU, each frame): the face tangents,
+// angle-weighted and summed per (welded vertex, UV), then per corner made
+// orthogonal to the smooth normal.
+void BM_CornerTangents(benchmark::State& state, const std::string& name,
+                       const std::string& gltf) {
+  Scene& scene = SceneOf(name);
+  const std::vector<float>& corner_uvs = CornerUvsOf(state, name, gltf);
+  if (corner_uvs.empty()) return;
+  RenderMesh mesh = scene.mesh();
+  mesh.corner_uvs = corner_uvs;
+  SmoothNormals normals;
+  normals.Compute(mesh);
+  std::vector<float> tangents;
+  TangentScratch scratch;
+  for (auto _ : state) {
+    CornerTangents(mesh, normals.interleaved(), &tangents, &scratch);
+    benchmark::DoNotOptimize(tangents.data());
+  }
+  state.counters["corners"] = static_cast<double>(tangents.size() / 4);
+}
+
+BENCHMARK_CAPTURE(BM_CornerTangents, fox_walk, "fox_walk", "Fox.glb")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_CornerTangents, cesiumman_walk, "cesiumman_walk",
+                  "CesiumMan.glb")
+    ->Unit(benchmark::kMicrosecond);
 
 [[maybe_unused]] const bool kUvMapsRegistered = [] {
   for (auto [name, gltf] : {std::pair{"fox_walk", "Fox.glb"},

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numbers>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
@@ -121,31 +122,45 @@ void GroupFaceTangents(const RenderMesh& mesh,
     if (!(std::abs(det) > 1e-20f)) continue;  // degenerate UVs: no tangent
     const Eigen::Vector3f t = (e1 * d2.y() - e2 * d1.y()) / det;
     const Eigen::Vector3f b = (e2 * d1.x() - e1 * d2.x()) / det;
-    const bool right_handed = e1.cross(e2).dot(t.cross(b)) >= 0.0f;
+    const Eigen::Vector3f face_n = e1.cross(e2);
+    const bool right_handed = face_n.dot(t.cross(b)) >= 0.0f;
+    const Eigen::Vector3f unit_t = t.normalized();
+    // Every corner's two edges span the same |e1 x e2|: the corner angles
+    // are atan2 of it over each corner's dot product, and sum to pi.
+    const float sine = face_n.norm();
+    float angles[3];
+    angles[0] = std::atan2(sine, e1.dot(e2));
+    angles[1] = std::atan2(sine, (p[2] - p[1]).dot(p[0] - p[1]));
+    angles[2] =
+        std::max(std::numbers::pi_v<float> - angles[0] - angles[1], 0.0f);
     for (int k = 0; k < 3; ++k) {
-      const Eigen::Vector3f a = p[(k + 1) % 3] - p[k],
-                            c = p[(k + 2) % 3] - p[k];
-      const float angle = std::atan2(a.cross(c).norm(), a.dot(c));
       const int32_t g = 2 * scratch->key[3 * f + k] + (right_handed ? 1 : 0);
       scratch->group[3 * f + k] = g;
-      scratch->sums[g] += angle * t.normalized();
+      scratch->sums[g] += angles[k] * unit_t;
     }
   }
 }
 
-// The bitangent's side for face f at a vertex with normal n: +1 when the UV
-// triangle and the face turn the same way seen along n.
-float BitangentSign(const RenderMesh& mesh,
-                    const std::vector<float>& interleaved, size_t f,
-                    const Eigen::Vector3f& n) {
+// Face f's normal (unnormalised) and whether its UV triangle turns
+// counter-clockwise: the bitangent's side at a corner with normal n is +1
+// when the two turn the same way seen along n.
+struct FaceTurn {
+  Eigen::Vector3f normal;
+  bool uv_counter_clockwise;
+  float BitangentSign(const Eigen::Vector3f& n) const {
+    return uv_counter_clockwise == (normal.dot(n) >= 0.0f) ? 1.0f : -1.0f;
+  }
+};
+
+FaceTurn TurnOf(const RenderMesh& mesh, const std::vector<float>& interleaved,
+                size_t f) {
   const Eigen::Vector3f p0 = Vec3At(interleaved, mesh.triangles[f][0], 0);
-  const Eigen::Vector3f face_n =
-      (Vec3At(interleaved, mesh.triangles[f][1], 0) - p0)
-          .cross(Vec3At(interleaved, mesh.triangles[f][2], 0) - p0);
   const float* uv = &mesh.corner_uvs[6 * f];
   const float det =
       (uv[2] - uv[0]) * (uv[5] - uv[1]) - (uv[4] - uv[0]) * (uv[3] - uv[1]);
-  return (det >= 0.0f) == (face_n.dot(n) >= 0.0f) ? 1.0f : -1.0f;
+  return {(Vec3At(interleaved, mesh.triangles[f][1], 0) - p0)
+              .cross(Vec3At(interleaved, mesh.triangles[f][2], 0) - p0),
+          det >= 0.0f};
 }
 
 }  // namespace
@@ -164,6 +179,7 @@ void CornerTangents(const RenderMesh& mesh,
   const TangentScratch& groups = *scratch;
   const size_t num_corners = 3 * mesh.triangles.size();
   out->assign(4 * num_corners, 0.0f);
+  FaceTurn turn{Eigen::Vector3f::Zero(), true};
   for (size_t corner = 0; corner < num_corners; ++corner) {
     const int32_t v = mesh.triangles[corner / 3][corner % 3];
     const Eigen::Vector3f n = Vec3At(interleaved, v, 3).normalized();
@@ -171,7 +187,9 @@ void CornerTangents(const RenderMesh& mesh,
     float sign = 1.0f;
     if (const int g = groups.group[corner]; g >= 0) {
       t = groups.sums[g] - n.dot(groups.sums[g]) * n;
-      sign = BitangentSign(mesh, interleaved, corner / 3, n);
+      // A face's corners all have a group or none: made at its first.
+      if (corner % 3 == 0) turn = TurnOf(mesh, interleaved, corner / 3);
+      sign = turn.BitangentSign(n);
     }
     t = t.squaredNorm() > 1e-30f ? t.normalized() : Perpendicular(n);
     float* o = &(*out)[4 * corner];

@@ -4,7 +4,9 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -13,7 +15,10 @@
 #include "renderer/uv_map_renderer.h"
 #include "renderer/uv_maps.h"
 #include "tests/renderer/renderer_fixture.h"
+#include "tests/testing/bundled_path.h"
+#include "wrinkle/io/gltf.h"
 #include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/weld.h"
 
 namespace crease::renderer {
 namespace {
@@ -66,6 +71,98 @@ TEST(CornerTangentsTest, MirroredUvsFlipTheBitangentSign) {
   for (size_t i = 0; i < uvs.size(); i += 2) uvs[i] = 1.0f - uvs[i];  // u = 1-x
   // u now runs along -x; v still along +z, so the sign must flip.
   ExpectSheetFrames(sheet, uvs, -Eigen::Vector3f::UnitX());
+}
+
+// The tangent rule (docs/algorithm.md, "Tangent frame") written plainly, a
+// corner at a time: the face's dp/du, normalised and weighted by the
+// corner's own angle (atan2 of its two edges), summed over the corners with
+// the same welded vertex, UV bits and handedness; made orthogonal to the
+// smooth normal; the bitangent's sign from the face's and the UV triangle's
+// turns. CornerTangents, which shares work within a face, must agree on the
+// Fox's glTF mesh (seams, mirrored UVs) at its first frame.
+TEST(CornerTangentsTest, FoxMatchesTheRuleWrittenPlainly) {
+  io::GltfOptions options;
+  options.frames = 1;
+  auto fox = io::ReadGltf(testing::BundledPath("Fox.glb"), options);
+  ASSERT_TRUE(fox.ok()) << fox.status();
+  const auto positions = fox->frames.Sample(0);
+  int num_welded = 0;
+  const std::vector<int32_t> welded = WeldVerticesRelative(
+      positions, kDefaultWeldRelativeTolerance, &num_welded);
+  const RenderMesh mesh{positions, fox->mesh.triangles, welded,
+                        fox->mesh.corner_uvs};
+  SmoothNormals normals;
+  normals.Compute(mesh);
+  std::vector<float> tangents;
+  CornerTangents(mesh, normals.interleaved(), &tangents);
+  auto position = [&](int32_t v) {
+    return Eigen::Vector3f(positions[3 * v], positions[3 * v + 1],
+                           positions[3 * v + 2]);
+  };
+  auto uv = [&](size_t corner) {
+    return Eigen::Vector2f(mesh.corner_uvs[2 * corner],
+                           mesh.corner_uvs[2 * corner + 1]);
+  };
+  struct Key {
+    int32_t welded;
+    float u, v;
+    bool right;
+    bool operator<(const Key& o) const {
+      return std::tie(welded, u, v, right) <
+             std::tie(o.welded, o.u, o.v, o.right);
+    }
+  };
+  std::map<Key, Eigen::Vector3f> sums;
+  std::vector<Key> keys(3 * mesh.triangles.size());
+  std::vector<bool> has(3 * mesh.triangles.size(), false);
+  for (size_t f = 0; f < mesh.triangles.size(); ++f) {
+    const io::Triangle& tri = mesh.triangles[f];
+    const Eigen::Vector3f e1 = position(tri[1]) - position(tri[0]),
+                          e2 = position(tri[2]) - position(tri[0]);
+    const Eigen::Vector2f d1 = uv(3 * f + 1) - uv(3 * f),
+                          d2 = uv(3 * f + 2) - uv(3 * f);
+    const float det = d1.x() * d2.y() - d2.x() * d1.y();
+    if (!(std::abs(det) > 1e-20f)) continue;
+    const Eigen::Vector3f t = (e1 * d2.y() - e2 * d1.y()) / det;
+    const Eigen::Vector3f b = (e2 * d1.x() - e1 * d2.x()) / det;
+    const bool right = e1.cross(e2).dot(t.cross(b)) >= 0.0f;
+    for (int k = 0; k < 3; ++k) {
+      const Eigen::Vector3f a = position(tri[(k + 1) % 3]) - position(tri[k]),
+                            c = position(tri[(k + 2) % 3]) - position(tri[k]);
+      const size_t corner = 3 * f + k;
+      keys[corner] = {welded[tri[k]], uv(corner).x(), uv(corner).y(), right};
+      has[corner] = true;
+      auto [it, added] =
+          sums.try_emplace(keys[corner], Eigen::Vector3f::Zero());
+      it->second += std::atan2(a.cross(c).norm(), a.dot(c)) * t.normalized();
+    }
+  }
+  int checked = 0, flipped = 0;
+  for (size_t corner = 0; corner < keys.size(); ++corner) {
+    if (!has[corner]) continue;
+    const size_t f = corner / 3;
+    const io::Triangle& tri = mesh.triangles[f];
+    const int32_t v = tri[corner % 3];
+    const Eigen::Vector3f n =
+        Eigen::Vector3f::Map(&normals.interleaved()[6 * v + 3]).normalized();
+    const Eigen::Vector3f sum = sums[keys[corner]];
+    const Eigen::Vector3f t = (sum - n.dot(sum) * n).normalized();
+    const Eigen::Vector3f face_n =
+        (position(tri[1]) - position(tri[0]))
+            .cross(position(tri[2]) - position(tri[0]));
+    const float det =
+        (uv(3 * f + 1) - uv(3 * f)).x() * (uv(3 * f + 2) - uv(3 * f)).y() -
+        (uv(3 * f + 2) - uv(3 * f)).x() * (uv(3 * f + 1) - uv(3 * f)).y();
+    const float sign = (det >= 0.0f) == (face_n.dot(n) >= 0.0f) ? 1.0f : -1.0f;
+    const Eigen::Vector3f actual(tangents[4 * corner], tangents[4 * corner + 1],
+                                 tangents[4 * corner + 2]);
+    EXPECT_LT((actual - t).norm(), 1e-4f) << "corner " << corner;
+    EXPECT_EQ(tangents[4 * corner + 3], sign) << "corner " << corner;
+    ++checked;
+    flipped += sign < 0;
+  }
+  EXPECT_GT(checked, 1500);
+  RecordProperty("mirrored_corners", flipped);
 }
 
 // A scratch kept across frames gives what a fresh call gives, keeps its
