@@ -98,8 +98,10 @@ void NumberCornerKeys(const RenderMesh& mesh, TangentScratch* scratch) {
 }
 
 // Per corner its tangent group (2 key + handedness; -1: a face with
-// degenerate UVs) into scratch->group, and each group's sum of its corners'
-// angle-weighted unit face tangents into scratch->sums.
+// degenerate UVs) into scratch->group, each group's sum of its corners'
+// angle-weighted unit face tangents into scratch->sums, and each grouped
+// face's normal and UV turn into scratch->face_normals and
+// uv_counter_clockwise.
 void GroupFaceTangents(const RenderMesh& mesh,
                        const std::vector<float>& interleaved,
                        TangentScratch* scratch) {
@@ -107,6 +109,8 @@ void GroupFaceTangents(const RenderMesh& mesh,
   scratch->group.assign(3 * mesh.triangles.size(), -1);
   scratch->sums.assign(2 * static_cast<size_t>(scratch->num_keys),
                        Eigen::Vector3f::Zero());
+  scratch->face_normals.resize(mesh.triangles.size());
+  scratch->uv_counter_clockwise.resize(mesh.triangles.size());
   for (size_t f = 0; f < mesh.triangles.size(); ++f) {
     const io::Triangle& tri = mesh.triangles[f];
     Eigen::Vector3f p[3];
@@ -124,6 +128,8 @@ void GroupFaceTangents(const RenderMesh& mesh,
     const Eigen::Vector3f b = (e2 * d1.x() - e1 * d2.x()) / det;
     const Eigen::Vector3f face_n = e1.cross(e2);
     const bool right_handed = face_n.dot(t.cross(b)) >= 0.0f;
+    scratch->face_normals[f] = face_n;
+    scratch->uv_counter_clockwise[f] = det >= 0.0f;
     const Eigen::Vector3f unit_t = t.normalized();
     // Every corner's two edges span the same |e1 x e2|: the corner angles
     // are atan2 of it over each corner's dot product, and sum to pi.
@@ -139,28 +145,6 @@ void GroupFaceTangents(const RenderMesh& mesh,
       scratch->sums[g] += angles[k] * unit_t;
     }
   }
-}
-
-// Face f's normal (unnormalised) and whether its UV triangle turns
-// counter-clockwise: the bitangent's side at a corner with normal n is +1
-// when the two turn the same way seen along n.
-struct FaceTurn {
-  Eigen::Vector3f normal;
-  bool uv_counter_clockwise;
-  float BitangentSign(const Eigen::Vector3f& n) const {
-    return uv_counter_clockwise == (normal.dot(n) >= 0.0f) ? 1.0f : -1.0f;
-  }
-};
-
-FaceTurn TurnOf(const RenderMesh& mesh, const std::vector<float>& interleaved,
-                size_t f) {
-  const Eigen::Vector3f p0 = Vec3At(interleaved, mesh.triangles[f][0], 0);
-  const float* uv = &mesh.corner_uvs[6 * f];
-  const float det =
-      (uv[2] - uv[0]) * (uv[5] - uv[1]) - (uv[4] - uv[0]) * (uv[3] - uv[1]);
-  return {(Vec3At(interleaved, mesh.triangles[f][1], 0) - p0)
-              .cross(Vec3At(interleaved, mesh.triangles[f][2], 0) - p0),
-          det >= 0.0f};
 }
 
 }  // namespace
@@ -179,7 +163,6 @@ void CornerTangents(const RenderMesh& mesh,
   const TangentScratch& groups = *scratch;
   const size_t num_corners = 3 * mesh.triangles.size();
   out->assign(4 * num_corners, 0.0f);
-  FaceTurn turn{Eigen::Vector3f::Zero(), true};
   for (size_t corner = 0; corner < num_corners; ++corner) {
     const int32_t v = mesh.triangles[corner / 3][corner % 3];
     const Eigen::Vector3f n = Vec3At(interleaved, v, 3).normalized();
@@ -187,9 +170,12 @@ void CornerTangents(const RenderMesh& mesh,
     float sign = 1.0f;
     if (const int g = groups.group[corner]; g >= 0) {
       t = groups.sums[g] - n.dot(groups.sums[g]) * n;
-      // A face's corners all have a group or none: made at its first.
-      if (corner % 3 == 0) turn = TurnOf(mesh, interleaved, corner / 3);
-      sign = turn.BitangentSign(n);
+      // +1 when the face and its UV triangle turn the same way seen along n.
+      const size_t f = corner / 3;
+      sign = (groups.uv_counter_clockwise[f] != 0) ==
+                     (groups.face_normals[f].dot(n) >= 0.0f)
+                 ? 1.0f
+                 : -1.0f;
     }
     t = t.squaredNorm() > 1e-30f ? t.normalized() : Perpendicular(n);
     float* o = &(*out)[4 * corner];

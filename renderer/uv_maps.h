@@ -78,6 +78,10 @@ struct TangentScratch {
   int32_t num_keys = -1;       // -1: none made yet
   std::vector<int32_t> group;  // per corner: 2 key + right-handed, or -1
   std::vector<Eigen::Vector3f> sums;
+  // Per face with a group: its normal (unnormalised) and whether its UV
+  // triangle turns counter-clockwise, for the bitangent's sign.
+  std::vector<Eigen::Vector3f> face_normals;
+  std::vector<uint8_t> uv_counter_clockwise;
 };
 
 // The same, reusing `scratch` (one per stream of frames).
