@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 namespace crease::renderer {
 namespace {
@@ -87,6 +88,13 @@ void BorderBits(const std::vector<uint64_t>& covered, int size,
   }
 }
 
+uint32_t NormalWord(const UvMaps& maps, int32_t texel) {
+  uint32_t word;
+  std::memcpy(&word, maps.normal.pixels.data() + 4 * static_cast<size_t>(texel),
+              sizeof(word));
+  return word;
+}
+
 bool IsSet(const std::vector<uint64_t>& bits, int words_per_row, int x, int y) {
   return (bits[static_cast<size_t>(y) * words_per_row + x / 64] >> (x & 63)) &
          1;
@@ -100,8 +108,13 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
   rings_ = std::clamp(rings, 0, std::max(size, 0));
   size_ = size;
   targets_.clear();
+  target_tiles_.clear();
   source_begin_.assign(1, 0);
   sources_.clear();
+  source_normals_.clear();
+  source_heights_.clear();
+  target_normals_.clear();
+  target_heights_.clear();
   const int tiles = (std::max(size, 0) + kTile - 1) / kTile;
   dirty_tiles_.assign(static_cast<size_t>(tiles) * tiles, 0);
   if (size <= 0) return;
@@ -126,14 +139,22 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
           }
         }
         targets_.push_back(y * size + x);
+        target_tiles_.push_back((y / kTile) * tiles + x / kTile);
         source_begin_.push_back(static_cast<uint32_t>(sources_.size()));
       }
     }
     if (targets_.size() == ring_begin) break;
-    // A ring's sources were all covered before it: made in any order.
+    // A ring's sources were all covered before it: made in any order, and
+    // seen as they stay.
     for (size_t k = ring_begin; k < targets_.size(); ++k) {
       const int32_t i = targets_[k];
+      for (const int32_t source : Sources(k)) {
+        source_normals_.push_back(NormalWord(*maps, source));
+        source_heights_.push_back(maps->height[source]);
+      }
       Fill(Sources(k), i, maps);
+      target_normals_.push_back(NormalWord(*maps, i));
+      target_heights_.push_back(maps->height[i]);
       covered[static_cast<size_t>(i / size) * words_per_row +
               (i % size) / 64] |= uint64_t{1} << ((i % size) & 63);
     }
@@ -142,17 +163,13 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
 
 void DilationPlan::Refill(absl::Span<const TexelBox> changed, UvMaps* maps) {
   if (targets_.empty() || maps->size != size_) return;
-  const int tiles = (size_ + kTile - 1) / kTile;
   // A fill reads texels one ring nearer the islands: a change reaches
   // `rings_` texels out.
   const bool any = MarkTiles(changed, size_, kTile, rings_, &dirty_tiles_);
   if (!any) return;
   for (size_t k = 0; k < targets_.size(); ++k) {
-    const int32_t i = targets_[k];
-    const int x = i % size_, y = i / size_;
-    if (!dirty_tiles_[static_cast<size_t>(y / kTile) * tiles + x / kTile])
-      continue;
-    Fill(Sources(k), i, maps);
+    if (!dirty_tiles_[target_tiles_[k]] || AsBuilt(k, *maps)) continue;
+    Fill(Sources(k), targets_[k], maps);
   }
 }
 
@@ -177,6 +194,21 @@ bool MarkTiles(absl::Span<const TexelBox> boxes, int size, int tile, int grow,
     }
   }
   return any;
+}
+
+bool DilationPlan::AsBuilt(size_t k, const UvMaps& maps) const {
+  const int32_t target = targets_[k];
+  if (NormalWord(maps, target) != target_normals_[k] ||
+      maps.height[target] != target_heights_[k]) {
+    return false;
+  }
+  for (uint32_t j = source_begin_[k]; j < source_begin_[k + 1]; ++j) {
+    if (NormalWord(maps, sources_[j]) != source_normals_[j] ||
+        maps.height[sources_[j]] != source_heights_[j]) {
+      return false;
+    }
+  }
+  return true;
 }
 
 absl::Span<const int32_t> DilationPlan::Sources(size_t k) const {

@@ -38,22 +38,31 @@ class DilationPlan {
   void Build(int rings, UvMaps* maps);
 
   // Makes again, in ring order, every recorded fill within `rings` texels of
-  // a box in `changed`: the texels drawn since Build's maps (rows as there;
-  // covered texels only; empty boxes are skipped). Every other dilated texel
-  // keeps its value, which is then the one Build's rule gives these maps.
-  // Maps of another size than Build's are left alone. Does not allocate.
+  // a box in `changed` (the texels drawn since Build's maps; rows as there;
+  // covered texels only; empty boxes are skipped) whose target or sources
+  // differ from what Build saw: one whose inputs are all Build's would make
+  // Build's value, which its target holds. Every other dilated texel keeps
+  // its value, which is then the one Build's rule gives these maps. Maps of
+  // another size than Build's are left alone. Does not allocate.
   void Refill(absl::Span<const TexelBox> changed, UvMaps* maps);
 
   size_t fills() const { return targets_.size(); }
 
  private:
   absl::Span<const int32_t> Sources(size_t k) const;
+  // Whether fill k's target and sources hold what Build saw.
+  bool AsBuilt(size_t k, const UvMaps& maps) const;
 
   // Fill k: texel targets_[k] from sources_[source_begin_[k] ..
   // source_begin_[k + 1]), in the order the rings made them.
   std::vector<int32_t> targets_;
+  std::vector<int32_t> target_tiles_;  // targets_' dirty_tiles_ indices
   std::vector<uint32_t> source_begin_;
   std::vector<int32_t> sources_;
+  // What Build saw: each source's texel when its fill was made, each
+  // target's after (normal RGBA8 as one word, height).
+  std::vector<uint32_t> source_normals_, target_normals_;
+  std::vector<uint16_t> source_heights_, target_heights_;
   int rings_ = 0;
   int size_ = 0;
   // Refill's scratch: one flag per kTile x kTile block of texels.
