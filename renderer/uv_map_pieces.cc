@@ -96,6 +96,11 @@ bool ReachedPieceFinder::HoldsEnd(const Sphere& s, const WrinkleBuffers& w) {
 }
 
 void ReachedPieceFinder::Find(const UvMapPieceInputs& in, UvMapPieces* out) {
+  FindIn(in, 0, in.wrinkles->triangle_ranges.size(), out);
+}
+
+void ReachedPieceFinder::FindIn(const UvMapPieceInputs& in, size_t begin,
+                                size_t end, UvMapPieces* out) {
   prune_ = in.prune;
   out->corners.clear();
   out->lists.clear();
@@ -103,7 +108,8 @@ void ReachedPieceFinder::Find(const UvMapPieceInputs& in, UvMapPieces* out) {
   out->range_bounds.clear();
   const std::vector<float>& corners = *in.corners;
   const WrinkleBuffers& w = *in.wrinkles;
-  for (size_t t = 0; t < w.triangle_ranges.size(); ++t) {
+  end = std::min(end, w.triangle_ranges.size());
+  for (size_t t = begin; t < end; ++t) {
     const std::array<int32_t, 4>& list = w.triangle_ranges[t];
     if (list[1] <= 0) continue;
     const float* c[3];
@@ -255,6 +261,40 @@ void ReachedPieceFinder::ListPieceRanges(
     }
   }
   flush();
+}
+
+void AppendPieces(const UvMapPieces& tail, UvMapPieces* head) {
+  const int32_t first_piece = static_cast<int32_t>(head->lists.size());
+  const int32_t first_range = static_cast<int32_t>(head->ranges.size());
+  for (std::array<int32_t, 4> list : tail.lists) {
+    list[0] += first_range;
+    head->lists.push_back(list);
+  }
+  head->ranges.insert(head->ranges.end(), tail.ranges.begin(),
+                      tail.ranges.end());
+  head->range_bounds.insert(head->range_bounds.end(), tail.range_bounds.begin(),
+                            tail.range_bounds.end());
+  const size_t at = head->corners.size();
+  head->corners.insert(head->corners.end(), tail.corners.begin(),
+                       tail.corners.end());
+  for (size_t i = at + kUvCornerFloats - 1; i < head->corners.size();
+       i += kUvCornerFloats) {
+    head->corners[i] = std::bit_cast<float>(
+        std::bit_cast<int32_t>(head->corners[i]) + first_piece);
+  }
+}
+
+size_t HalfOfTheRanges(const WrinkleBuffers& w) {
+  int64_t total = 0;
+  for (const std::array<int32_t, 4>& list : w.triangle_ranges) {
+    total += std::max(list[1], 0);
+  }
+  int64_t sum = 0;
+  for (size_t t = 0; t < w.triangle_ranges.size(); ++t) {
+    if (2 * sum >= total) return t;
+    sum += std::max(w.triangle_ranges[t][1], 0);
+  }
+  return w.triangle_ranges.size();
 }
 
 }  // namespace crease::renderer

@@ -52,11 +52,27 @@ struct UvMapPieces {
   std::vector<std::array<float, 4>> range_bounds;  // as WrinkleBuffers'
 };
 
+// Appends `tail` to `head` as if one Find had listed both: tail's lists,
+// ranges and piece indices are moved past head's. Does not allocate once
+// head's storage has grown.
+void AppendPieces(const UvMapPieces& tail, UvMapPieces* head);
+
+// The triangle where the first of two finders should stop so that both list
+// about as many ranges (WrinkleBuffers::triangle_ranges' counts): the pieces'
+// cost follows those.
+size_t HalfOfTheRanges(const WrinkleBuffers& w);
+
 // Finds the pieces; keeps its scratch between frames.
 class ReachedPieceFinder {
  public:
   // Fills `out` (cleared first; storage reused).
   void Find(const UvMapPieceInputs& in, UvMapPieces* out);
+  // The same for triangles [begin, end) only (clamped to the mesh): Find's
+  // pieces of those triangles, indexed from 0. AppendPieces joins the runs
+  // of consecutive ranges into Find's own result, so separate finders can
+  // share the work.
+  void FindIn(const UvMapPieceInputs& in, size_t begin, size_t end,
+              UvMapPieces* out);
 
  private:
   // One segment (or a lone point) of the triangle's ranges and its reach

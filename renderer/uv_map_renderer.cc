@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "common/helper_thread.h"
 #include "common/status_macros.h"
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/shader_library.h"
@@ -74,6 +75,12 @@ struct UvMapRenderer::Gl {
   gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
   UvMapPieces pieces;
   ReachedPieceFinder piece_finder;
+  // The second half of the pieces, found on `helper`.
+  UvMapPieces second_pieces;
+  ReachedPieceFinder second_finder;
+  // Takes the corners' normals and tangents and half the pieces: the CPU work
+  // before the draw, which llvmpipe's rasterising threads idle through.
+  HelperThread helper;
   int size = 0;
   GLint reach = -1, height_range = -1, green = -1;
   SmoothNormals normals;
@@ -163,7 +170,7 @@ absl::Status UvMapRenderer::PrepareTarget(int size) {
   return absl::OkStatus();
 }
 
-void UvMapRenderer::UploadCorners(const RenderMesh& mesh) {
+void UvMapRenderer::MakeCorners(const RenderMesh& mesh) {
   Gl& g = *gl_;
   g.normals.Compute(mesh);
   const std::vector<float>& interleaved = g.normals.interleaved();
@@ -178,7 +185,6 @@ void UvMapRenderer::UploadCorners(const RenderMesh& mesh) {
     out[12] = std::bit_cast<float>(static_cast<int32_t>(corner / 3));
     out += kUvCornerFloats;
   }
-  g.corners_buffer.Upload(g.corners);
 }
 
 // The lists are made by the screen renderer's rules for an orthographic view
@@ -228,22 +234,26 @@ void CopyBase(GLuint texture, GLuint renderbuffer, int x, int y, int width,
 
 }  // namespace
 
-// Chooses the base made for this frame's UVs, rings and green sign, else
-// makes one (replacing the least recently used past kMaxBases), and copies it
-// into the targets.
-void UvMapRenderer::PrepareBase(const RenderMesh& mesh,
-                                const UvMapOptions& options, UvMaps* scratch) {
-  Gl& g = *gl_;
-  g.base = nullptr;
-  for (const std::unique_ptr<UvMapBase>& base : g.bases) {
+UvMapRenderer::UvMapBase* UvMapRenderer::FindBase(
+    const RenderMesh& mesh, const UvMapOptions& options) const {
+  for (const std::unique_ptr<UvMapBase>& base : gl_->bases) {
     if (base->rings == options.dilate_texels &&
         base->green_down == options.green_down &&
         std::equal(base->uvs.begin(), base->uvs.end(), mesh.corner_uvs.begin(),
                    mesh.corner_uvs.end())) {
-      g.base = base.get();
-      break;
+      return base.get();
     }
   }
+  return nullptr;
+}
+
+// Uses `found` (FindBase's), else makes a base for this frame's UVs, rings
+// and green sign (replacing the least recently used past kMaxBases), and
+// copies it into the targets.
+void UvMapRenderer::PrepareBase(UvMapBase* found, const RenderMesh& mesh,
+                                const UvMapOptions& options, UvMaps* scratch) {
+  Gl& g = *gl_;
+  g.base = found;
   if (g.base == nullptr) {
     if (g.bases.size() < kMaxBases) {
       g.bases.push_back(std::make_unique<UvMapBase>());
@@ -338,7 +348,17 @@ void UvMapRenderer::DrawReached(const UvMapOptions& options, float reach) {
   in.reach = reach;
   in.max_pieces_per_edge = options.max_pieces_per_edge;
   in.prune = options.prune_lookups;
-  g.piece_finder.Find(in, &g.pieces);
+  // Triangles in two runs with about as many ranges each, the second on the
+  // helper; joined, they are what one Find lists.
+  const size_t half = HalfOfTheRanges(g.wrinkle_data);
+  {
+    HelperJob second(&g.helper, [&g, &in, half] {
+      g.second_finder.FindIn(in, half, g.wrinkle_data.triangle_ranges.size(),
+                             &g.second_pieces);
+    });
+    g.piece_finder.FindIn(in, 0, half, &g.pieces);
+  }
+  AppendPieces(g.second_pieces, &g.pieces);
   if (g.pieces.lists.empty()) return;
   // The pieces' own lists replace the triangles' at bindings 1, 2 and 5.
   g.piece_lists.UploadStorage(1, g.pieces.lists);
@@ -423,7 +443,14 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
   CREASE_RETURN_IF_ERROR(PrepareTarget(options.size));
   Gl& g = *gl_;
-  UploadCorners(mesh);
+  // The corners' normals and tangents on the helper while this thread
+  // restores the base and lists the wrinkles; the base made anew needs them.
+  HelperJob corners(&g.helper, [this, &mesh] { MakeCorners(mesh); });
+  UvMapBase* const found = FindBase(mesh, options);
+  if (found == nullptr) {
+    corners.Wait();
+    g.corners_buffer.Upload(g.corners);
+  }
   const float height_range =
       options.height_range > 0.0f
           ? options.height_range
@@ -439,9 +466,11 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
   glBindVertexArray(g.vao.get());
   // `out` is the base's read-back scratch: overwritten by ReadMaps below.
-  PrepareBase(mesh, options, out);
+  PrepareBase(found, mesh, options, out);
   CREASE_ASSIGN_OR_RETURN(const float reach,
                           UploadWrinkles(mesh, wrinkles, options.size));
+  corners.Wait();
+  g.corners_buffer.Upload(g.corners);
   glUniform1f(g.reach, reach);
   DrawReached(options, reach);
   glBindVertexArray(0);

@@ -36,11 +36,16 @@ class UvMapRenderer {
   struct UvMapBase;
   explicit UvMapRenderer(GpuContext* gpu);
   absl::Status PrepareTarget(int size);
-  void UploadCorners(const RenderMesh& mesh);
+  // The corners' smooth normals and tangent frames into the corner
+  // attributes (CPU only: runs on the helper thread).
+  void MakeCorners(const RenderMesh& mesh);
   absl::StatusOr<float> UploadWrinkles(const RenderMesh& mesh,
                                        const FrameWrinkles* wrinkles, int size);
-  void PrepareBase(const RenderMesh& mesh, const UvMapOptions& options,
-                   UvMaps* scratch);
+  // The base made for this frame's UVs, rings and green sign; null if none.
+  UvMapBase* FindBase(const RenderMesh& mesh,
+                      const UvMapOptions& options) const;
+  void PrepareBase(UvMapBase* found, const RenderMesh& mesh,
+                   const UvMapOptions& options, UvMaps* scratch);
   // Copies the base over the boxes the last frame drew on it (the targets
   // hold the rest already).
   void RestoreBase(int size);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -19,6 +20,7 @@
 #include "image/camera.h"
 #include "renderer/mesh_preview_renderer.h"
 #include "renderer/uv_map_dilation.h"
+#include "renderer/uv_map_pieces.h"
 #include "renderer/uv_map_renderer.h"
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/image_difference.h"
@@ -321,6 +323,65 @@ TEST_P(EngineOutputsOnFrame, PiecesDrawTheSameMapsAsWholeTriangles) {
   EXPECT_LE(height_max, 16) << height_differs << " texels differ";
   RecordProperty("normal_texels_differing", normal_differs);
   RecordProperty("height_texels_differing", height_differs);
+}
+
+// The pieces found in two runs of triangles and joined (UvMapRenderer finds
+// the second run on its helper thread) are exactly those one Find lists,
+// wherever the runs split; HalfOfTheRanges splits the ranges evenly.
+TEST_P(EngineOutputsOnFrame, PiecesFoundInTwoRunsAreOneFindsPieces) {
+  const RenderMesh mesh = scene_->Mesh();
+  const size_t triangles = mesh.triangles.size();
+  // The UV maps' lists: an orthographic view of the mesh at 1024 texels.
+  constexpr int kSize = 1024;
+  TessellationTarget target;
+  target.view_projection.topLeftCorner<3, 3>() *= 0.5f;
+  target.width = target.height = kSize;
+  target.min_edge_pixels = 1e30f;
+  target.min_wrinkle_pixels = 1e-30f;
+  WrinkleBuffers w;
+  FillWrinkleBuffers(mesh, scene_->wrinkles, target, &w);
+  // Corners as the maps draw them; only UVs and positions matter here.
+  std::vector<float> corners(3 * triangles * kUvCornerFloats, 0.0f);
+  for (size_t corner = 0; corner < 3 * triangles; ++corner) {
+    float* out = &corners[corner * kUvCornerFloats];
+    const int32_t v = mesh.triangles[corner / 3][corner % 3];
+    out[0] = mesh.corner_uvs[2 * corner];
+    out[1] = mesh.corner_uvs[2 * corner + 1];
+    std::copy_n(&mesh.positions[3 * static_cast<size_t>(v)], 3, out + 2);
+    out[kUvCornerFloats - 1] =
+        std::bit_cast<float>(static_cast<int32_t>(corner / 3));
+  }
+  UvMapPieceInputs in;
+  in.corners = &corners;
+  in.wrinkles = &w;
+  in.size = kSize;
+  in.reach = 2.0f / kSize;
+  ReachedPieceFinder one;
+  UvMapPieces expected;
+  one.Find(in, &expected);
+  ASSERT_GT(expected.lists.size(), 100u);
+
+  const size_t half = HalfOfTheRanges(w);
+  int64_t total = 0, before = 0, last = 0;
+  for (size_t t = 0; t < triangles; ++t) {
+    total += w.triangle_ranges[t][1];
+    if (t < half) before += w.triangle_ranges[t][1];
+    if (t + 1 == half) last = w.triangle_ranges[t][1];
+  }
+  EXPECT_GE(2 * before, total);
+  EXPECT_LT(2 * (before - last), total);
+
+  ReachedPieceFinder first, second;  // scratch kept from split to split
+  UvMapPieces head, tail;
+  for (const size_t split : {size_t{0}, triangles / 3, half, triangles}) {
+    first.FindIn(in, 0, split, &head);
+    second.FindIn(in, split, triangles, &tail);
+    AppendPieces(tail, &head);
+    EXPECT_EQ(head.lists, expected.lists) << "split at " << split;
+    EXPECT_EQ(head.ranges, expected.ranges) << "split at " << split;
+    EXPECT_EQ(head.range_bounds, expected.range_bounds) << "split at " << split;
+    EXPECT_EQ(head.corners, expected.corners) << "split at " << split;
+  }
 }
 
 // The dilation made once on the flat base and re-made each frame only around
