@@ -17,8 +17,8 @@ namespace crease::renderer {
 // triangle is rasterised at its corner UVs; per texel the wrinkle lookup of
 // the screen renderer (shaders/wrinkle_field.glsl) gives the normal, filtered
 // over the texel's footprint, and the offset the tessellation would
-// displace by. Owns its GL objects; use it on the thread where its
-// GpuContext is current.
+// displace by. Owns its GL objects and one helper thread (CPU work only);
+// use it on the thread where its GpuContext is current.
 class UvMapRenderer {
  public:
   static absl::StatusOr<std::unique_ptr<UvMapRenderer>> Create(GpuContext* gpu);
