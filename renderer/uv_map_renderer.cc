@@ -75,7 +75,8 @@ struct UvMapRenderer::Gl {
   gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
   UvMapPieces pieces;
   ReachedPieceFinder piece_finder;
-  // The second half of the pieces, found on `helper`.
+  // The pieces of triangles from `second_run` on, found on `helper`.
+  size_t second_run = 0;
   UvMapPieces second_pieces;
   ReachedPieceFinder second_finder;
   // Takes the corners' normals and tangents and half the pieces: the CPU work
@@ -350,13 +351,15 @@ void UvMapRenderer::DrawReached(const UvMapOptions& options, float reach) {
   in.prune = options.prune_lookups;
   // Triangles in two runs with about as many ranges each, the second on the
   // helper; joined, they are what one Find lists.
-  const size_t half = HalfOfTheRanges(g.wrinkle_data);
+  // (Two captures: std::function holds them without allocating.)
+  g.second_run = HalfOfTheRanges(g.wrinkle_data);
   {
-    HelperJob second(&g.helper, [&g, &in, half] {
-      g.second_finder.FindIn(in, half, g.wrinkle_data.triangle_ranges.size(),
+    HelperJob second(&g.helper, [&g, &in] {
+      g.second_finder.FindIn(in, g.second_run,
+                             g.wrinkle_data.triangle_ranges.size(),
                              &g.second_pieces);
     });
-    g.piece_finder.FindIn(in, 0, half, &g.pieces);
+    g.piece_finder.FindIn(in, 0, g.second_run, &g.pieces);
   }
   AppendPieces(g.second_pieces, &g.pieces);
   if (g.pieces.lists.empty()) return;
