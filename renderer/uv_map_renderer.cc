@@ -79,9 +79,6 @@ struct UvMapRenderer::Gl {
   size_t second_run = 0;
   UvMapPieces second_pieces;
   ReachedPieceFinder second_finder;
-  // Takes the corners' normals and tangents and half the pieces: the CPU work
-  // before the draw, which llvmpipe's rasterising threads idle through.
-  HelperThread helper;
   int size = 0;
   GLint reach = -1, height_range = -1, green = -1;
   SmoothNormals normals;
@@ -89,6 +86,10 @@ struct UvMapRenderer::Gl {
   std::vector<float> tangents, corners;
   TangentScratch tangent_scratch;
   std::vector<int32_t> welded;
+  // Takes the corners' normals and tangents and half the pieces: the CPU work
+  // before the draw, which llvmpipe's rasterising threads idle through. Last,
+  // so it joins before what its jobs touch is destroyed.
+  HelperThread helper;
 };
 
 UvMapRenderer::UvMapRenderer(GpuContext* gpu)
@@ -353,15 +354,18 @@ void UvMapRenderer::DrawReached(const UvMapOptions& options, float reach) {
   // helper; joined, they are what one Find lists.
   // (Two captures: std::function holds them without allocating.)
   g.second_run = HalfOfTheRanges(g.wrinkle_data);
-  {
+  if (g.second_run == 0) {  // no ranges at all: nothing to share
+    g.piece_finder.Find(in, &g.pieces);
+  } else {
     HelperJob second(&g.helper, [&g, &in] {
       g.second_finder.FindIn(in, g.second_run,
                              g.wrinkle_data.triangle_ranges.size(),
                              &g.second_pieces);
     });
     g.piece_finder.FindIn(in, 0, g.second_run, &g.pieces);
+    second.Wait();
+    AppendPieces(g.second_pieces, &g.pieces);
   }
-  AppendPieces(g.second_pieces, &g.pieces);
   if (g.pieces.lists.empty()) return;
   // The pieces' own lists replace the triangles' at bindings 1, 2 and 5.
   g.piece_lists.UploadStorage(1, g.pieces.lists);
@@ -447,7 +451,8 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   CREASE_RETURN_IF_ERROR(PrepareTarget(options.size));
   Gl& g = *gl_;
   // The corners' normals and tangents on the helper while this thread
-  // restores the base and lists the wrinkles; the base made anew needs them.
+  // restores the base and lists the wrinkles. Only a base made anew draws
+  // the whole corners buffer (the pieces have their own).
   HelperJob corners(&g.helper, [this, &mesh] { MakeCorners(mesh); });
   UvMapBase* const found = FindBase(mesh, options);
   if (found == nullptr) {
@@ -472,8 +477,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   PrepareBase(found, mesh, options, out);
   CREASE_ASSIGN_OR_RETURN(const float reach,
                           UploadWrinkles(mesh, wrinkles, options.size));
-  corners.Wait();
-  g.corners_buffer.Upload(g.corners);
+  corners.Wait();  // the pieces are cut from the corners
   glUniform1f(g.reach, reach);
   DrawReached(options, reach);
   glBindVertexArray(0);
