@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -451,12 +452,16 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   CREASE_RETURN_IF_ERROR(PrepareTarget(options.size));
   Gl& g = *gl_;
   // The corners' normals and tangents on the helper while this thread
-  // restores the base and lists the wrinkles. Only a base made anew draws
-  // the whole corners buffer (the pieces have their own).
-  HelperJob corners(&g.helper, [this, &mesh] { MakeCorners(mesh); });
+  // restores the base and lists the wrinkles. They feed a base made anew
+  // (which draws the whole corners buffer) and the pieces; a flat frame on a
+  // kept base needs neither.
   UvMapBase* const found = FindBase(mesh, options);
+  std::optional<HelperJob> corners;
+  if (found == nullptr || wrinkles != nullptr) {
+    corners.emplace(&g.helper, [this, &mesh] { MakeCorners(mesh); });
+  }
   if (found == nullptr) {
-    corners.Wait();
+    corners->Wait();
     g.corners_buffer.Upload(g.corners);
   }
   const float height_range =
@@ -477,7 +482,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   PrepareBase(found, mesh, options, out);
   CREASE_ASSIGN_OR_RETURN(const float reach,
                           UploadWrinkles(mesh, wrinkles, options.size));
-  corners.Wait();  // the pieces are cut from the corners
+  if (corners) corners->Wait();  // the pieces are cut from the corners
   glUniform1f(g.reach, reach);
   DrawReached(options, reach);
   glBindVertexArray(0);
