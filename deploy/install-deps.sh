@@ -12,6 +12,7 @@ packages=(
   openssl libssl-dev
   libtinygltf-dev nlohmann-json3-dev
   gltfpack
+  python3
 )
 
 missing=()
