@@ -3,6 +3,7 @@
 // glReadPixels.
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -284,6 +285,87 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
   state.counters["png_bytes"] = static_cast<double>(bytes);
 }
 
+// The wrinkles of a bundled animation's first 60 frames, each as its session
+// had them, and the session's weld map (kept past the session).
+struct UvMapsWalk {
+  std::vector<int32_t> welded;
+  std::vector<FrameWrinkles> wrinkles;
+};
+
+const UvMapsWalk& UvMapsWalkOf(const std::string& name) {
+  static auto* walks = new std::map<std::string, UvMapsWalk>();
+  UvMapsWalk& walk = (*walks)[name];
+  if (!walk.wrinkles.empty()) return walk;
+  const io::Animation& animation = SceneOf(name).animation;
+  auto session = *Session::Create(animation.mesh.triangles,
+                                  animation.mesh.positions, SessionParams{});
+  const int frames = std::min(60, animation.num_frames());
+  for (int f = 0; f < frames; ++f) {
+    (void)session->ProcessFrame(animation.frames.Sample(f));
+    session->wrinkles().ExportFrame(&walk.wrinkles.emplace_back());
+  }
+  const auto& weld = session->topology().weld_map();
+  walk.welded.assign(weld.begin(), weld.end());
+  return walk;
+}
+
+// The UV-space maps frame after frame through the first 60 frames of a walk
+// (the wrinkles each frame's session had), as a session asking for maps
+// pays: the mean per frame is the benchmark's time. Each frame is visited
+// three times; the counters give, over each frame's quickest visit (wall),
+// the median frame and the slowest frame and which it was. BM_UvMaps' drawn
+// frame is the walk's most wrinkled.
+void BM_UvMapsWalk(benchmark::State& state, const std::string& name,
+                   const std::string& gltf, int size) {
+  Scene& scene = SceneOf(name);
+  const std::vector<float>& corner_uvs = CornerUvsOf(state, name, gltf);
+  if (corner_uvs.empty()) return;
+  const UvMapsWalk& walk = UvMapsWalkOf(name);
+  const io::Animation& animation = scene.animation;
+  const auto mesh_at = [&](size_t f) {
+    return RenderMesh{animation.frames.Sample(static_cast<int>(f)),
+                      animation.mesh.triangles, walk.welded, corner_uvs};
+  };
+  static UvMapRenderer* renderer = UvMapRenderer::Create(&Gpu())->release();
+  UvMapOptions options;
+  options.size = size;
+  UvMaps maps;
+  // The base for these UVs is made once per session, not per frame.
+  if (absl::Status s = renderer->Render(mesh_at(0), nullptr, options, &maps);
+      !s.ok()) {
+    state.SkipWithError(std::string(s.message()).c_str());
+    return;
+  }
+  // Each frame's quickest visit: a visit the machine's noise slowed says
+  // nothing about the frame.
+  std::vector<double> quickest(walk.wrinkles.size(), 1e30);
+  size_t next = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    if (absl::Status s = renderer->Render(mesh_at(next), &walk.wrinkles[next],
+                                          options, &maps);
+        !s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(maps.height.data());
+    quickest[next] =
+        std::min(quickest[next], std::chrono::duration<double, std::milli>(
+                                     std::chrono::steady_clock::now() - start)
+                                     .count());
+    next = (next + 1) % walk.wrinkles.size();
+  }
+  if (quickest.back() >= 1e30) return;  // not every frame visited
+  const size_t slowest = static_cast<size_t>(
+      std::max_element(quickest.begin(), quickest.end()) - quickest.begin());
+  state.counters["slowest_frame"] = static_cast<double>(slowest);
+  state.counters["slowest_ms"] = quickest[slowest];
+  std::vector<double> sorted = quickest;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2,
+                   sorted.end());
+  state.counters["median_frame_ms"] = sorted[sorted.size() / 2];
+}
+
 // The maps' tangent frames alone (CPU, each frame): the face tangents,
 // angle-weighted and summed per (welded vertex, UV), then per corner made
 // orthogonal to the smooth normal.
@@ -359,6 +441,15 @@ BENCHMARK_CAPTURE(BM_DilationRefill, cesiumman_walk, "cesiumman_walk",
           })
           ->Unit(benchmark::kMillisecond);
     }
+    // Three whole walks of 60 frames (each frame visited alike).
+    benchmark::RegisterBenchmark(
+        absl::StrFormat("BM_UvMapsWalk/%s/1024", name).c_str(),
+        [=](benchmark::State& state) {
+          BM_UvMapsWalk(state, name, gltf, 1024);
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(180)
+        ->UseRealTime();
   }
   return true;
 }();
