@@ -14,9 +14,10 @@ namespace crease::image {
 
 // Which PNG row filters libpng tries. kAdaptive (libpng's default) picks one
 // per row out of five and suits rendered frames (flat backgrounds); kSub
-// alone suits smooth maps: on a 1024² normal + height map pair it encodes
-// about 4× faster and 4 % smaller, while a 1080p frame comes out 35 % bigger
-// (render_bench, docs/benchmarks.md).
+// alone, deflated with run-length matches only (zlib's Z_RLE), suits smooth
+// maps: on a 1024² normal + height map pair it encodes about 4× faster and a
+// quarter smaller, while a 1080p frame comes out 35 % bigger (render_bench,
+// docs/benchmarks.md).
 enum class PngFilter { kAdaptive, kSub };
 
 // PNG, lossless (RGBA, 8 bits), through libpng. `compression_level` 0-9 (1:
