@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "common/helper_thread.h"
 #include "common/status_macros.h"
 #include "image/image_encoding.h"
 #include "renderer/gpu_context.h"
@@ -64,13 +65,17 @@ struct RenderPool::ThreadRenderers {
   // never compiles its shaders.
   std::unique_ptr<renderer::UvMapRenderer> uv_maps;
   renderer::UvMaps uv_scratch;
+  // Encodes the normal map while this thread encodes the height map: made
+  // with uv_maps.
+  std::unique_ptr<HelperThread> encoder;
 };
 
 namespace {
 
-// The maps encoded as the wire carries them.
+// The maps encoded as the wire carries them. PNGs: the normal map (two
+// thirds of the bytes) on `helper`, the height map here.
 absl::StatusOr<EncodedUvMaps> EncodeUvMaps(const renderer::UvMaps& maps,
-                                           bool raw) {
+                                           bool raw, HelperThread* helper) {
   EncodedUvMaps out;
   out.size = maps.size;
   out.height_range = maps.height_range;
@@ -83,11 +88,17 @@ absl::StatusOr<EncodedUvMaps> EncodeUvMaps(const renderer::UvMaps& maps,
     }
     return out;
   }
-  CREASE_ASSIGN_OR_RETURN(
-      out.normal_map, image::EncodePng(maps.normal, 1, image::PngFilter::kSub));
-  CREASE_ASSIGN_OR_RETURN(
-      out.height_map, image::EncodePngGray16(maps.size, maps.size, maps.height,
-                                             1, image::PngFilter::kSub));
+  absl::StatusOr<std::string> normal;
+  absl::StatusOr<std::string> height;
+  {
+    HelperJob normal_job(helper, [&maps, &normal] {
+      normal = image::EncodePng(maps.normal, 1, image::PngFilter::kSub);
+    });
+    height = image::EncodePngGray16(maps.size, maps.size, maps.height, 1,
+                                    image::PngFilter::kSub);
+  }  // waits for the normal map
+  CREASE_ASSIGN_OR_RETURN(out.normal_map, std::move(normal));
+  CREASE_ASSIGN_OR_RETURN(out.height_map, std::move(height));
   return out;
 }
 
@@ -122,11 +133,13 @@ void RenderPool::RenderOne(Queued& item, ThreadRenderers& renderers,
       return;
     }
     renderers.uv_maps = *std::move(made);
+    renderers.encoder = std::make_unique<HelperThread>();
   }
   absl::Status drawn = renderers.uv_maps->Render(
       job.mesh, job.wrinkles, *job.uv_maps, &renderers.uv_scratch);
   outcome->uv_maps = drawn.ok()
-                         ? EncodeUvMaps(renderers.uv_scratch, job.uv_maps_raw)
+                         ? EncodeUvMaps(renderers.uv_scratch, job.uv_maps_raw,
+                                        renderers.encoder.get())
                          : absl::StatusOr<EncodedUvMaps>(drawn);
   outcome->uv_maps_ms = stage.Lap();
 }
