@@ -22,9 +22,14 @@ import collections
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
+
+# Seconds per Google Benchmark time unit: builds may report a benchmark in
+# different units, so samples are kept in seconds.
+SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
 def parse_args(argv):
@@ -48,7 +53,7 @@ def parse_args(argv):
         name, sep, binary = build.partition("=")
         if not sep or not name or not binary:
             parser.error(f"expected NAME=BINARY, got {build!r}")
-        if not os.access(binary, os.X_OK):
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
             parser.error(f"{binary}: not an executable file")
         builds.append((name, binary))
     if len({name for name, _ in builds}) != len(builds):
@@ -62,13 +67,17 @@ def parse_args(argv):
             parser.error(f"--env expects KEY=VALUE, got {pair!r}")
         env[key] = value
     if args.one_core:
+        if any(pair.startswith("LP_NUM_THREADS=") for pair in args.env):
+            parser.error("--one-core sets LP_NUM_THREADS=0; drop --env LP_NUM_THREADS")
+        if shutil.which("taskset") is None:
+            parser.error("--one-core needs taskset (util-linux)")
         env["LP_NUM_THREADS"] = "0"
     return args, builds, env
 
 
 def run_once(binary, args, env):
-    """One run: {benchmark: [(real, cpu), ...]} over its repetitions, in the
-    benchmark's own time unit, and that unit."""
+    """One run: {benchmark: [(real, cpu), ...]} over its repetitions, in
+    seconds, and each benchmark's own time unit."""
     command = [binary, f"--benchmark_filter={args.filter}",
                f"--benchmark_repetitions={args.repetitions}",
                "--benchmark_format=json"]
@@ -78,26 +87,32 @@ def run_once(binary, args, env):
     if result.returncode != 0:
         sys.exit(f"{binary} failed ({result.returncode}):\n{result.stderr}")
     try:
-        report = json.loads(result.stdout)
+        output = json.loads(result.stdout)
     except json.JSONDecodeError as error:
         sys.exit(f"{binary} did not print JSON ({error})")
     times = collections.defaultdict(list)
     units = {}
-    for benchmark in report.get("benchmarks", []):
+    for benchmark in output.get("benchmarks", []):
         if benchmark.get("run_type") != "iteration":
             continue  # the aggregates: made here over every round instead
         if benchmark.get("error_occurred"):
             sys.exit(f"{binary}: {benchmark['name']}: "
                      f"{benchmark.get('error_message', 'error')}")
         name = benchmark["run_name"]
-        times[name].append((benchmark["real_time"], benchmark["cpu_time"]))
-        units[name] = benchmark.get("time_unit", "ns")
+        unit = benchmark.get("time_unit", "ns")
+        if unit not in SECONDS:
+            sys.exit(f"{binary}: {name}: unknown time unit {unit!r}")
+        times[name].append((benchmark["real_time"] * SECONDS[unit],
+                            benchmark["cpu_time"] * SECONDS[unit]))
+        units[name] = unit
     return times, units
 
 
-def summarise(samples):
-    real = [r for r, _ in samples]
-    cpu = [c for _, c in samples]
+def summarise(samples, unit):
+    """min and median wall time and median CPU time, in `unit`."""
+    scale = 1.0 / SECONDS[unit]
+    real = [r * scale for r, _ in samples]
+    cpu = [c * scale for _, c in samples]
     return min(real), statistics.median(real), statistics.median(cpu)
 
 
@@ -129,7 +144,7 @@ def report(builds, times, units, args):
             if not samples:
                 row.append("—")
                 continue
-            low, median, cpu = summarise(samples)
+            low, median, cpu = summarise(samples, units[benchmark])
             medians[name] = median
             row.append(f"{low:.4g} / {median:.4g} ({cpu:.4g})")
         reference = medians.get(builds[0][0])
@@ -153,7 +168,9 @@ def main(argv):
             run_times, run_units = run_once(binary, args, env)
             for benchmark, samples in run_times.items():
                 times[benchmark].setdefault(name, []).extend(samples)
-            units.update(run_units)
+            # Shown in the unit the first build reported it in.
+            for benchmark, unit in run_units.items():
+                units.setdefault(benchmark, unit)
     if not times:
         sys.exit(f"no benchmark matched --filter {args.filter!r}")
     print(report(builds, times, units, args))

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -132,7 +134,7 @@ const RenderSet kSets[] = {
             absl::StrFormat("BM_Render/%s/%dx%d/%s", set.label, w, h,
                             wrinkled ? "wrinkled" : "plain")
                 .c_str(),
-            [=](benchmark::State& state) {
+            [set, w = w, h = h, wrinkled](benchmark::State& state) {
               BM_Render(state, set.name, set.min_width, w, h, wrinkled);
             })
             ->Unit(benchmark::kMillisecond);
@@ -217,7 +219,7 @@ void BM_RenderPattern(benchmark::State& state, int width, int height,
                             std::pair{PatternRun::kDisplaced, "displaced"}}) {
     benchmark::RegisterBenchmark(
         absl::StrFormat("BM_RenderPattern/Fox.glb/640x480/%s", label).c_str(),
-        [=](benchmark::State& state) {
+        [run = run](benchmark::State& state) {
           BM_RenderPattern(state, 640, 480, run);
         })
         ->Unit(benchmark::kMillisecond);
@@ -338,7 +340,8 @@ void BM_UvMapsWalk(benchmark::State& state, const std::string& name,
   }
   // Each frame's quickest visit: a visit the machine's noise slowed says
   // nothing about the frame.
-  std::vector<double> quickest(walk.wrinkles.size(), 1e30);
+  std::vector<double> quickest(walk.wrinkles.size(),
+                               std::numeric_limits<double>::infinity());
   size_t next = 0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
@@ -355,15 +358,18 @@ void BM_UvMapsWalk(benchmark::State& state, const std::string& name,
                                      .count());
     next = (next + 1) % walk.wrinkles.size();
   }
-  if (quickest.back() >= 1e30) return;  // not every frame visited
+  // Frames are visited in order: the last one seen means every one was.
+  if (std::isinf(quickest.back())) return;
   const size_t slowest = static_cast<size_t>(
       std::max_element(quickest.begin(), quickest.end()) - quickest.begin());
   state.counters["slowest_frame"] = static_cast<double>(slowest);
   state.counters["slowest_ms"] = quickest[slowest];
   std::vector<double> sorted = quickest;
-  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2,
-                   sorted.end());
-  state.counters["median_frame_ms"] = sorted[sorted.size() / 2];
+  std::sort(sorted.begin(), sorted.end());
+  const size_t half = sorted.size() / 2;
+  state.counters["median_frame_ms"] =
+      sorted.size() % 2 == 1 ? sorted[half]
+                             : 0.5 * (sorted[half - 1] + sorted[half]);
 }
 
 // The maps' tangent frames alone (CPU, each frame): the face tangents,
@@ -436,7 +442,7 @@ BENCHMARK_CAPTURE(BM_DilationRefill, cesiumman_walk, "cesiumman_walk",
                               std::pair{UvMapsRun::kPng, "png"}}) {
       benchmark::RegisterBenchmark(
           absl::StrFormat("BM_UvMaps/%s/1024/%s", name, label).c_str(),
-          [=](benchmark::State& state) {
+          [name = name, gltf = gltf, run = run](benchmark::State& state) {
             BM_UvMaps(state, name, gltf, 1024, run);
           })
           ->Unit(benchmark::kMillisecond);
@@ -444,7 +450,7 @@ BENCHMARK_CAPTURE(BM_DilationRefill, cesiumman_walk, "cesiumman_walk",
     // Three whole walks of 60 frames (each frame visited alike).
     benchmark::RegisterBenchmark(
         absl::StrFormat("BM_UvMapsWalk/%s/1024", name).c_str(),
-        [=](benchmark::State& state) {
+        [name = name, gltf = gltf](benchmark::State& state) {
           BM_UvMapsWalk(state, name, gltf, 1024);
         })
         ->Unit(benchmark::kMillisecond)

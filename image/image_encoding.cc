@@ -76,7 +76,8 @@ bool WritePng(const PngRows& rows, int level, PngFilter filter,
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     // A smooth map's Sub-filtered rows are mostly runs of zeros, which
     // run-length matches alone find: a fifth smaller and a little quicker
-    // than zlib's full search (docs/benchmarks.md, session 17).
+    // than the default strategy's hash-chain matches (docs/benchmarks.md,
+    // session 17).
     png_set_compression_strategy(png, Z_RLE);
   }
   png_set_IHDR(png, info, rows.width, rows.height, rows.bit_depth,
@@ -101,7 +102,7 @@ absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
     return absl::InvalidArgumentError("png: compression level must be 0-9");
   }
   std::string out, error;
-  out.reserve(image.pixels.size() / 2);
+  out.reserve(image.pixels.size() / 8);
   PngRows rows;
   rows.width = image.width;
   rows.height = image.height;
@@ -110,6 +111,7 @@ absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
   if (!WritePng(rows, compression_level, filter, &out, &error)) {
     return absl::InternalError(absl::StrCat("png: ", error));
   }
+  out.shrink_to_fit();  // it is kept (in a message) at its size, not ours
   return out;
 }
 
@@ -138,6 +140,7 @@ absl::StatusOr<std::string> EncodePngGray16(int width, int height,
   if (!WritePng(rows, compression_level, filter, &out, &error)) {
     return absl::InternalError(absl::StrCat("png: ", error));
   }
+  out.shrink_to_fit();  // it is kept (in a message) at its size, not ours
   return out;
 }
 

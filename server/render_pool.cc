@@ -65,8 +65,8 @@ struct RenderPool::ThreadRenderers {
   // never compiles its shaders.
   std::unique_ptr<renderer::UvMapRenderer> uv_maps;
   renderer::UvMaps uv_scratch;
-  // Encodes the normal map while this thread encodes the height map: made
-  // with uv_maps.
+  // Encodes the normal map's PNG while this thread encodes the height map's:
+  // made on the first job that asks for PNG maps.
   std::unique_ptr<HelperThread> encoder;
 };
 
@@ -133,6 +133,8 @@ void RenderPool::RenderOne(Queued& item, ThreadRenderers& renderers,
       return;
     }
     renderers.uv_maps = *std::move(made);
+  }
+  if (!job.uv_maps_raw && renderers.encoder == nullptr) {
     renderers.encoder = std::make_unique<HelperThread>();
   }
   absl::Status drawn = renderers.uv_maps->Render(

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/alternate.py against fake benchmark binaries whose times are known:
-the min / median over every repetition of every round, the ratio to the first
-build, the aggregates Google Benchmark adds left out, and clear failures."""
+the builds run in turn, the min / median over every repetition of every round,
+the ratio to the first build (units converted), the aggregates Google
+Benchmark adds left out, the environment, and clear failures."""
 
 import os
 import re
@@ -16,25 +17,31 @@ ALTERNATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
 
 # A fake binary: each run reads how many runs came before it (a counter file)
 # and reports repetition k of benchmark BM_A as BASE + 10 * run + k ms real,
-# half that CPU, plus a mean aggregate that must be ignored.
+# half that CPU, in UNIT, plus a mean aggregate that must be ignored. Every
+# run appends "NAME LP_NUM_THREADS" to one log the fakes share.
 FAKE = textwrap.dedent("""\
     #!{python}
     import json, os, sys
     counter = {counter!r}
     run = int(open(counter).read()) if os.path.exists(counter) else 0
     open(counter, "w").write(str(run + 1))
+    with open({log!r}, "a") as log:
+        log.write("{name} " + os.environ.get("LP_NUM_THREADS", "-") + "\\n")
     repetitions = int([a for a in sys.argv if a.startswith("--benchmark_repetitions=")][0].split("=")[1])
     assert "--benchmark_format=json" in sys.argv
     if {fail}:
         sys.stderr.write("boom\\n")
         sys.exit(3)
+    scale = dict(ms=1, us=1000)["{unit}"]
     benchmarks = []
     for k in range(repetitions):
-        real = {base} + 10 * run + k
+        real = ({base} + 10 * run + k) * scale
         benchmarks.append(dict(name="BM_A", run_name="BM_A", run_type="iteration",
-                               real_time=real, cpu_time=real / 2, time_unit="ms"))
+                               real_time=real, cpu_time=real / 2, time_unit="{unit}",
+                               error_occurred={error},
+                               error_message="skipped: no GPU"))
     benchmarks.append(dict(name="BM_A_mean", run_name="BM_A", run_type="aggregate",
-                           real_time=1e9, cpu_time=1e9, time_unit="ms"))
+                           real_time=1e9, cpu_time=1e9, time_unit="{unit}"))
     print(json.dumps(dict(context={{}}, benchmarks=benchmarks)))
     """)
 
@@ -44,13 +51,21 @@ class AlternateTest(unittest.TestCase):
         self.dir = tempfile.TemporaryDirectory()
         self.addCleanup(self.dir.cleanup)
 
-    def fake(self, name, base, fail=False):
+    def fake(self, name, base, fail=False, unit="ms", error=False):
         path = os.path.join(self.dir.name, name)
         with open(path, "w") as f:
             f.write(FAKE.format(python=sys.executable, base=base, fail=fail,
-                                counter=path + ".count"))
+                                counter=path + ".count", log=self.log(),
+                                name=name, unit=unit, error=error))
         os.chmod(path, 0o755)
         return path
+
+    def log(self):
+        return os.path.join(self.dir.name, "runs.log")
+
+    def runs(self):
+        with open(self.log()) as f:
+            return f.read().split("\n")[:-1]
 
     def run_alternate(self, *args):
         return subprocess.run([sys.executable, ALTERNATE, *args],
@@ -73,18 +88,49 @@ class AlternateTest(unittest.TestCase):
         self.assertEqual(cells[2], "50 / 56 (28)")
         self.assertEqual(cells[3], f"{56 / 106:.3f}")
         self.assertIn("2 rounds of 3 repetitions", result.stdout)
-        # Alternated: each binary ran once a round.
-        for path in (before, after):
-            with open(path + ".count") as f:
-                self.assertEqual(f.read(), "2")
+        # Alternated, round after round, in the caller's environment.
+        self.assertEqual(self.runs(), ["before -", "after -", "before -", "after -"])
+
+    def test_units_are_converted_before_the_ratio(self):
+        before = self.fake("before", 100)
+        after = self.fake("after", 50, unit="us")  # 50 000 us and up
+        result = self.run_alternate("--rounds", "1", "--repetitions", "3",
+                                    f"before={before}", f"after={after}")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        row = [l for l in result.stdout.splitlines() if l.startswith("| BM_A")]
+        cells = [c.strip() for c in row[0].strip("|").split("|")]
+        self.assertEqual(cells[0], "BM_A (ms)")  # the first build's unit
+        self.assertEqual(cells[2], "50 / 51 (25.5)")
+        self.assertEqual(cells[3], f"{51 / 101:.3f}")
+
+    def test_environment_and_one_core(self):
+        a = self.fake("a", 1)
+        result = self.run_alternate("--rounds", "1", "--env", "LP_NUM_THREADS=7",
+                                    f"a={a}")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        result = self.run_alternate("--rounds", "1", "--one-core", f"a={a}")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("one core, LP_NUM_THREADS=0", result.stdout)
+        self.assertEqual(self.runs(), ["a 7", "a 0"])
+        result = self.run_alternate("--one-core", "--env", "LP_NUM_THREADS=2",
+                                    f"a={a}")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--one-core", result.stderr)
+
+    def test_benchmark_error_is_reported(self):
+        skipped = self.fake("skipped", 1, error=True)
+        result = self.run_alternate("--rounds", "1", f"skipped={skipped}")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("BM_A: skipped: no GPU", result.stderr)
 
     def test_malformed_build_is_refused(self):
         result = self.run_alternate("no-equals-sign")
         self.assertEqual(result.returncode, 2)
         self.assertIn("NAME=BINARY", result.stderr)
-        result = self.run_alternate(f"a={os.path.join(self.dir.name, 'missing')}")
-        self.assertEqual(result.returncode, 2)
-        self.assertIn("not an executable", result.stderr)
+        for missing in (os.path.join(self.dir.name, "missing"), self.dir.name):
+            result = self.run_alternate(f"a={missing}")
+            self.assertEqual(result.returncode, 2)
+            self.assertIn("not an executable", result.stderr)
 
     def test_failing_binary_is_reported(self):
         broken = self.fake("broken", 1, fail=True)
