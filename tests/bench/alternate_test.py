@@ -67,6 +67,12 @@ class AlternateTest(unittest.TestCase):
         with open(self.log()) as f:
             return f.read().split("\n")[:-1]
 
+    def cells_of_bm_a(self, result):
+        """The cells of BM_A's row in the printed table."""
+        rows = [l for l in result.stdout.splitlines() if l.startswith("| BM_A")]
+        self.assertEqual(len(rows), 1, result.stdout)
+        return [c.strip() for c in rows[0].strip("|").split("|")]
+
     def run_alternate(self, *args):
         return subprocess.run([sys.executable, ALTERNATE, *args],
                               capture_output=True, text=True)
@@ -77,9 +83,7 @@ class AlternateTest(unittest.TestCase):
         result = self.run_alternate("--rounds", "2", "--repetitions", "3",
                                     f"before={before}", f"after={after}")
         self.assertEqual(result.returncode, 0, result.stderr)
-        row = [l for l in result.stdout.splitlines() if l.startswith("| BM_A")]
-        self.assertEqual(len(row), 1, result.stdout)
-        cells = [c.strip() for c in row[0].strip("|").split("|")]
+        cells = self.cells_of_bm_a(result)
         # before: 100, 101, 102 then 110, 111, 112 -> min 100, median 106;
         # after: 50..52, 60..62 -> min 50, median 56; CPU half of each. One
         # round alone would give medians 101 and 51.
@@ -97,8 +101,7 @@ class AlternateTest(unittest.TestCase):
         result = self.run_alternate("--rounds", "1", "--repetitions", "3",
                                     f"before={before}", f"after={after}")
         self.assertEqual(result.returncode, 0, result.stderr)
-        row = [l for l in result.stdout.splitlines() if l.startswith("| BM_A")]
-        cells = [c.strip() for c in row[0].strip("|").split("|")]
+        cells = self.cells_of_bm_a(result)
         self.assertEqual(cells[0], "BM_A (ms)")  # the first build's unit
         self.assertEqual(cells[2], "50 / 51 (25.5)")
         self.assertEqual(cells[3], f"{51 / 101:.3f}")
