@@ -27,6 +27,15 @@ absl::Status CheckImage(const RgbaImage& image) {
   return absl::OkStatus();
 }
 
+absl::Status CheckRows(const RgbaRows& rows) {
+  if (rows.width <= 0 || rows.height <= 0 || rows.data == nullptr) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "image: %dx%d rows%s", rows.width, rows.height,
+        rows.data == nullptr ? " without pixels" : ""));
+  }
+  return absl::OkStatus();
+}
+
 struct TjHandle {
   explicit TjHandle(tjhandle h) : handle(h) {}
   ~TjHandle() {
@@ -52,6 +61,7 @@ struct PngRows {
   const uint8_t* data = nullptr;
   size_t row_bytes = 0;
   bool swap16 = false;  // 16-bit samples in host (little-endian) order
+  bool bottom_up = false;  // data's first row is the image's last
 };
 
 // libpng reports errors by longjmp; keep this function free of objects with
@@ -86,7 +96,9 @@ bool WritePng(const PngRows& rows, int level, PngFilter filter,
   png_write_info(png, info);
   if (rows.swap16) png_set_swap(png);
   for (int y = 0; y < rows.height; ++y) {
-    png_write_row(png, rows.data + static_cast<size_t>(y) * rows.row_bytes);
+    const int stored = rows.bottom_up ? rows.height - 1 - y : y;
+    png_write_row(png,
+                  rows.data + static_cast<size_t>(stored) * rows.row_bytes);
   }
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
@@ -98,16 +110,23 @@ bool WritePng(const PngRows& rows, int level, PngFilter filter,
 absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
                                       int compression_level, PngFilter filter) {
   CREASE_RETURN_IF_ERROR(CheckImage(image));
+  return EncodePng(RgbaRows::Of(image), compression_level, filter);
+}
+
+absl::StatusOr<std::string> EncodePng(const RgbaRows& image,
+                                      int compression_level, PngFilter filter) {
+  CREASE_RETURN_IF_ERROR(CheckRows(image));
   if (compression_level < 0 || compression_level > 9) {
     return absl::InvalidArgumentError("png: compression level must be 0-9");
   }
   std::string out, error;
-  out.reserve(image.pixels.size() / 8);
+  out.reserve(static_cast<size_t>(image.width) * image.height / 2);
   PngRows rows;
   rows.width = image.width;
   rows.height = image.height;
-  rows.data = image.pixels.data();
+  rows.data = image.data;
   rows.row_bytes = static_cast<size_t>(image.width) * 4;
+  rows.bottom_up = image.bottom_up;
   if (!WritePng(rows, compression_level, filter, &out, &error)) {
     return absl::InternalError(absl::StrCat("png: ", error));
   }
@@ -182,6 +201,11 @@ absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes) {
 
 absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image, int quality) {
   CREASE_RETURN_IF_ERROR(CheckImage(image));
+  return EncodeJpeg(RgbaRows::Of(image), quality);
+}
+
+absl::StatusOr<std::string> EncodeJpeg(const RgbaRows& image, int quality) {
+  CREASE_RETURN_IF_ERROR(CheckRows(image));
   if (quality < 1 || quality > 100) {
     return absl::InvalidArgumentError("jpeg: quality must be 1-100");
   }
@@ -190,9 +214,9 @@ absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image, int quality) {
     return absl::InternalError("jpeg: tjInitCompress failed");
   unsigned char* buffer = nullptr;
   unsigned long size = 0;
-  if (tjCompress2(tj.handle, image.pixels.data(), image.width, 0, image.height,
-                  TJPF_RGBA, &buffer, &size, TJSAMP_420, quality,
-                  TJFLAG_FASTDCT) != 0) {
+  const int flags = TJFLAG_FASTDCT | (image.bottom_up ? TJFLAG_BOTTOMUP : 0);
+  if (tjCompress2(tj.handle, image.data, image.width, 0, image.height,
+                  TJPF_RGBA, &buffer, &size, TJSAMP_420, quality, flags) != 0) {
     const std::string message = tjGetErrorStr2(tj.handle);
     tjFree(buffer);
     return absl::InternalError(absl::StrCat("jpeg: ", message));

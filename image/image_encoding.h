@@ -25,6 +25,11 @@ enum class PngFilter { kAdaptive, kSub };
 absl::StatusOr<std::string> EncodePng(const RgbaImage& image,
                                       int compression_level = 1,
                                       PngFilter filter = PngFilter::kAdaptive);
+// The same from borrowed rows in either order (a GPU read-back's bottom-up
+// rows are written top row first without a flipped copy).
+absl::StatusOr<std::string> EncodePng(const RgbaRows& rows,
+                                      int compression_level = 1,
+                                      PngFilter filter = PngFilter::kAdaptive);
 // PNG of one 16-bit gray channel (a height map), `values` row by row, top
 // first.
 absl::StatusOr<std::string> EncodePngGray16(
@@ -33,6 +38,9 @@ absl::StatusOr<std::string> EncodePngGray16(
 // JPEG through libturbojpeg, 4:2:0, alpha dropped. `quality` 1-100.
 absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image,
                                        int quality = 90);
+// The same from borrowed rows in either order (libturbojpeg reads bottom-up
+// rows itself).
+absl::StatusOr<std::string> EncodeJpeg(const RgbaRows& rows, int quality = 90);
 
 // Decoders, for tests and golden images.
 absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes);

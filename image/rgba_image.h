@@ -20,6 +20,20 @@ struct RgbaImage {
   }
 };
 
+// Borrowed 8-bit RGBA rows, packed (width * 4 bytes each): an RgbaImage's, or
+// pixels read back from the GPU, whose rows run bottom to top. Encoders take
+// either order, so a read-back frame is never flipped on the CPU.
+struct RgbaRows {
+  int width = 0;
+  int height = 0;
+  const uint8_t* data = nullptr;  // width * height * 4 bytes
+  bool bottom_up = false;         // data's first row is the image's last
+
+  static RgbaRows Of(const RgbaImage& image) {
+    return {image.width, image.height, image.pixels.data(), false};
+  }
+};
+
 }  // namespace crease::image
 
 #endif  // CREASE_IMAGE_RGBA_IMAGE_H_

@@ -212,9 +212,10 @@ absl::StatusOr<gl::SceneView> FrameRenderer::BeginFrame(
   return view;
 }
 
-absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
-    const RenderMesh& given_mesh, const FrameWrinkles* wrinkles,
-    const RenderOptions& options, RenderStats* stats) {
+absl::Status FrameRenderer::DrawWrinkled(const RenderMesh& given_mesh,
+                                         const FrameWrinkles* wrinkles,
+                                         const RenderOptions& options,
+                                         RenderStats* stats) {
   CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
   // Wrinkles with no lists yet (a session that has seen no frame): none.
   if (!options.wrinkles || wrinkles == nullptr ||
@@ -242,12 +243,13 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
         [](const std::array<float, 4>& l) { return l[3] > 1.0f; }));
     stats->draw_calls = draw_calls;
   }
-  return g.target->Read();
+  return absl::OkStatus();
 }
 
-absl::StatusOr<image::RgbaImage> FrameRenderer::RenderPattern(
-    const RenderMesh& given_mesh, const PatternWrinkles& wrinkles,
-    const RenderOptions& options, RenderStats* stats) {
+absl::Status FrameRenderer::DrawPattern(const RenderMesh& given_mesh,
+                                        const PatternWrinkles& wrinkles,
+                                        const RenderOptions& options,
+                                        RenderStats* stats) {
   CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
   CREASE_RETURN_IF_ERROR(
       ValidateCornerUvs(given_mesh.corner_uvs, given_mesh.triangles.size()));
@@ -263,7 +265,37 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::RenderPattern(
   RenderStats drawn;
   pattern_->Draw(mesh, wrinkles, options, view, &drawn);
   if (stats != nullptr) *stats = drawn;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<image::RgbaImage> FrameRenderer::Render(
+    const RenderMesh& mesh, const FrameWrinkles* wrinkles,
+    const RenderOptions& options, RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(DrawWrinkled(mesh, wrinkles, options, stats));
   return gl_->target->Read();
+}
+
+absl::StatusOr<image::RgbaImage> FrameRenderer::RenderPattern(
+    const RenderMesh& mesh, const PatternWrinkles& wrinkles,
+    const RenderOptions& options, RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(DrawPattern(mesh, wrinkles, options, stats));
+  return gl_->target->Read();
+}
+
+absl::StatusOr<ReadbackTicket> FrameRenderer::RenderToReadback(
+    const RenderMesh& mesh, const FrameWrinkles* wrinkles,
+    const RenderOptions& options, PixelReadback* readback,
+    RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(DrawWrinkled(mesh, wrinkles, options, stats));
+  return readback->Start(*gl_->target);
+}
+
+absl::StatusOr<ReadbackTicket> FrameRenderer::RenderPatternToReadback(
+    const RenderMesh& mesh, const PatternWrinkles& wrinkles,
+    const RenderOptions& options, PixelReadback* readback,
+    RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(DrawPattern(mesh, wrinkles, options, stats));
+  return readback->Start(*gl_->target);
 }
 
 }  // namespace crease::renderer

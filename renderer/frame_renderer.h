@@ -12,6 +12,7 @@
 #include "renderer/frame_data.h"
 #include "renderer/gpu_context.h"
 #include "renderer/pattern_data.h"
+#include "renderer/pixel_readback.h"
 #include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
 
@@ -114,6 +115,19 @@ class FrameRenderer {
       const RenderMesh& mesh, const PatternWrinkles& wrinkles,
       const RenderOptions& options, RenderStats* stats = nullptr);
 
+  // Render and RenderPattern, with the read-back left travelling: the pixels
+  // go into a slot of `readback` (readback->Finish(ticket) leases them, rows
+  // bottom to top), so the caller can draw the next frame meanwhile. Errors as
+  // Render's, and Start's.
+  absl::StatusOr<ReadbackTicket> RenderToReadback(
+      const RenderMesh& mesh, const FrameWrinkles* wrinkles,
+      const RenderOptions& options, PixelReadback* readback,
+      RenderStats* stats = nullptr);
+  absl::StatusOr<ReadbackTicket> RenderPatternToReadback(
+      const RenderMesh& mesh, const PatternWrinkles& wrinkles,
+      const RenderOptions& options, PixelReadback* readback,
+      RenderStats* stats = nullptr);
+
   // Frees the framebuffers kept for the last size (the next Render makes
   // them again): after an unusually large image, so that one request does
   // not keep hundreds of MB for the renderer's lifetime.
@@ -128,6 +142,14 @@ class FrameRenderer {
   absl::StatusOr<gl::SceneView> BeginFrame(const RenderMesh& given_mesh,
                                            const RenderOptions& options,
                                            RenderMesh* mesh);
+  // Everything of Render and RenderPattern but the read-back: the frame is
+  // left in the target.
+  absl::Status DrawWrinkled(const RenderMesh& mesh,
+                            const FrameWrinkles* wrinkles,
+                            const RenderOptions& options, RenderStats* stats);
+  absl::Status DrawPattern(const RenderMesh& mesh,
+                           const PatternWrinkles& wrinkles,
+                           const RenderOptions& options, RenderStats* stats);
   // The steps of Render, in order.
   void UploadMesh(const RenderMesh& mesh);
   absl::Status UploadWrinkles(const RenderMesh& mesh,

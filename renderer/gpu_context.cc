@@ -44,7 +44,8 @@ void GLAPIENTRY PrintDebugMessage(GLenum, GLenum type, GLuint, GLenum severity,
 
 // Initialises `display` and makes a 4.5 core context on it current; on failure
 // terminates the display and says why.
-absl::StatusOr<EGLContext> MakeContext(EGLDisplay display, bool debug) {
+absl::StatusOr<EGLContext> MakeContext(EGLDisplay display, bool debug,
+                                       bool* robust) {
   if (display == EGL_NO_DISPLAY) return absl::UnavailableError("no display");
   EGLint major = 0, minor = 0;
   if (!eglInitialize(display, &major, &minor)) {
@@ -72,17 +73,27 @@ absl::StatusOr<EGLContext> MakeContext(EGLDisplay display, bool debug) {
       count == 0) {
     return fail(EglError("eglChooseConfig(8-bit RGB, OpenGL)"));
   }
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                       4,
-                                       EGL_CONTEXT_MINOR_VERSION,
-                                       5,
-                                       EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                       EGL_CONTEXT_OPENGL_DEBUG,
-                                       debug ? EGL_TRUE : EGL_FALSE,
-                                       EGL_NONE};
+  // Lose the context on a GPU reset and say so (CheckHealth), where the
+  // driver offers it; else an ordinary context.
+  EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                 4,
+                                 EGL_CONTEXT_MINOR_VERSION,
+                                 5,
+                                 EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                 EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                 EGL_CONTEXT_OPENGL_DEBUG,
+                                 debug ? EGL_TRUE : EGL_FALSE,
+                                 EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
+                                 EGL_LOSE_CONTEXT_ON_RESET,
+                                 EGL_NONE};
   EGLContext context =
       eglCreateContext(display, config, EGL_NO_CONTEXT, context_attributes);
+  *robust = context != EGL_NO_CONTEXT;
+  if (context == EGL_NO_CONTEXT) {
+    context_attributes[8] = EGL_NONE;
+    context =
+        eglCreateContext(display, config, EGL_NO_CONTEXT, context_attributes);
+  }
   if (context == EGL_NO_CONTEXT)
     return fail(EglError("eglCreateContext(OpenGL 4.5 core)"));
   if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
@@ -98,6 +109,35 @@ absl::StatusOr<EGLContext> MakeContext(EGLDisplay display, bool debug) {
   return context;
 }
 
+// The EGL devices, or false with why not in `why`. EGL_EXT_device_base is
+// EGL_EXT_device_enumeration and _query together: NVIDIA's EGL names the
+// base alone on some drivers, which a check for enumeration alone took as no
+// device platform.
+bool QueryDevices(const char* client_extensions,
+                  std::vector<EGLDeviceEXT>* devices,
+                  std::vector<std::string>* why) {
+  const bool enumeration =
+      HasExtension(client_extensions, "EGL_EXT_device_enumeration") ||
+      HasExtension(client_extensions, "EGL_EXT_device_base");
+  if (!HasExtension(client_extensions, "EGL_EXT_platform_device") ||
+      !enumeration) {
+    why->push_back(absl::StrCat(
+        "device platform: EGL_EXT_platform_device or device enumeration "
+        "missing from the client extensions (",
+        client_extensions == nullptr ? "none" : client_extensions, ")"));
+    return false;
+  }
+  EGLDeviceEXT found[16];
+  EGLint count = 0;
+  if (!eglQueryDevicesEXT(16, found, &count) || count == 0) {
+    why->push_back(count == 0 ? "device platform: no EGL devices"
+                              : EglError("eglQueryDevicesEXT"));
+    return false;
+  }
+  devices->assign(found, found + count);
+  return true;
+}
+
 // Looks for an EGL platform that gives an OpenGL 4.5 core context: keeps the
 // first context made (current) and why each display tried gave none.
 class PlatformSearch {
@@ -111,11 +151,13 @@ class PlatformSearch {
   EGLDisplay display() const { return display_; }
   EGLContext context() const { return context_; }
   const std::vector<std::string>& tried() const { return tried_; }
+  bool robust() const { return robust_; }
+  int device() const { return device_; }
 
   // Makes a context on `display`; says why not in tried() if it cannot.
   bool Attempt(const char* platform, EGLDisplay display,
                const std::string& label) {
-    absl::StatusOr<EGLContext> context = MakeContext(display, debug_);
+    absl::StatusOr<EGLContext> context = MakeContext(display, debug_, &robust_);
     if (!context.ok()) {
       tried_.push_back(absl::StrCat(label, ": ", context.status().message()));
       return false;
@@ -126,25 +168,22 @@ class PlatformSearch {
     return true;
   }
 
-  // 1. EGL device platform: real GPUs without a display server.
-  void TryDevicePlatform(bool allowed) {
+  // 1. EGL device platform: real GPUs without a display server. `only`:
+  // that device index and no other (-1: the first that works).
+  void TryDevicePlatform(bool allowed, int only) {
     if (!allowed) {
       tried_.push_back("device platform: disabled by the caller");
       return;
     }
-    if (!HasExtension(client_extensions_, "EGL_EXT_platform_device") ||
-        !HasExtension(client_extensions_, "EGL_EXT_device_enumeration")) {
-      tried_.push_back(
-          "device platform: EGL_EXT_platform_device not available");
+    std::vector<EGLDeviceEXT> devices;
+    if (!QueryDevices(client_extensions_, &devices, &tried_)) return;
+    if (only >= static_cast<int>(devices.size())) {
+      tried_.push_back(absl::StrCat("device platform: no device ", only,
+                                    " (", devices.size(), " found)"));
       return;
     }
-    EGLDeviceEXT devices[16];
-    EGLint count = 0;
-    if (!eglQueryDevicesEXT(16, devices, &count) || count == 0) {
-      tried_.push_back("device platform: no EGL devices");
-    }
-    bool ok = false;
-    for (EGLint i = 0; i < count && !ok; ++i) {
+    for (int i = 0; i < static_cast<int>(devices.size()); ++i) {
+      if (only >= 0 && i != only) continue;
       const char* extensions =
           eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
       const std::string label = absl::StrCat("device platform, device ", i);
@@ -153,10 +192,13 @@ class PlatformSearch {
             absl::StrCat(label, ": Mesa software device, left to surfaceless"));
         continue;
       }
-      ok = Attempt("device",
-                   eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i],
-                                            nullptr),
-                   label);
+      if (Attempt("device",
+                  eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i],
+                                           nullptr),
+                  label)) {
+        device_ = i;
+        return;
+      }
     }
   }
 
@@ -179,6 +221,8 @@ class PlatformSearch {
   const char* platform_ = nullptr;  // where the context is; null: none yet
   EGLDisplay display_ = EGL_NO_DISPLAY;
   EGLContext context_ = EGL_NO_CONTEXT;
+  bool robust_ = false;
+  int device_ = -1;
   std::vector<std::string> tried_;
 };
 
@@ -211,10 +255,10 @@ absl::StatusOr<std::unique_ptr<GpuContext>> GpuContext::Create(
   std::unique_ptr<GpuContext> gpu(new GpuContext());
   PlatformSearch search(options.debug_output,
                         eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS));
-  search.TryDevicePlatform(options.allow_device_platform);
-  if (!search.found()) search.TrySurfacelessPlatform();
+  search.TryDevicePlatform(options.allow_device_platform, options.device);
+  if (!search.found() && options.device < 0) search.TrySurfacelessPlatform();
   // 3. Whatever the default display is.
-  if (!search.found()) {
+  if (!search.found() && options.device < 0) {
     search.Attempt("default", eglGetDisplay(EGL_DEFAULT_DISPLAY),
                    "default display");
   }
@@ -226,6 +270,9 @@ absl::StatusOr<std::unique_ptr<GpuContext>> GpuContext::Create(
   gpu->egl_->display = search.display();
   gpu->egl_->context = search.context();
   gpu->info_.platform = search.platform();
+  gpu->info_.device = search.device();
+  gpu->info_.robust = search.robust();
+  gpu->info_.passed_over = absl::StrJoin(search.tried(), "; ");
 
   QueryGlInfo(&gpu->info_);
   if (options.debug_output) {
@@ -242,6 +289,42 @@ absl::Status GpuContext::MakeCurrent() {
     return absl::InternalError(EglError("eglMakeCurrent"));
   }
   return absl::OkStatus();
+}
+
+absl::Status GpuContext::CheckHealth() {
+  if (info_.robust) {
+    const GLenum reset = glGetGraphicsResetStatus();
+    if (reset != GL_NO_ERROR) {
+      return absl::UnavailableError(absl::StrFormat(
+          "the GPU context was lost (reset status 0x%04x)", reset));
+    }
+  }
+  const GLenum error = glGetError();
+  if (error == GL_NO_ERROR) return absl::OkStatus();
+  // Drain the other flags so the next frame starts clean.
+  for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; ++i) {
+  }
+  return absl::InternalError(
+      absl::StrFormat("GL error 0x%04x while drawing", error));
+}
+
+void GpuContext::RaiseGlErrorForTest() { glEnable(GL_INVALID_ENUM); }
+
+std::vector<int> GpuContext::HardwareEglDevices() {
+  std::vector<EGLDeviceEXT> devices;
+  std::vector<std::string> why;
+  std::vector<int> hardware;
+  if (!QueryDevices(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS), &devices,
+                    &why)) {
+    return hardware;
+  }
+  for (int i = 0; i < static_cast<int>(devices.size()); ++i) {
+    if (!HasExtension(eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS),
+                      "EGL_MESA_device_software")) {
+      hardware.push_back(i);
+    }
+  }
+  return hardware;
 }
 
 }  // namespace crease::renderer

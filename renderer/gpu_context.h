@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -19,10 +20,19 @@ struct GpuContextOptions {
 #endif
   // Skip the EGL device platform (e.g. to force Mesa's software rasteriser).
   bool allow_device_platform = true;
+  // Set (>= 0): the EGL device of this index (eglQueryDevicesEXT's order, as
+  // HardwareEglDevices lists them) and nothing else; a failure is an error.
+  // -1: the first hardware device that works, else the software platforms.
+  int device = -1;
 };
 
 struct GpuInfo {
   std::string platform;  // "device", "surfaceless" or "default"
+  int device = -1;       // the EGL device's index on the device platform
+  // Why each platform or device tried before the chosen one gave no context
+  // (empty when the first worked): tells an operator why a GPU is not used.
+  std::string passed_over;
+  bool robust = false;  // the context reports resets (CheckHealth sees loss)
   std::string vendor;
   std::string renderer;  // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
   std::string version;   // GL_VERSION
@@ -48,6 +58,16 @@ class GpuContext {
 
   // Makes the context current on the calling thread.
   absl::Status MakeCurrent();
+  // After a frame: Unavailable when the context was lost (a GPU reset; make
+  // a new GpuContext), Internal naming the first GL error; OK otherwise.
+  // Clears the GL error flags.
+  absl::Status CheckHealth();
+  // For tests: makes an invalid GL call, so the next CheckHealth fails.
+  void RaiseGlErrorForTest();
+
+  // The indices of the EGL devices that are not Mesa's software device (the
+  // GPUs), or an empty list where the device platform is missing.
+  static std::vector<int> HardwareEglDevices();
   const GpuInfo& info() const { return info_; }
 
  private:

@@ -89,8 +89,13 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
                           ServerMetrics::Create(options.metrics_address));
   state.metrics = std::move(metrics);
   if (options.render_threads > 0) {
+    RenderPoolOptions render;
+    render.gpus = options.gpus;
+    render.threads_per_gpu = options.render_threads;
+    render.encode_threads = options.encode_threads;
+    render.frames_in_flight = options.frames_in_flight;
     CREASE_ASSIGN_OR_RETURN(std::unique_ptr<RenderPool> pool,
-                            RenderPool::Create(options.render_threads));
+                            RenderPool::Create(render));
     state.render_pool = std::move(pool);
   }
   const int workers =
@@ -153,6 +158,11 @@ int CreaseServer::working_sessions() {
 const std::string& CreaseServer::renderer_name() const {
   static const std::string kNone;
   return state_->render_pool ? state_->render_pool->renderer_name() : kNone;
+}
+
+const std::string& CreaseServer::renderer_passed_over() const {
+  static const std::string kNone;
+  return state_->render_pool ? state_->render_pool->passed_over() : kNone;
 }
 
 void CreaseServer::Shutdown() {

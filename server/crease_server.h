@@ -38,6 +38,9 @@ class CreaseServer {
   int working_sessions();
   const ServerMetrics& metrics() const { return *state_->metrics; }
   const std::string& renderer_name() const;
+  // Why EGL passed over what it tried before the renderer's platform (empty:
+  // nothing, or no rendering).
+  const std::string& renderer_passed_over() const;
   // grpc.health.v1 Watch streams open now.
   int health_watches() { return health_->watches(); }
 

@@ -18,6 +18,7 @@
 #include "common/file_util.h"
 #include "common/flags_usage.h"
 #include "server/crease_server.h"
+#include "server/render_pool.h"
 
 ABSL_FLAG(std::string, address, "127.0.0.1:50051",
           "host:port to listen on; port 0 picks a free one");
@@ -40,7 +41,17 @@ ABSL_FLAG(absl::Duration, idle_timeout, absl::Seconds(60),
 ABSL_FLAG(uint32_t, max_image_size, 4096, "Largest image side in pixels");
 ABSL_FLAG(int, worker_threads, 0, "Session worker threads (0: one per core)");
 ABSL_FLAG(int, render_threads, 1,
-          "Render threads, one EGL context each (0: no images)");
+          "GL threads per GPU, one EGL context each, drawing only (0: no "
+          "images)");
+ABSL_FLAG(std::string, gpus, "",
+          "EGL device indices to render on, comma-separated, one render queue "
+          "each, or 'all' (every GPU); empty: the first GPU, else software");
+ABSL_FLAG(int, encode_threads, 0,
+          "Threads encoding JPEG / PNG off the GL threads (0: the cores left "
+          "after the GL threads, at least 2)");
+ABSL_FLAG(int, frames_in_flight, 4,
+          "Frames each GL thread keeps drawn and travelling before it waits "
+          "for the oldest");
 ABSL_FLAG(std::string, tokens_file, "",
           "Bearer tokens, one per line; set: every call needs one");
 ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain (with --tls_key)");
@@ -86,7 +97,7 @@ void LogSessionLine(const std::string& line) {
       line.c_str());
 }
 
-ServerOptions OptionsFromFlags() {
+absl::StatusOr<ServerOptions> OptionsFromFlags() {
   ServerOptions options;
   options.address = absl::GetFlag(FLAGS_address);
   options.limits.max_vertices = absl::GetFlag(FLAGS_max_vertices);
@@ -102,6 +113,11 @@ ServerOptions OptionsFromFlags() {
   options.limits.max_image_size = absl::GetFlag(FLAGS_max_image_size);
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.render_threads = absl::GetFlag(FLAGS_render_threads);
+  absl::StatusOr<std::vector<int>> gpus = crease::server::ParseGpuList(absl::GetFlag(FLAGS_gpus));
+  if (!gpus.ok()) return gpus.status();
+  options.gpus = *std::move(gpus);
+  options.encode_threads = absl::GetFlag(FLAGS_encode_threads);
+  options.frames_in_flight = absl::GetFlag(FLAGS_frames_in_flight);
   options.tokens_file = absl::GetFlag(FLAGS_tokens_file);
   options.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
   options.tls_key_file = absl::GetFlag(FLAGS_tls_key);
@@ -125,6 +141,11 @@ void PrintListening(const CreaseServer& server, const std::string& address) {
           ? absl::StrFormat(", metrics on port %d", server.metrics_port())
                 .c_str()
           : "");
+  if (!server.renderer_passed_over().empty()) {
+    // Why no GPU (or not the first platform) was used, for the operator.
+    std::fprintf(stderr, "crease-server: EGL passed over: %s\n",
+                 server.renderer_passed_over().c_str());
+  }
 }
 
 // Writes the port listened on to --port_file, if set.
@@ -175,7 +196,13 @@ int main(int argc, char** argv) {
       "server/main.cc");
   absl::ParseCommandLine(argc, argv);
   const sigset_t signals = BlockStopSignals();
-  const ServerOptions options = OptionsFromFlags();
+  const absl::StatusOr<ServerOptions> parsed = OptionsFromFlags();
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "crease-server: %s\n",
+                 parsed.status().ToString().c_str());
+    return 2;
+  }
+  const ServerOptions& options = *parsed;
   auto server = CreaseServer::Start(options);
   if (!server.ok()) {
     std::fprintf(stderr, "crease-server: %s\n",

@@ -3,13 +3,15 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <limits>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
-#include "common/helper_thread.h"
+#include "absl/strings/str_split.h"
 #include "common/status_macros.h"
 #include "image/image_encoding.h"
 #include "renderer/gpu_context.h"
+#include "renderer/pixel_readback.h"
 #include "renderer/uv_map_renderer.h"
 
 namespace crease::server {
@@ -18,16 +20,348 @@ namespace {
 // Images larger than this (1080p; the framebuffers are ~40 bytes a pixel with
 // 4x MSAA, depth and the resolve) are drawn in framebuffers made for them and
 // freed right after, with the heap's free pages given back: one 4096x4096
-// request used to keep ~600 MB per render thread until a smaller one came.
+// request used to keep ~600 MB per GL thread until a smaller one came.
 constexpr int64_t kKeptTargetPixels = 1920 * 1080;
+
+// UV-map buffers (a 1024² pair is 6 MB) kept for reuse between frames: a GL
+// thread draws into one, an encoding thread gives it back.
+struct UvBufferPool {
+  absl::Mutex mu;
+  std::vector<std::unique_ptr<renderer::UvMaps>> free ABSL_GUARDED_BY(mu);
+
+  std::unique_ptr<renderer::UvMaps> Take() {
+    absl::MutexLock lock(&mu);
+    if (free.empty()) return std::make_unique<renderer::UvMaps>();
+    std::unique_ptr<renderer::UvMaps> maps = std::move(free.back());
+    free.pop_back();
+    return maps;
+  }
+  void Give(std::unique_ptr<renderer::UvMaps> maps) {
+    absl::MutexLock lock(&mu);
+    if (free.size() < 4) free.push_back(std::move(maps));
+  }
+};
+
+// One frame's encoding, split into tasks (the screen image, the normal map,
+// the height map) that encoding threads run side by side; the last to end
+// answers.
+struct Completion {
+  RenderOutcome outcome;
+  absl::AnyInvocable<void(RenderOutcome) &&> done;
+  ImageEncoding encoding = ImageEncoding::kJpeg;
+  int jpeg_quality = 90;
+  bool uv_maps_raw = false;
+  renderer::ReadbackPixels pixels;  // set: encode the screen image
+  std::unique_ptr<renderer::UvMaps> uv_maps;  // set: encode the maps
+  std::shared_ptr<UvBufferPool> uv_pool;
+  absl::StatusOr<std::string> normal_map, height_map;
+  std::atomic<int> left{0};
+  Stopwatch handed;  // since the GL thread handed the frame over
+
+  void EncodeScreen() {
+    outcome.encoded =
+        encoding == ImageEncoding::kPng
+            ? image::EncodePng(pixels.rows())
+            : image::EncodeJpeg(pixels.rows(), jpeg_quality);
+    pixels = renderer::ReadbackPixels();  // the slot goes back at once
+    outcome.encode_ms = handed.Elapsed();
+  }
+  // The maps as the wire carries them: PNG, or raw rows (the height map's
+  // 16-bit values little-endian).
+  void EncodeNormal() {
+    if (uv_maps_raw) {
+      normal_map = std::string(uv_maps->normal.pixels.begin(),
+                               uv_maps->normal.pixels.end());
+    } else {
+      normal_map =
+          image::EncodePng(uv_maps->normal, 1, image::PngFilter::kSub);
+    }
+  }
+  void EncodeHeight() {
+    const renderer::UvMaps& maps = *uv_maps;
+    if (uv_maps_raw) {
+      std::string raw(2 * maps.height.size(), '\0');
+      for (size_t i = 0; i < maps.height.size(); ++i) {
+        raw[2 * i] = static_cast<char>(maps.height[i] & 0xff);
+        raw[2 * i + 1] = static_cast<char>(maps.height[i] >> 8);
+      }
+      height_map = std::move(raw);
+    } else {
+      height_map = image::EncodePngGray16(maps.size, maps.size, maps.height, 1,
+                                          image::PngFilter::kSub);
+    }
+  }
+  // Runs on the thread that ended the last task.
+  void Answer() {
+    if (uv_maps != nullptr) {
+      if (!normal_map.ok()) {
+        outcome.uv_maps = normal_map.status();
+      } else if (!height_map.ok()) {
+        outcome.uv_maps = height_map.status();
+      } else {
+        EncodedUvMaps encoded;
+        encoded.size = uv_maps->size;
+        encoded.height_range = uv_maps->height_range;
+        encoded.normal_map = *std::move(normal_map);
+        encoded.height_map = *std::move(height_map);
+        outcome.uv_maps = std::move(encoded);
+      }
+      outcome.uv_maps_ms += handed.Elapsed();
+      uv_pool->Give(std::move(uv_maps));
+    }
+    std::move(done)(std::move(outcome));
+  }
+};
+
+// Runs `task` of `completion` on `encoders`; the last task answers.
+void PostTask(ThreadPool* encoders, std::shared_ptr<Completion> completion,
+              void (Completion::*task)()) {
+  encoders->Post([completion = std::move(completion), task] {
+    ((*completion).*task)();
+    if (completion->left.fetch_sub(1) == 1) completion->Answer();
+  });
+}
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(int threads) {
-  if (threads < 1) return absl::InvalidArgumentError("render threads < 1");
+// One GL thread: its context, renderers and read-back ring, and the frames
+// it has drawn whose pixels are still on their way.
+class RenderPool::Lane {
+ public:
+  Lane(RenderPool* pool, int queue, int device, int frames_in_flight)
+      : pool_(pool),
+        queue_(queue),
+        device_(device),
+        slots_(frames_in_flight),
+        uv_buffers_(std::make_shared<UvBufferPool>()),
+        thread_([this] { Run(); }) {}
+  ~Lane() { thread_.join(); }
+
+ private:
+  struct Pending {
+    Queued item;
+    RenderOutcome outcome;
+    std::optional<renderer::ReadbackTicket> ticket;
+    std::unique_ptr<renderer::UvMaps> uv_maps;
+    Stopwatch drawn;  // since its drawing began
+    bool large = false;
+  };
+
+  absl::Status MakeRenderers();
+  void DropRenderers();
+  void Run();
+  void Draw(Pending& frame);
+  void DrawUvMaps(Pending& frame);
+  void FinishOldest();
+  void Fail(Pending& frame, const absl::Status& status);
+
+  RenderPool* const pool_;
+  const int queue_, device_, slots_;
+  std::shared_ptr<UvBufferPool> uv_buffers_;
+  std::unique_ptr<renderer::GpuContext> gpu_;
+  std::unique_ptr<renderer::FrameRenderer> frame_;
+  std::unique_ptr<renderer::PixelReadback> readback_;
+  // Made on the first job that asks for UV maps: a paths-and-images server
+  // never compiles its shaders.
+  std::unique_ptr<renderer::UvMapRenderer> uv_renderer_;
+  std::deque<Pending> pending_;
+  bool broken_ = false;  // the context failed a check: make a fresh one
+  std::thread thread_;   // last: starts once the rest is made
+};
+
+absl::Status RenderPool::Lane::MakeRenderers() {
+  renderer::GpuContextOptions options;
+  options.device = device_;
+  CREASE_ASSIGN_OR_RETURN(gpu_, renderer::GpuContext::Create(options));
+  CREASE_ASSIGN_OR_RETURN(frame_,
+                          renderer::FrameRenderer::Create(gpu_.get()));
+  CREASE_ASSIGN_OR_RETURN(
+      readback_, renderer::PixelReadback::Create(gpu_.get(), slots_));
+  return absl::OkStatus();
+}
+
+void RenderPool::Lane::DropRenderers() {
+  while (!pending_.empty()) FinishOldest();
+  // GL objects go before their context; the read-back ring waits for the
+  // encoding threads to give its slots back.
+  uv_renderer_.reset();
+  readback_.reset();
+  frame_.reset();
+  gpu_.reset();
+  broken_ = false;
+}
+
+void RenderPool::Lane::Fail(Pending& frame, const absl::Status& status) {
+  if (frame.item.job.screen) frame.outcome.encoded = status;
+  if (frame.item.job.uv_maps) frame.outcome.uv_maps = status;
+  frame.uv_maps.reset();
+}
+
+void RenderPool::Lane::DrawUvMaps(Pending& frame) {
+  const RenderJob& job = frame.item.job;
+  Stopwatch watch;
+  if (uv_renderer_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<renderer::UvMapRenderer>> made =
+        renderer::UvMapRenderer::Create(gpu_.get());
+    if (!made.ok()) {
+      frame.outcome.uv_maps = made.status();
+      return;
+    }
+    uv_renderer_ = *std::move(made);
+  }
+  std::unique_ptr<renderer::UvMaps> maps = uv_buffers_->Take();
+  const absl::Status drawn =
+      uv_renderer_->Render(job.mesh, job.wrinkles, *job.uv_maps, maps.get());
+  frame.outcome.uv_maps_ms = watch.Lap();
+  if (drawn.ok()) {
+    frame.uv_maps = std::move(maps);
+  } else {
+    frame.outcome.uv_maps = drawn;
+  }
+}
+
+void RenderPool::Lane::Draw(Pending& frame) {
+  const RenderJob& job = frame.item.job;
+  if (gpu_ == nullptr) {
+    if (absl::Status made = MakeRenderers(); !made.ok()) {
+      Fail(frame, absl::UnavailableError(absl::StrCat(
+                      "no GPU context to draw on: ", made.message())));
+      return;
+    }
+  }
+  if (pool_->inject_gl_error_.exchange(false)) gpu_->RaiseGlErrorForTest();
+  if (job.screen) {
+    absl::StatusOr<renderer::ReadbackTicket> ticket =
+        job.pattern ? frame_->RenderPatternToReadback(
+                          job.mesh, *job.pattern, job.options, readback_.get())
+                    : frame_->RenderToReadback(job.mesh, job.wrinkles,
+                                               job.options, readback_.get());
+    if (ticket.ok()) {
+      frame.ticket = *ticket;
+    } else {
+      frame.outcome.encoded = ticket.status();
+    }
+  }
+  if (job.uv_maps) DrawUvMaps(frame);
+  if (absl::Status health = gpu_->CheckHealth(); !health.ok()) {
+    // Never answer with what a failed context drew.
+    if (frame.ticket) (void)readback_->Finish(*frame.ticket);
+    frame.ticket.reset();
+    Fail(frame, absl::UnavailableError(absl::StrCat(
+                    "the frame was not drawn (", health.message(),
+                    "); the renderer starts a fresh GPU context")));
+    broken_ = true;
+  }
+}
+
+void RenderPool::Lane::FinishOldest() {
+  Pending frame = std::move(pending_.front());
+  pending_.pop_front();
+  auto completion = std::make_shared<Completion>();
+  if (frame.ticket) {
+    absl::StatusOr<renderer::ReadbackPixels> pixels =
+        readback_->Finish(*frame.ticket);
+    if (pixels.ok()) {
+      completion->pixels = *std::move(pixels);
+    } else {
+      frame.outcome.encoded = pixels.status();
+      broken_ = true;
+    }
+  }
+  frame.outcome.render_ms = frame.drawn.Lap();
+  const RenderJob& job = frame.item.job;
+  completion->outcome = std::move(frame.outcome);
+  completion->done = std::move(frame.item.done);
+  completion->encoding = job.encoding;
+  completion->jpeg_quality = job.jpeg_quality;
+  completion->uv_maps_raw = job.uv_maps_raw;
+  completion->uv_maps = std::move(frame.uv_maps);
+  completion->uv_pool = uv_buffers_;
+  const bool screen = completion->pixels.rows().data != nullptr;
+  const bool maps = completion->uv_maps != nullptr;
+  completion->left = (screen ? 1 : 0) + (maps ? 2 : 0);
+  ThreadPool* encoders = pool_->encoders_.get();
+  if (screen) PostTask(encoders, completion, &Completion::EncodeScreen);
+  if (maps) {
+    PostTask(encoders, completion, &Completion::EncodeNormal);
+    PostTask(encoders, completion, &Completion::EncodeHeight);
+  }
+  if (!screen && !maps) completion->Answer();  // errors only
+  pool_->Handed(queue_);
+  if (frame.large && frame_ != nullptr) {
+    (void)frame_->ReleaseTarget();  // an error: kept, no harm
+    readback_->Trim(static_cast<size_t>(kKeptTargetPixels) * 4);
+    malloc_trim(0);
+  }
+}
+
+void RenderPool::Lane::Run() {
+  // The context is current on this thread only; it and the renderers live
+  // and die here.
+  const absl::Status made = MakeRenderers();
+  pool_->Ready(made, made.ok() ? &gpu_->info() : nullptr);
+  if (!made.ok()) return;
+  while (true) {
+    Queued item;
+    // With frames in flight, look for more work without waiting: the GPU
+    // draws the next frame while earlier pixels travel.
+    if (!pool_->Take(queue_, /*wait=*/pending_.empty(), &item)) {
+      if (pending_.empty()) break;  // stopping, and nothing is left
+      FinishOldest();
+      continue;
+    }
+    if (static_cast<int>(pending_.size()) >= slots_) FinishOldest();
+    Pending frame;
+    frame.item = std::move(item);
+    frame.outcome.queue_ms = frame.item.queued.Lap();
+    const RenderJob& job = frame.item.job;
+    frame.large = job.screen && static_cast<int64_t>(job.options.width) *
+                                        job.options.height >
+                                    kKeptTargetPixels;
+    if (job.abandoned != nullptr && job.abandoned->load()) {
+      Fail(frame, absl::CancelledError("the call was cancelled"));
+    } else {
+      Draw(frame);
+    }
+    pending_.push_back(std::move(frame));
+    while (!pending_.empty() && (!pending_.front().ticket ||
+                                 readback_->Arrived(*pending_.front().ticket))) {
+      FinishOldest();
+    }
+    if (broken_) DropRenderers();  // the next frame makes a fresh context
+  }
+  DropRenderers();
+}
+
+absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
+    const RenderPoolOptions& options) {
+  if (options.threads_per_gpu < 1) {
+    return absl::InvalidArgumentError("render threads per GPU < 1");
+  }
+  if (options.frames_in_flight < 1) {
+    return absl::InvalidArgumentError("frames in flight < 1");
+  }
   std::unique_ptr<RenderPool> pool(new RenderPool());
-  for (int i = 0; i < threads; ++i) {
-    pool->threads_.emplace_back([p = pool.get(), i] { p->Run(i); });
+  std::vector<int> devices = options.gpus;
+  if (devices.empty()) devices.push_back(-1);
+  const int gl_threads =
+      static_cast<int>(devices.size()) * options.threads_per_gpu;
+  pool->encode_threads_ =
+      options.encode_threads > 0
+          ? options.encode_threads
+          : std::max(2, static_cast<int>(std::thread::hardware_concurrency()) -
+                            gl_threads);
+  pool->encoders_ = std::make_unique<ThreadPool>(pool->encode_threads_);
+  {
+    absl::MutexLock lock(&pool->mu_);
+    for (int device : devices) pool->queues_.emplace_back().device = device;
+  }
+  for (size_t q = 0; q < devices.size(); ++q) {
+    for (int t = 0; t < options.threads_per_gpu; ++t) {
+      pool->lanes_.push_back(std::make_unique<Lane>(
+          pool.get(), static_cast<int>(q), devices[q],
+          options.frames_in_flight));
+    }
   }
   absl::Status startup;
   {
@@ -35,13 +369,61 @@ absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(int threads) {
     RenderPool* p = pool.get();
     pool->mu_.Await(absl::Condition(
         +[](RenderPool* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
-          return p->ready_ == static_cast<int>(p->threads_.size());
+          return p->ready_ == static_cast<int>(p->lanes_.size());
         },
         p));
     startup = pool->startup_;
   }
   if (!startup.ok()) return startup;  // the destructor joins the threads
+  if (devices.size() > 1) {
+    pool->renderer_name_ =
+        absl::StrCat(devices.size(), " GPUs: ", pool->renderer_name_);
+  }
   return pool;
+}
+
+void RenderPool::Ready(const absl::Status& status,
+                       const renderer::GpuInfo* info) {
+  absl::MutexLock lock(&mu_);
+  startup_.Update(status);
+  // Which EGL platform was found tells an operator whether the GPU is in
+  // use (device) or software rendering (surfaceless).
+  if (info != nullptr && renderer_name_.empty()) {
+    renderer_name_ =
+        absl::StrCat(info->renderer, " via EGL ", info->platform, " platform",
+                     info->device >= 0 ? absl::StrCat(" (device ",
+                                                      info->device, ")")
+                                       : "");
+    passed_over_ = info->passed_over;
+  }
+  ++ready_;
+}
+
+absl::StatusOr<std::vector<int>> ParseGpuList(absl::string_view text) {
+  std::vector<int> gpus;
+  if (text.empty()) return gpus;
+  if (text == "all") {
+    gpus = renderer::GpuContext::HardwareEglDevices();
+    if (gpus.empty()) {
+      return absl::InvalidArgumentError(
+          "--gpus all: EGL lists no GPU (no device platform, or only Mesa's "
+          "software device); leave --gpus empty for software rendering");
+    }
+    return gpus;
+  }
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    int index = -1;
+    if (!absl::SimpleAtoi(part, &index) || index < 0 || index > 15) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--gpus: '", part, "' is not an EGL device index 0..15 or 'all'"));
+    }
+    if (std::find(gpus.begin(), gpus.end(), index) != gpus.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--gpus: device ", index, " named twice"));
+    }
+    gpus.push_back(index);
+  }
+  return gpus;
 }
 
 RenderPool::~RenderPool() {
@@ -49,162 +431,49 @@ RenderPool::~RenderPool() {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
   }
-  for (std::thread& t : threads_) t.join();
+  lanes_.clear();      // each finishes its queue's jobs, then joins
+  encoders_.reset();   // runs the encodings left, then joins
 }
 
 void RenderPool::Submit(RenderJob job,
                         absl::AnyInvocable<void(RenderOutcome) &&> done) {
   absl::MutexLock lock(&mu_);
-  queue_.push_back({std::move(job), std::move(done), Stopwatch()});
+  size_t best = 0;
+  int best_load = std::numeric_limits<int>::max();
+  for (size_t q = 0; q < queues_.size(); ++q) {
+    const int load = static_cast<int>(queues_[q].jobs.size()) + queues_[q].busy;
+    if (load < best_load) {
+      best = q;
+      best_load = load;
+    }
+  }
+  queues_[best].jobs.push_back({std::move(job), std::move(done), Stopwatch()});
 }
 
-struct RenderPool::ThreadRenderers {
-  renderer::GpuContext* gpu = nullptr;
-  renderer::FrameRenderer* frame = nullptr;
-  // Made on the first job that asks for UV maps: a paths-and-images server
-  // never compiles its shaders.
-  std::unique_ptr<renderer::UvMapRenderer> uv_maps;
-  renderer::UvMaps uv_scratch;
-  // Encodes the normal map's PNG while this thread encodes the height map's:
-  // made on the first job that asks for PNG maps.
-  std::unique_ptr<HelperThread> encoder;
-};
-
-namespace {
-
-// The maps encoded as the wire carries them. PNGs: the normal map (two
-// thirds of the bytes) on `helper`, the height map here.
-absl::StatusOr<EncodedUvMaps> EncodeUvMaps(const renderer::UvMaps& maps,
-                                           bool raw, HelperThread* helper) {
-  EncodedUvMaps out;
-  out.size = maps.size;
-  out.height_range = maps.height_range;
-  if (raw) {
-    out.normal_map.assign(maps.normal.pixels.begin(), maps.normal.pixels.end());
-    out.height_map.resize(2 * maps.height.size());
-    for (size_t i = 0; i < maps.height.size(); ++i) {
-      out.height_map[2 * i] = static_cast<char>(maps.height[i] & 0xff);
-      out.height_map[2 * i + 1] = static_cast<char>(maps.height[i] >> 8);
-    }
-    return out;
+bool RenderPool::Take(int queue, bool wait, Queued* item) {
+  absl::MutexLock lock(&mu_);
+  if (wait) {
+    struct Args {
+      RenderPool* pool;
+      int queue;
+    } args{this, queue};
+    mu_.Await(absl::Condition(
+        +[](Args* a) ABSL_EXCLUSIVE_LOCKS_REQUIRED(a->pool->mu_) {
+          return a->pool->stopping_ || !a->pool->queues_[a->queue].jobs.empty();
+        },
+        &args));
   }
-  absl::StatusOr<std::string> normal;
-  absl::StatusOr<std::string> height;
-  {
-    HelperJob normal_job(helper, [&maps, &normal] {
-      normal = image::EncodePng(maps.normal, 1, image::PngFilter::kSub);
-    });
-    height = image::EncodePngGray16(maps.size, maps.size, maps.height, 1,
-                                    image::PngFilter::kSub);
-  }  // waits for the normal map
-  CREASE_ASSIGN_OR_RETURN(out.normal_map, std::move(normal));
-  CREASE_ASSIGN_OR_RETURN(out.height_map, std::move(height));
-  return out;
+  GpuQueue& q = queues_[queue];
+  if (q.jobs.empty()) return false;
+  *item = std::move(q.jobs.front());
+  q.jobs.pop_front();
+  ++q.busy;
+  return true;
 }
 
-}  // namespace
-
-void RenderPool::RenderOne(Queued& item, ThreadRenderers& renderers,
-                           RenderOutcome* outcome) {
-  const RenderJob& job = item.job;
-  Stopwatch stage;
-  if (job.screen) {
-    absl::StatusOr<image::RgbaImage> image =
-        job.pattern
-            ? renderers.frame->RenderPattern(job.mesh, *job.pattern,
-                                             job.options)
-            : renderers.frame->Render(job.mesh, job.wrinkles, job.options);
-    outcome->render_ms = stage.Lap();
-    if (!image.ok()) {
-      outcome->encoded = image.status();
-    } else {
-      outcome->encoded = job.encoding == ImageEncoding::kPng
-                             ? image::EncodePng(*image)
-                             : image::EncodeJpeg(*image, job.jpeg_quality);
-      outcome->encode_ms = stage.Lap();
-    }
-  }
-  if (!job.uv_maps) return;
-  if (renderers.uv_maps == nullptr) {
-    absl::StatusOr<std::unique_ptr<renderer::UvMapRenderer>> made =
-        renderer::UvMapRenderer::Create(renderers.gpu);
-    if (!made.ok()) {
-      outcome->uv_maps = made.status();
-      return;
-    }
-    renderers.uv_maps = *std::move(made);
-  }
-  if (!job.uv_maps_raw && renderers.encoder == nullptr) {
-    renderers.encoder = std::make_unique<HelperThread>();
-  }
-  absl::Status drawn = renderers.uv_maps->Render(
-      job.mesh, job.wrinkles, *job.uv_maps, &renderers.uv_scratch);
-  outcome->uv_maps = drawn.ok()
-                         ? EncodeUvMaps(renderers.uv_scratch, job.uv_maps_raw,
-                                        renderers.encoder.get())
-                         : absl::StatusOr<EncodedUvMaps>(drawn);
-  outcome->uv_maps_ms = stage.Lap();
-}
-
-void RenderPool::Run(int index) {
-  // The context is current on this thread only; it and the renderers live
-  // and die here.
-  absl::StatusOr<std::unique_ptr<renderer::GpuContext>> gpu =
-      renderer::GpuContext::Create();
-  absl::StatusOr<std::unique_ptr<renderer::FrameRenderer>> frame_renderer =
-      gpu.ok() ? renderer::FrameRenderer::Create(gpu->get())
-               : absl::StatusOr<std::unique_ptr<renderer::FrameRenderer>>(
-                     gpu.status());
-  {
-    absl::MutexLock lock(&mu_);
-    if (!frame_renderer.ok()) {
-      startup_.Update(frame_renderer.status());
-    } else if (index == 0) {
-      // Which EGL platform was found tells an operator whether the GPU is in
-      // use (device) or software rendering (surfaceless).
-      renderer_name_ = absl::StrCat((*gpu)->info().renderer, " via EGL ",
-                                    (*gpu)->info().platform, " platform");
-    }
-    ++ready_;
-    if (!frame_renderer.ok()) return;
-  }
-  ThreadRenderers renderers;
-  renderers.gpu = gpu->get();
-  renderers.frame = frame_renderer->get();
-  while (true) {
-    Queued item;
-    {
-      absl::MutexLock lock(&mu_);
-      mu_.Await(absl::Condition(
-          +[](RenderPool* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
-            return p->stopping_ || !p->queue_.empty();
-          },
-          this));
-      if (queue_.empty()) break;
-      item = std::move(queue_.front());
-      queue_.pop_front();
-    }
-    RenderOutcome outcome;
-    outcome.queue_ms = item.queued.Lap();
-    if (item.job.abandoned != nullptr && item.job.abandoned->load()) {
-      outcome.encoded = absl::CancelledError("the call was cancelled");
-      std::move(item.done)(std::move(outcome));
-      continue;
-    }
-    const bool large =
-        item.job.screen &&
-        static_cast<int64_t>(item.job.options.width) * item.job.options.height >
-            kKeptTargetPixels;
-    RenderOne(item, renderers, &outcome);
-    std::move(item.done)(std::move(outcome));
-    if (large) {
-      (void)renderers.frame->ReleaseTarget();  // an error: kept, no harm
-      malloc_trim(0);
-    }
-  }
-  renderers.uv_maps.reset();
-  frame_renderer->reset();  // GL objects go before their context
-  gpu->reset();
+void RenderPool::Handed(int queue) {
+  absl::MutexLock lock(&mu_);
+  --queues_[queue].busy;
 }
 
 }  // namespace crease::server

@@ -11,11 +11,13 @@
 
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/pattern_data.h"
 #include "renderer/uv_maps.h"
+#include "server/thread_pool.h"
 #include "wrinkle/stopwatch.h"
 
 namespace crease::server {
@@ -54,28 +56,69 @@ struct RenderOutcome {
   absl::StatusOr<std::string> encoded;  // the screen image, when asked for
   // When the job asked for them.
   std::optional<absl::StatusOr<EncodedUvMaps>> uv_maps;
-  double uv_maps_ms = 0;
-  double queue_ms = 0;  // waiting for a render thread
-  double render_ms = 0;
-  double encode_ms = 0;
+  double uv_maps_ms = 0;  // drawing, reading and encoding the maps
+  double queue_ms = 0;    // waiting for a GL thread
+  double render_ms = 0;   // drawing until the pixels are in CPU memory
+  double encode_ms = 0;   // waiting for an encoding thread and encoding
 };
 
-// Render threads, each owning one EGL context and FrameRenderer, fed by one
-// FIFO queue. Submitting never blocks: each session has at most one frame in
-// work, so the queue holds at most one job per image session, and a worker
-// that hands a render over goes straight back to other sessions' frames.
+// --gpus: "" (the default choice), "all" (every GPU EGL lists) or
+// comma-separated EGL device indices. InvalidArgument naming the bad part, or
+// "all" where EGL lists no GPU.
+absl::StatusOr<std::vector<int>> ParseGpuList(absl::string_view text);
+
+struct RenderPoolOptions {
+  // EGL device indices (GpuContext::HardwareEglDevices) to render on, one
+  // queue each; empty: one queue on the first GPU that works, else software
+  // rendering (llvmpipe).
+  std::vector<int> gpus;
+  // GL threads (one context each) draining each GPU's queue; they only draw
+  // and read back.
+  int threads_per_gpu = 1;
+  // Threads that encode JPEG / PNG (screen images and UV maps) off the GL
+  // threads; 0: the cores left after the GL threads, at least 2.
+  int encode_threads = 0;
+  // Frames each GL thread keeps in flight (drawn, pixels travelling or being
+  // encoded) before it waits for the oldest.
+  int frames_in_flight = 4;
+};
+
+// The render path (docs/architecture.md, "How an image frame moves"): one
+// queue per GPU, drained by its GL threads, which draw queued jobs back to
+// back and read each frame back asynchronously (PixelReadback: pixel buffers
+// and fences), so the GPU draws the next frames while earlier pixels travel;
+// a CPU pool encodes the pixels straight from the mapped buffers and calls
+// `done`. Submitting never blocks: each session has at most one frame in
+// work, so a queue holds at most one job per image session.
 class RenderPool {
  public:
-  // Fails (naming what EGL tried) if any thread cannot get a context.
-  static absl::StatusOr<std::unique_ptr<RenderPool>> Create(int threads);
+  // Fails (naming what EGL tried) if any GL thread cannot get a context.
+  static absl::StatusOr<std::unique_ptr<RenderPool>> Create(
+      const RenderPoolOptions& options);
+  static absl::StatusOr<std::unique_ptr<RenderPool>> Create(int threads) {
+    RenderPoolOptions options;
+    options.threads_per_gpu = threads;
+    return Create(options);
+  }
   // Finishes the queued jobs, then joins.
   ~RenderPool();
 
-  // Queues `job` and returns. `done` runs on a render thread.
+  // Queues `job` on the least busy GPU and returns. `done` runs on an
+  // encoding thread (or a GL thread, for a job that failed before encoding).
   void Submit(RenderJob job, absl::AnyInvocable<void(RenderOutcome) &&> done);
 
   const std::string& renderer_name() const { return renderer_name_; }
-  int threads() const { return static_cast<int>(threads_.size()); }
+  // Why EGL passed over the platforms or devices it tried before the one
+  // used (GpuInfo::passed_over of the first GL thread); empty: none.
+  const std::string& passed_over() const { return passed_over_; }
+  int threads() const { return static_cast<int>(lanes_.size()); }
+  int gpus() const { return static_cast<int>(queues_.size()); }
+  int encode_threads() const { return encode_threads_; }
+
+  // For tests: the next frame a GL thread draws fails its GL check, as a
+  // lost context or a driver error would make it; the thread then makes a
+  // fresh context.
+  void InjectGlErrorForTest() { inject_gl_error_.store(true); }
 
  private:
   struct Queued {
@@ -83,20 +126,30 @@ class RenderPool {
     absl::AnyInvocable<void(RenderOutcome) &&> done;
     Stopwatch queued;
   };
-  // What one render thread owns: its context and renderers.
-  struct ThreadRenderers;
+  struct GpuQueue {
+    int device = -1;
+    std::deque<Queued> jobs;
+    int busy = 0;  // jobs taken by its GL threads and not yet handed over
+  };
+  class Lane;  // render_pool.cc: one GL thread
   RenderPool() = default;
-  void Run(int index);
-  static void RenderOne(Queued& item, ThreadRenderers& renderers,
-                        RenderOutcome* outcome);
+  // Blocks until `queue` has a job or the pool stops (`wait`), else returns
+  // at once; false when there is none.
+  bool Take(int queue, bool wait, Queued* item);
+  void Handed(int queue);  // a taken job left its GL thread
+  void Ready(const absl::Status& status, const renderer::GpuInfo* info);
 
   absl::Mutex mu_;
-  std::deque<Queued> queue_ ABSL_GUARDED_BY(mu_);
+  std::deque<GpuQueue> queues_ ABSL_GUARDED_BY(mu_);  // never moved
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   int ready_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Status startup_ ABSL_GUARDED_BY(mu_);
   std::string renderer_name_;
-  std::vector<std::thread> threads_;
+  std::string passed_over_;
+  int encode_threads_ = 0;
+  std::atomic<bool> inject_gl_error_{false};
+  std::unique_ptr<ThreadPool> encoders_;  // joined after the lanes
+  std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
 }  // namespace crease::server

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/time/time.h"
 
@@ -46,9 +47,18 @@ struct ServerOptions {
   ServerLimits limits;
   // Threads running the sessions' frames (0: one per core).
   int worker_threads = 0;
-  // Render threads, each with its own EGL context (0: no rendering; image
-  // requests are then rejected at Start).
+  // GL threads per GPU, each with its own EGL context, only drawing and
+  // reading back (0: no rendering; image requests are then rejected at
+  // Start).
   int render_threads = 1;
+  // EGL device indices to render on, one queue each ("all": every GPU);
+  // empty: the first GPU that works, else software rendering.
+  std::vector<int> gpus;
+  // Threads encoding JPEG / PNG off the GL threads (0: the cores left, at
+  // least 2).
+  int encode_threads = 0;
+  // Frames each GL thread keeps in flight before waiting for the oldest.
+  int frames_in_flight = 4;
   // Bearer tokens, one per line ('#' starts a comment); empty: no auth.
   std::string tokens_file;
   // PEM files; both set: TLS, else plaintext.

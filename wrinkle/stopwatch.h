@@ -17,6 +17,13 @@ class Stopwatch {
     start_ = now;
     return ms;
   }
+  // Milliseconds since construction or the last Lap(), without restarting
+  // (safe to read from several threads).
+  double Elapsed() const {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start_)
+        .count();
+  }
 
  private:
   std::chrono::steady_clock::time_point start_;

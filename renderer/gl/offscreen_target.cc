@@ -83,7 +83,7 @@ void OffscreenTarget::Clear(const std::array<float, 4>& rgba) const {
   glClearNamedFramebufferfv(draw_.get(), GL_DEPTH, 0, &depth);
 }
 
-image::RgbaImage OffscreenTarget::Read() const {
+void OffscreenTarget::BindResolvedForRead() const {
   GLuint source = draw_.get();
   if (samples_ > 1) {
     glBlitNamedFramebuffer(draw_.get(), resolve_.get(), 0, 0, width_, height_,
@@ -91,12 +91,16 @@ image::RgbaImage OffscreenTarget::Read() const {
                            GL_NEAREST);
     source = resolve_.get();
   }
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, source);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+}
+
+image::RgbaImage OffscreenTarget::Read() const {
   image::RgbaImage image;
   image.width = width_;
   image.height = height_;
   image.pixels.resize(static_cast<size_t>(width_) * height_ * 4);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, source);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  BindResolvedForRead();
   glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
                image.pixels.data());
   // GL rows run bottom to top; images top to bottom.

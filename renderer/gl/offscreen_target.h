@@ -28,6 +28,10 @@ class OffscreenTarget {
   void Clear(const std::array<float, 4>& rgba) const;
   // Resolves (if multisampled) and reads RGBA8, rows top to bottom.
   image::RgbaImage Read() const;
+  // Resolves (if multisampled) and binds the single-sampled colour as
+  // GL_READ_FRAMEBUFFER with pack alignment 1: what Read and an
+  // asynchronous read-back (PixelReadback) read from.
+  void BindResolvedForRead() const;
 
   int width() const { return width_; }
   int height() const { return height_; }
