@@ -7,9 +7,11 @@
 #include <cstring>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 
 namespace crease::renderer {
 
@@ -42,17 +44,42 @@ void GLAPIENTRY PrintDebugMessage(GLenum, GLenum type, GLuint, GLenum severity,
                severity, message);
 }
 
+// EGL hands every caller the same EGLDisplay for a platform and device, and
+// eglTerminate ends every context on it: a GL thread that drops its context
+// (or a test's second context) must not end the others'. Contexts count
+// their display's users; the last one terminates it.
+absl::Mutex display_users_mu(absl::kConstInit);
+absl::flat_hash_map<EGLDisplay, int>& DisplayUsers() {
+  static auto* users = new absl::flat_hash_map<EGLDisplay, int>();
+  return *users;
+}
+
+bool InitializeDisplay(EGLDisplay display, EGLint* major, EGLint* minor) {
+  absl::MutexLock lock(&display_users_mu);
+  if (!eglInitialize(display, major, minor)) return false;
+  ++DisplayUsers()[display];
+  return true;
+}
+
+void ReleaseDisplay(EGLDisplay display) {
+  absl::MutexLock lock(&display_users_mu);
+  auto it = DisplayUsers().find(display);
+  if (it != DisplayUsers().end() && --it->second > 0) return;
+  if (it != DisplayUsers().end()) DisplayUsers().erase(it);
+  eglTerminate(display);
+}
+
 // Initialises `display` and makes a 4.5 core context on it current; on failure
 // terminates the display and says why.
 absl::StatusOr<EGLContext> MakeContext(EGLDisplay display, bool debug,
                                        bool* robust) {
   if (display == EGL_NO_DISPLAY) return absl::UnavailableError("no display");
   EGLint major = 0, minor = 0;
-  if (!eglInitialize(display, &major, &minor)) {
+  if (!InitializeDisplay(display, &major, &minor)) {
     return absl::UnavailableError(EglError("eglInitialize"));
   }
   auto fail = [&](std::string why) {
-    eglTerminate(display);
+    ReleaseDisplay(display);
     return absl::UnavailableError(why);
   };
   if (!eglBindAPI(EGL_OPENGL_API)) return fail(EglError("eglBindAPI(OpenGL)"));
@@ -246,7 +273,7 @@ GpuContext::~GpuContext() {
                    EGL_NO_CONTEXT);
     if (egl_->context != EGL_NO_CONTEXT)
       eglDestroyContext(egl_->display, egl_->context);
-    eglTerminate(egl_->display);
+    ReleaseDisplay(egl_->display);
   }
 }
 

@@ -111,9 +111,11 @@ void LoadSession::OnReadDone(bool ok) {
       if (!in_flight_.empty() && in_flight_.front().index == result.index()) {
         const double ms = absl::ToDoubleMilliseconds(now - in_flight_.front().due);
         in_flight_.pop_front();
-        ++stats_.answered;
-        stats_.latencies_ms.push_back(ms);
-        if (ms > absl::ToDoubleMilliseconds(period_)) ++stats_.late;
+        if (result.index() >= first_counted_) {
+          ++stats_.answered;
+          stats_.latencies_ms.push_back(ms);
+          if (ms > absl::ToDoubleMilliseconds(period_)) ++stats_.late;
+        }
       }
       if (result.has_error()) ++stats_.frame_errors;
     }
@@ -158,6 +160,7 @@ void LoadSession::ResetStats() {
   kept.sessions_started = stats_.sessions_started;
   kept.errors = std::move(stats_.errors);  // a refusal counts whenever
   stats_ = std::move(kept);
+  first_counted_ = next_index_;
 }
 
 }  // namespace crease::load

@@ -73,6 +73,8 @@ class LoadSession : public grpc::ClientBidiReactor<v1::SessionRequest,
   bool started_ ABSL_GUARDED_BY(mu_) = false;
   bool done_ ABSL_GUARDED_BY(mu_) = false;
   uint32_t next_index_ ABSL_GUARDED_BY(mu_) = 0;
+  // Answers to frames sent before ResetStats are not counted.
+  uint32_t first_counted_ ABSL_GUARDED_BY(mu_) = 0;
   struct InFlight {
     uint32_t index;
     absl::Time due;

@@ -1,5 +1,6 @@
 #include "image/image_encoding.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -39,6 +40,40 @@ TEST(ImageEncodingTest, PngRoundTripsExactly) {
       EXPECT_EQ(back->pixels, image.pixels) << "level " << level;
     }
   }
+}
+
+// The same image stored upside down (as a GPU read-back's rows are).
+std::vector<uint8_t> Flipped(const RgbaImage& image) {
+  const size_t row = static_cast<size_t>(image.width) * 4;
+  std::vector<uint8_t> flipped(image.pixels.size());
+  for (int y = 0; y < image.height; ++y) {
+    std::copy_n(image.pixels.begin() + row * y, row,
+                flipped.begin() + row * (image.height - 1 - y));
+  }
+  return flipped;
+}
+
+TEST(ImageEncodingTest, BottomUpRowsEncodeAsTheUprightImage) {
+  const RgbaImage image = Gradient(53, 31);
+  const std::vector<uint8_t> flipped = Flipped(image);
+  const RgbaRows bottom_up{image.width, image.height, flipped.data(), true};
+  const auto png = EncodePng(bottom_up);
+  ASSERT_TRUE(png.ok()) << png.status();
+  const auto back = DecodePng(*png);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->pixels, image.pixels);
+  // JPEG: the very bytes of the upright image's encoding.
+  const auto upright_jpeg = EncodeJpeg(image, 90);
+  const auto jpeg = EncodeJpeg(bottom_up, 90);
+  ASSERT_TRUE(jpeg.ok() && upright_jpeg.ok());
+  EXPECT_EQ(*jpeg, *upright_jpeg);
+  // Read as top-down, the rows make a different image: the flag matters.
+  const RgbaRows as_top_down{image.width, image.height, flipped.data(), false};
+  EXPECT_NE(*EncodeJpeg(as_top_down, 90), *upright_jpeg);
+  EXPECT_EQ(EncodeJpeg(RgbaRows{0, 4, flipped.data(), true}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EncodePng(RgbaRows{4, 4, nullptr, true}).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(ImageEncodingTest, Gray16PngRoundTripsExactly) {

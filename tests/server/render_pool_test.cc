@@ -1,0 +1,147 @@
+#include "server/render_pool.h"
+
+#include <memory>
+#include <vector>
+
+#include "absl/synchronization/notification.h"
+#include "gtest/gtest.h"
+#include "image/image_encoding.h"
+#include "renderer/frame_renderer.h"
+#include "renderer/gpu_context.h"
+#include "tests/testing/bundled_data.h"
+#include "wrinkle/io/animation.h"
+
+namespace crease::server {
+namespace {
+
+class RenderPoolTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    animation_ = testing::LoadBundled("cloth_pants_knee");
+    options_.width = 160;
+    options_.height = 120;
+  }
+  renderer::RenderMesh Frame(int f) const {
+    return {animation_.frames.Sample(f), animation_.mesh.triangles, {}};
+  }
+  RenderJob Job(int f, renderer::RenderOptions options) const {
+    RenderJob job;
+    job.mesh = Frame(f);
+    job.options = options;
+    job.encoding = ImageEncoding::kPng;
+    return job;
+  }
+  // What a synchronous FrameRenderer draws for frame `f`.
+  image::RgbaImage Expected(int f, const renderer::RenderOptions& options) {
+    auto gpu = renderer::GpuContext::Create();
+    EXPECT_TRUE(gpu.ok()) << gpu.status();
+    auto frame_renderer = renderer::FrameRenderer::Create(gpu->get());
+    EXPECT_TRUE(frame_renderer.ok()) << frame_renderer.status();
+    auto image = (*frame_renderer)->Render(Frame(f), nullptr, options);
+    EXPECT_TRUE(image.ok()) << image.status();
+    return *std::move(image);
+  }
+  // Submits `jobs` at once and waits for every outcome.
+  static std::vector<RenderOutcome> RunAll(RenderPool& pool,
+                                           std::vector<RenderJob> jobs) {
+    std::vector<RenderOutcome> outcomes(jobs.size());
+    std::vector<absl::Notification> done(jobs.size());
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      pool.Submit(std::move(jobs[i]), [&outcomes, &done, i](RenderOutcome o) {
+        outcomes[i] = std::move(o);
+        done[i].Notify();
+      });
+    }
+    for (absl::Notification& n : done) n.WaitForNotification();
+    return outcomes;
+  }
+  io::Animation animation_;
+  renderer::RenderOptions options_;
+};
+
+// Frames queued together are drawn back to back with their read-backs in
+// flight and encoded on other threads; each comes back as the synchronous
+// renderer draws it, upright.
+TEST_F(RenderPoolTest, PipelinedFramesEqualSynchronousRenders) {
+  RenderPoolOptions options;
+  options.frames_in_flight = 3;
+  options.encode_threads = 2;
+  auto pool = RenderPool::Create(options);
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  const std::vector<int> frames = {0, 20, 40, 60, 80, 100, 119};
+  std::vector<RenderJob> jobs;
+  for (int f : frames) jobs.push_back(Job(f, options_));
+  const std::vector<RenderOutcome> outcomes = RunAll(**pool, std::move(jobs));
+  for (size_t i = 0; i < frames.size(); ++i) {
+    ASSERT_TRUE(outcomes[i].encoded.ok()) << outcomes[i].encoded.status();
+    const auto decoded = image::DecodePng(*outcomes[i].encoded);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    EXPECT_EQ(decoded->pixels, Expected(frames[i], options_).pixels)
+        << "frame " << frames[i];
+  }
+  EXPECT_EQ((*pool)->encode_threads(), 2);
+}
+
+// A frame whose GL check fails is answered with an error, never its image;
+// the GL thread makes a fresh context and the next frame is right again.
+TEST_F(RenderPoolTest, AFailedGlCheckGivesAnErrorThenAFreshContext) {
+  auto pool = RenderPool::Create(1);
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  (*pool)->InjectGlErrorForTest();
+  std::vector<RenderOutcome> failed = RunAll(**pool, {Job(30, options_)});
+  ASSERT_FALSE(failed[0].encoded.ok());
+  EXPECT_EQ(failed[0].encoded.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_NE(failed[0].encoded.status().message().find("fresh GPU context"),
+            std::string::npos)
+      << failed[0].encoded.status();
+  std::vector<RenderOutcome> next = RunAll(**pool, {Job(30, options_)});
+  ASSERT_TRUE(next[0].encoded.ok()) << next[0].encoded.status();
+  const auto decoded = image::DecodePng(*next[0].encoded);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded->pixels, Expected(30, options_).pixels);
+}
+
+// Bad frames fail alone: the frames around them are drawn.
+TEST_F(RenderPoolTest, AnInvalidJobFailsAloneInABatch) {
+  auto pool = RenderPool::Create(1);
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  renderer::RenderOptions too_big = options_;
+  too_big.width = 5000;
+  std::vector<RenderJob> jobs;
+  jobs.push_back(Job(10, options_));
+  jobs.push_back(Job(10, too_big));
+  jobs.push_back(Job(50, options_));
+  const std::vector<RenderOutcome> outcomes = RunAll(**pool, std::move(jobs));
+  EXPECT_TRUE(outcomes[0].encoded.ok()) << outcomes[0].encoded.status();
+  EXPECT_EQ(outcomes[1].encoded.status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(outcomes[2].encoded.ok()) << outcomes[2].encoded.status();
+}
+
+TEST(ParseGpuListTest, IndicesAllAndErrors) {
+  EXPECT_TRUE(ParseGpuList("")->empty());
+  EXPECT_EQ(*ParseGpuList("0,2"), (std::vector<int>{0, 2}));
+  EXPECT_EQ(ParseGpuList("0,0").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseGpuList("x").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ParseGpuList("16").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  // "all" lists the GPUs EGL has; where it has none (llvmpipe only), it says
+  // so rather than starting without a GPU.
+  const absl::StatusOr<std::vector<int>> all = ParseGpuList("all");
+  EXPECT_EQ(all.ok(), !renderer::GpuContext::HardwareEglDevices().empty());
+}
+
+// A GPU index EGL does not have is refused at start, naming it.
+TEST(RenderPoolStartTest, AMissingDeviceFailsTheStart) {
+  RenderPoolOptions options;
+  options.gpus = {15};
+  auto pool = RenderPool::Create(options);
+  ASSERT_FALSE(pool.ok());
+  EXPECT_NE(pool.status().message().find("device"), std::string::npos)
+      << pool.status();
+}
+
+}  // namespace
+}  // namespace crease::server
