@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "absl/synchronization/blocking_counter.h"
+#include "absl/synchronization/mutex.h"
 #include "benchmark/benchmark.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_data.h"
@@ -21,6 +23,9 @@
 #include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_renderer.h"
 #include "renderer/uv_maps.h"
+#ifdef CREASE_BENCH_RENDER_POOL
+#include "server/render_pool.h"
+#endif
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/amplitude_model.h"
 #include "wrinkle/io/animation.h"
@@ -231,7 +236,9 @@ void BM_RenderPattern(benchmark::State& state, int width, int height,
 // the UVs of the glTF it was made from (same vertices, same order).
 // `flat` draws the maps with no wrinkles: the fixed cost of a size (raster,
 // readback, dilation) that the wrinkle lookups come on top of.
-enum class UvMapsRun { kFlat, kDrawn, kPng };
+// kDrawnWhole: whole triangles, no pruning (max_pieces_per_edge 1): what the
+// pieces save, or cost, on this renderer.
+enum class UvMapsRun { kFlat, kDrawn, kDrawnWhole, kPng };
 
 // The corner UVs of bundled set `name` from the glTF it was made from (same
 // vertices, same order); empty, with the benchmark skipped, if it is not.
@@ -263,6 +270,10 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
   static UvMapRenderer* renderer = UvMapRenderer::Create(&Gpu())->release();
   UvMapOptions options;
   options.size = size;
+  if (run == UvMapsRun::kDrawnWhole) {
+    options.max_pieces_per_edge = 1;
+    options.prune_lookups = false;
+  }
   UvMaps maps;
   RenderMesh mesh = scene.mesh();
   mesh.corner_uvs = corner_uvs;
@@ -439,6 +450,7 @@ BENCHMARK_CAPTURE(BM_DilationRefill, cesiumman_walk, "cesiumman_walk",
                             std::pair{"cesiumman_walk", "CesiumMan.glb"}}) {
     for (auto [run, label] : {std::pair{UvMapsRun::kFlat, "flat"},
                               std::pair{UvMapsRun::kDrawn, "drawn"},
+                              std::pair{UvMapsRun::kDrawnWhole, "drawn_whole"},
                               std::pair{UvMapsRun::kPng, "png"}}) {
       benchmark::RegisterBenchmark(
           absl::StrFormat("BM_UvMaps/%s/1024/%s", name, label).c_str(),
@@ -482,6 +494,69 @@ void BM_EncodePng1080p(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_EncodePng1080p)->Unit(benchmark::kMillisecond);
+
+#ifdef CREASE_BENCH_RENDER_POOL
+// The render path the server uses (server::RenderPool: one queue, GL threads
+// drawing back to back with read-backs in flight, encoding on a CPU pool),
+// fed `in_flight` frames at a time as that many image sessions would: frames
+// per second in all (items_per_second) is the renderer's ceiling on this
+// machine. GL threads and encoders as the server's defaults pick them.
+void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
+                   int height, int in_flight, int gl_threads) {
+  Scene& scene = SceneOf(name);
+  server::RenderPoolOptions options;
+  options.threads_per_gpu = gl_threads;
+  auto pool = server::RenderPool::Create(options);
+  if (!pool.ok()) {
+    state.SkipWithError(std::string(pool.status().message()).c_str());
+    return;
+  }
+  const RenderMesh mesh = scene.mesh();
+  int64_t frames = 0;
+  std::string error;
+  for (auto _ : state) {
+    absl::BlockingCounter left(in_flight);
+    absl::Mutex mu;
+    for (int i = 0; i < in_flight; ++i) {
+      server::RenderJob job;
+      job.mesh = mesh;
+      job.wrinkles = &scene.wrinkles;
+      job.options.width = width;
+      job.options.height = height;
+      (*pool)->Submit(std::move(job), [&](server::RenderOutcome outcome) {
+        if (!outcome.encoded.ok()) {
+          absl::MutexLock lock(&mu);
+          error = std::string(outcome.encoded.status().message());
+        }
+        left.DecrementCount();
+      });
+    }
+    left.Wait();
+    frames += in_flight;
+  }
+  if (!error.empty()) state.SkipWithError(error.c_str());
+  state.SetItemsProcessed(frames);
+  state.counters["encode_threads"] = (*pool)->encode_threads();
+}
+
+[[maybe_unused]] const bool kPoolRegistered = [] {
+  for (int gl_threads : {1, 2}) {
+    for (int in_flight : {1, 16, 64}) {
+      benchmark::RegisterBenchmark(
+          absl::StrFormat("BM_RenderPool/fox_walk/640x480/jpeg/in_flight:%d/"
+                          "gl_threads:%d",
+                          in_flight, gl_threads)
+              .c_str(),
+          [in_flight, gl_threads](benchmark::State& state) {
+            BM_RenderPool(state, "fox_walk", 640, 480, in_flight, gl_threads);
+          })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
+  return true;
+}();
+#endif  // CREASE_BENCH_RENDER_POOL
 
 }  // namespace
 }  // namespace crease::renderer

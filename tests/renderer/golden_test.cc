@@ -1,4 +1,5 @@
-// Golden images and whole-image properties of wrinkled renders on llvmpipe.
+// Golden images (llvmpipe's, held across renderers) and whole-image
+// properties of wrinkled renders.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,15 +22,40 @@
 namespace crease::renderer {
 namespace {
 
+// Pixels whose largest channel difference exceeds `levels`.
+int CountPixelsOver(const image::RgbaImage& a, const image::RgbaImage& b,
+                    int levels) {
+  int n = 0;
+  for (size_t i = 0; i < a.pixels.size(); i += 4) {
+    int worst = 0;
+    for (int c = 0; c < 4; ++c) {
+      worst = std::max(worst, std::abs(a.pixels[i + c] - b.pixels[i + c]));
+    }
+    n += worst > levels;
+  }
+  return n;
+}
+
 class GoldenTest : public RendererTest {
  protected:
-  // The goldens were made with llvmpipe; another rasteriser differs in ways
-  // no tolerance should absorb.
-  void SkipUnlessLlvmpipe() {
-    if (gpu_->info().renderer.find("llvmpipe") == std::string::npos) {
-      GTEST_SKIP() << "golden images are llvmpipe's; this is "
-                   << gpu_->info().renderer;
-    }
+  // The goldens are llvmpipe's and held to the default tolerance there.
+  // Another rasteriser (a GPU) is held to the same goldens with a stated
+  // cross-platform tolerance: its edge coverage, MSAA resolve and shader
+  // arithmetic differ by a few levels along edges and ridges, which it
+  // absorbs, while a missing wrinkle, a flipped or shifted image or wrong
+  // lighting changes far more pixels by far more (docs/algorithm.md,
+  // "Golden images across renderers"). `plain` and `wrinkled`: the scene drawn without and with its wrinkles.
+  // Across renderers at most half the pixels the wrinkles themselves change
+  // (by more than 32 levels), and at most 2 %, may differ by more than 32:
+  // losing the wrinkles always fails.
+  GoldenTolerance Tolerance(const image::RgbaImage& plain,
+                            const image::RgbaImage& wrinkled) const {
+    if (gpu_->info().renderer.find("llvmpipe") != std::string::npos) return {};
+    const double pixels = static_cast<double>(wrinkled.width) * wrinkled.height;
+    const double signal = CountPixelsOver(plain, wrinkled, 32) / pixels;
+    return GoldenTolerance{/*channel_tolerance=*/32,
+                           /*max_different_fraction=*/std::min(0.02,
+                                                                0.5 * signal)};
   }
 };
 
@@ -44,7 +70,6 @@ int CountDifferentPixels(const image::RgbaImage& a, const image::RgbaImage& b) {
 // A flat sheet squeezed in its plane, most in the middle (SqueezeSheetMiddle):
 // the one wrinkle allowed runs along Z through the middle.
 TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
-  SkipUnlessLlvmpipe();
   SqueezedSheet scene = RunSqueezedSheet(/*max_wrinkles=*/1);
   ASSERT_NE(scene.session, nullptr);
   const std::vector<float>& positions = scene.positions;
@@ -60,13 +85,14 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   const auto wrinkled =
       RenderSession(*renderer_, *session, positions, options, &stats);
   ASSERT_TRUE(wrinkled.ok()) << wrinkled.status();
-  EXPECT_TRUE(MatchesGolden(*wrinkled, "flat_sheet_one_wrinkle"));
-  EXPECT_EQ(stats.displaced_wrinkles, 1);  // a ridge, not only shading
   // The golden holds a wrinkle: it differs from the plain sheet.
   options.wrinkles = false;
   const auto plain = RenderSession(*renderer_, *session, positions, options);
   ASSERT_TRUE(plain.ok());
   EXPECT_GT(CountDifferentPixels(*plain, *wrinkled), 500);
+  EXPECT_TRUE(MatchesGolden(*wrinkled, "flat_sheet_one_wrinkle",
+                            Tolerance(*plain, *wrinkled)));
+  EXPECT_EQ(stats.displaced_wrinkles, 1);  // a ridge, not only shading
   // The triangle index reaches the shaders intact in long draws: one patch per
   // draw gives the same image. (llvmpipe's gl_PrimitiveID in the tessellation
   // stages goes wrong past ~370 patches of one draw: the near half of this
@@ -153,7 +179,6 @@ TEST_F(GoldenTest, SubPixelWrinkleDoesNotAlias) {
 // Frame 36 of the trouser knee from behind, where it gathers (the demo's
 // view).
 TEST_F(GoldenTest, BundledTrouserKneeFrame) {
-  SkipUnlessLlvmpipe();
   const io::Animation anim = testing::LoadBundled("cloth_pants_knee");
   ASSERT_GT(anim.num_frames(), 36);
   SessionParams params;
@@ -175,7 +200,12 @@ TEST_F(GoldenTest, BundledTrouserKneeFrame) {
                                    options, &stats);
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_GT(stats.displaced_wrinkles, 5);  // ridges, not only shading
-  EXPECT_TRUE(MatchesGolden(*image, "pants_knee_frame36_back"));
+  options.wrinkles = false;
+  const auto plain = RenderSession(*renderer_, *session, anim.frames.Sample(36),
+                                   options);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_TRUE(MatchesGolden(*image, "pants_knee_frame36_back",
+                            Tolerance(*plain, *image)));
 }
 
 // The Fox is closed once welded. With back faces culled, a crack anywhere in
