@@ -36,6 +36,17 @@ absl::Status CheckRows(const RgbaRows& rows) {
   return absl::OkStatus();
 }
 
+// Refuses a header's size past `max_side` (or empty) before any allocation.
+absl::Status CheckDecodedSize(const char* format, int64_t width,
+                              int64_t height, int max_side) {
+  if (width < 1 || height < 1 || width > max_side || height > max_side) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: %d x %d pixels, each side must be 1..%d", format, width, height,
+        max_side));
+  }
+  return absl::OkStatus();
+}
+
 struct TjHandle {
   explicit TjHandle(tjhandle h) : handle(h) {}
   ~TjHandle() {
@@ -164,12 +175,19 @@ absl::StatusOr<std::string> EncodePngGray16(int width, int height,
 }
 
 absl::StatusOr<std::vector<uint16_t>> DecodePngGray16(std::string_view bytes,
-                                                      int* width, int* height) {
+                                                      int* width, int* height,
+                                                      int max_side) {
   png_image png;
   std::memset(&png, 0, sizeof(png));
   png.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_memory(&png, bytes.data(), bytes.size())) {
     return absl::InvalidArgumentError(absl::StrCat("png: ", png.message));
+  }
+  if (absl::Status size =
+          CheckDecodedSize("png", png.width, png.height, max_side);
+      !size.ok()) {
+    png_image_free(&png);
+    return size;
   }
   png.format = PNG_FORMAT_LINEAR_Y;  // 16-bit gray, host order
   std::vector<uint16_t> values(static_cast<size_t>(png.width) * png.height);
@@ -181,12 +199,18 @@ absl::StatusOr<std::vector<uint16_t>> DecodePngGray16(std::string_view bytes,
   return values;
 }
 
-absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes) {
+absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes, int max_side) {
   png_image png;
   std::memset(&png, 0, sizeof(png));
   png.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_memory(&png, bytes.data(), bytes.size())) {
     return absl::InvalidArgumentError(absl::StrCat("png: ", png.message));
+  }
+  if (absl::Status size =
+          CheckDecodedSize("png", png.width, png.height, max_side);
+      !size.ok()) {
+    png_image_free(&png);
+    return size;
   }
   png.format = PNG_FORMAT_RGBA;
   RgbaImage image;
@@ -226,7 +250,7 @@ absl::StatusOr<std::string> EncodeJpeg(const RgbaRows& image, int quality) {
   return out;
 }
 
-absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes) {
+absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes, int max_side) {
   TjHandle tj(tjInitDecompress());
   if (tj.handle == nullptr)
     return absl::InternalError("jpeg: tjInitDecompress failed");
@@ -237,6 +261,7 @@ absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes) {
     return absl::InvalidArgumentError(
         absl::StrCat("jpeg: ", tjGetErrorStr2(tj.handle)));
   }
+  CREASE_RETURN_IF_ERROR(CheckDecodedSize("jpeg", width, height, max_side));
   RgbaImage image;
   image.width = width;
   image.height = height;

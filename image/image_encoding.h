@@ -42,14 +42,21 @@ absl::StatusOr<std::string> EncodeJpeg(const RgbaImage& image,
 // rows itself).
 absl::StatusOr<std::string> EncodeJpeg(const RgbaRows& rows, int quality = 90);
 
-// Decoders, for tests and golden images.
-absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes);
-absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes);
+// Decoders. The header's size is checked before anything is allocated or
+// decoded: an image wider or taller than `max_side` pixels is refused with
+// InvalidArgument naming its size (a 130 KB PNG can claim 32767² pixels, 4 GB
+// decoded). Callers that decode what a client sent pass their own limit.
+inline constexpr int kDefaultMaxDecodeSide = 8192;
+absl::StatusOr<RgbaImage> DecodePng(std::string_view bytes,
+                                    int max_side = kDefaultMaxDecodeSide);
+absl::StatusOr<RgbaImage> DecodeJpeg(std::string_view bytes,
+                                     int max_side = kDefaultMaxDecodeSide);
 // Caution: libpng's simplified reader treats 8-bit files as sRGB and converts
 // them to linear; for files written by EncodePngGray16 the values come back
 // exactly.
-absl::StatusOr<std::vector<uint16_t>> DecodePngGray16(std::string_view bytes,
-                                                      int* width, int* height);
+absl::StatusOr<std::vector<uint16_t>> DecodePngGray16(
+    std::string_view bytes, int* width, int* height,
+    int max_side = kDefaultMaxDecodeSide);
 
 }  // namespace crease::image
 

@@ -145,12 +145,9 @@ void FillEffective(const AmplitudeModelParams& params,
 
 absl::StatusOr<WrinklePattern> DecodePatternPng(std::string_view png,
                                                 int channels) {
-  CREASE_ASSIGN_OR_RETURN(image::RgbaImage image, image::DecodePng(png));
-  if (image.width > kMaxPatternPngSize || image.height > kMaxPatternPngSize) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("%d x %d pixels, over %d a side", image.width,
-                        image.height, kMaxPatternPngSize));
-  }
+  // The size is checked from the header, before the decoder allocates.
+  CREASE_ASSIGN_OR_RETURN(image::RgbaImage image,
+                          image::DecodePng(png, kMaxPatternPngSize));
   WrinklePattern pattern;
   pattern.width = image.width;
   pattern.height = image.height;

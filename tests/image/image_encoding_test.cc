@@ -6,6 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/png_bomb.h"
 
 namespace crease::image {
 namespace {
@@ -74,6 +75,28 @@ TEST(ImageEncodingTest, BottomUpRowsEncodeAsTheUprightImage) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(EncodePng(RgbaRows{4, 4, nullptr, true}).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// Sizes are checked from the header, before the decoder allocates: a small
+// PNG claiming 32767² pixels (4.3 GB decoded) is refused at once.
+TEST(ImageEncodingTest, DecodersRefuseHeadersOverTheirSizeLimit) {
+  const std::string bomb = testing::PngClaiming(32767, 32767);
+  const auto rgba = DecodePng(bomb);
+  EXPECT_EQ(rgba.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(rgba.status().message(), ::testing::HasSubstr("32767 x 32767"));
+  int width = 0, height = 0;
+  EXPECT_EQ(DecodePngGray16(bomb, &width, &height).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  // A caller's own limit, and the image at it still decodes.
+  const RgbaImage image = Gradient(53, 31);
+  const std::string png = *EncodePng(image);
+  EXPECT_EQ(DecodePng(png, 52).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(DecodePng(png, 53).ok());
+  const std::string jpeg = *EncodeJpeg(image, 90);
+  EXPECT_EQ(DecodeJpeg(jpeg, 40).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(DecodeJpeg(jpeg, 53).ok());
 }
 
 TEST(ImageEncodingTest, Gray16PngRoundTripsExactly) {

@@ -3,6 +3,8 @@
 // renderer's RenderPattern of them, and bad requests are refused naming the
 // field.
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "tests/server/served_pants_fixture.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/png_bomb.h"
 #include "tests/testing/session_runner.h"
 #include "wrinkle/amplitude_model.h"
 #include "wrinkle/session.h"
@@ -239,7 +242,28 @@ TEST_F(AmplitudeMapsServiceTest, BadRequestsAreRefusedNamingTheField) {
       *image::EncodePng(big));
   auto session = running_->Client()->OpenSession(start);
   ASSERT_FALSE(session.ok());
-  EXPECT_THAT(session.status().message(), HasSubstr("over 1024 a side"));
+  EXPECT_THAT(session.status().message(),
+              HasSubstr("each side must be 1..1024"));
+}
+
+// A decompression bomb: a small PNG whose header claims 32767 x 32767
+// pixels (4.3 GB decoded) is refused from its header, before the decoder
+// allocates: the server's peak memory does not move.
+TEST_F(AmplitudeMapsServiceTest, APatternClaimingHugeSizeIsRefusedFromItsHeader) {
+  const std::string png = testing::PngClaiming(32767, 32767);
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  v1::Start start = MapsStart();
+  start.mutable_parameters()->mutable_amplitude_maps()->set_pattern_png(png);
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_FALSE(session.ok());
+  EXPECT_EQ(session.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(session.status().message(), HasSubstr("32767 x 32767"));
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  // ru_maxrss in KiB: the peak grew by less than 64 MiB (decoding would have
+  // taken 4 GiB).
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024);
 }
 
 }  // namespace
