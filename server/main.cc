@@ -27,6 +27,8 @@ ABSL_FLAG(std::string, port_file, "",
 ABSL_FLAG(uint32_t, max_vertices, 200'000, "Most vertices per session mesh");
 ABSL_FLAG(uint32_t, max_triangles, 400'000, "Most triangles per session mesh");
 ABSL_FLAG(uint32_t, max_sessions, 128, "Most sessions open at once");
+ABSL_FLAG(uint32_t, max_sessions_per_peer, 64,
+          "Most sessions open at once from one peer host (any port)");
 ABSL_FLAG(uint32_t, max_pending_streams, 256,
           "Most streams waiting for their Start at once");
 ABSL_FLAG(uint32_t, max_pending_per_peer, 32,
@@ -103,6 +105,8 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.limits.max_vertices = absl::GetFlag(FLAGS_max_vertices);
   options.limits.max_triangles = absl::GetFlag(FLAGS_max_triangles);
   options.limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
+  options.limits.max_sessions_per_peer =
+      absl::GetFlag(FLAGS_max_sessions_per_peer);
   options.limits.max_pending_streams = absl::GetFlag(FLAGS_max_pending_streams);
   options.limits.max_pending_streams_per_peer =
       absl::GetFlag(FLAGS_max_pending_per_peer);

@@ -14,11 +14,16 @@ namespace crease::server {
 struct ServerLimits {
   uint32_t max_vertices = 200'000;
   uint32_t max_triangles = 400'000;
-  // Sessions that have sent their Start (the slots that frames use).
+  // Sessions that have sent their Start (the slots that frames use): all,
+  // and from one peer address (its host, any port; one token's clients
+  // behind one NAT count together), so one peer cannot take every slot.
   uint32_t max_sessions = 128;
+  uint32_t max_sessions_per_peer = 64;
   // Streams opened but still waiting for their Start, at most: all of them,
-  // and from one peer address (its host, any port). Beyond either, a new
-  // stream is refused with RESOURCE_EXHAUSTED; neither takes a session slot.
+  // and from one peer address (its host, any port). Beyond either, the
+  // oldest such stream that has waited a second ends (RESOURCE_EXHAUSTED) to
+  // make way for the new one; with none that old the new stream is refused.
+  // Neither takes a session slot.
   uint32_t max_pending_streams = 256;
   uint32_t max_pending_streams_per_peer = 32;
   // A stream that sends no Start this long after it opens is ended

@@ -41,8 +41,11 @@ struct ServiceState {
   uint32_t pending_streams ABSL_GUARDED_BY(mu) = 0;
   absl::flat_hash_map<std::string, uint32_t> pending_by_peer
       ABSL_GUARDED_BY(mu);
-  // Streams whose Start was accepted: the session slots in use.
+  // Streams whose Start was accepted: the session slots in use, all and per
+  // peer host.
   uint32_t started_sessions ABSL_GUARDED_BY(mu) = 0;
+  absl::flat_hash_map<std::string, uint32_t> started_by_peer
+      ABSL_GUARDED_BY(mu);
   bool shutting_down ABSL_GUARDED_BY(mu) = false;
 };
 

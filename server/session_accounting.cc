@@ -18,6 +18,15 @@ absl::Status SessionReactor::TakeSessionSlot() {
     return absl::ResourceExhaustedError(absl::StrFormat(
         "%d sessions are open, this server's limit", max_sessions));
   }
+  const uint32_t per_peer = state_->options.limits.max_sessions_per_peer;
+  const auto it = state_->started_by_peer.find(peer_host_);
+  if (it != state_->started_by_peer.end() && it->second >= per_peer) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "%d sessions from %s are open, this server's limit per peer "
+        "(max_sessions_per_peer)",
+        it->second, peer_host_));
+  }
+  ++state_->started_by_peer[peer_host_];
   ++state_->started_sessions;
   --state_->pending_streams;
   if (--state_->pending_by_peer[peer_host_] == 0) {
@@ -34,8 +43,11 @@ void SessionReactor::ReleaseSlot() {
   state_->sessions.erase(this);
   if (slot_ == Slot::kStarted) {
     --state_->started_sessions;
+    if (--state_->started_by_peer[peer_host_] == 0) {
+      state_->started_by_peer.erase(peer_host_);
+    }
     state_->metrics->SessionEnded();
-  } else {
+  } else if (slot_ == Slot::kPending) {
     --state_->pending_streams;
     if (--state_->pending_by_peer[peer_host_] == 0) {
       state_->pending_by_peer.erase(peer_host_);

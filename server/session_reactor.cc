@@ -2,7 +2,10 @@
 
 #include <grpcpp/support/proto_buffer_reader.h>
 
+#include <algorithm>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -65,18 +68,16 @@ grpc::Status SessionReactor::Admit() {
   const ServerLimits& limits = state_->options.limits;
   absl::MutexLock state_lock(&state_->mu);
   if (state_->shutting_down) return Unavailable();
-  if (state_->pending_streams >= limits.max_pending_streams) {
-    return grpc::Status(
-        grpc::StatusCode::RESOURCE_EXHAUSTED,
-        absl::StrFormat("%d streams are waiting for their start, this "
-                        "server's limit (max_pending_streams)",
-                        limits.max_pending_streams));
-  }
   // Looked up, not inserted: a refused peer leaves no entry behind.
   const auto it = state_->pending_by_peer.find(peer_host_);
   const uint32_t from_peer =
       it == state_->pending_by_peer.end() ? 0 : it->second;
-  if (from_peer >= limits.max_pending_streams_per_peer) {
+  // Full: the oldest stream still waiting makes way (from this peer when its
+  // cap is the one hit), so silent streams from a shared address cannot keep
+  // a client that does start out; refused only when every waiting stream is
+  // new.
+  if (from_peer >= limits.max_pending_streams_per_peer &&
+      !EvictOldestWaitingLocked(&peer_host_)) {
     return grpc::Status(
         grpc::StatusCode::RESOURCE_EXHAUSTED,
         absl::StrFormat("%d streams from %s are waiting for their start, "
@@ -84,11 +85,61 @@ grpc::Status SessionReactor::Admit() {
                         "(max_pending_streams_per_peer)",
                         from_peer, peer_host_));
   }
+  if (state_->pending_streams >= limits.max_pending_streams &&
+      !EvictOldestWaitingLocked(nullptr)) {
+    return grpc::Status(
+        grpc::StatusCode::RESOURCE_EXHAUSTED,
+        absl::StrFormat("%d streams are waiting for their start, this "
+                        "server's limit (max_pending_streams)",
+                        limits.max_pending_streams));
+  }
   ++state_->pending_by_peer[peer_host_];
   ++state_->pending_streams;
   state_->sessions.insert(this);
   slot_ = Slot::kPending;
   return grpc::Status::OK;
+}
+
+bool SessionReactor::EvictOldestWaitingLocked(const std::string* peer_host) {
+  const absl::Time now = absl::Now();
+  std::vector<SessionReactor*> waiting;
+  for (SessionReactor* other : state_->sessions) {
+    if (other->slot_ == Slot::kPending &&
+        now - other->opened_ >= kMinWaitBeforeEviction &&
+        (peer_host == nullptr || other->peer_host_ == *peer_host)) {
+      waiting.push_back(other);
+    }
+  }
+  std::sort(waiting.begin(), waiting.end(),
+            [](const SessionReactor* a, const SessionReactor* b) {
+              return a->opened_ < b->opened_;
+            });
+  for (SessionReactor* victim : waiting) {
+    const std::string why = absl::StrFormat(
+        "no start after %s while %s; it made way for a newer stream",
+        absl::FormatDuration(absl::Trunc(now - victim->opened_,
+                                         absl::Milliseconds(1))),
+        peer_host != nullptr
+            ? "this peer's waiting streams were at their limit "
+              "(max_pending_streams_per_peer)"
+            : "the server's waiting streams were at their limit "
+              "(max_pending_streams)");
+    if (!victim->MakeWayLocked(why)) continue;  // its Start came meanwhile
+    --state_->pending_streams;
+    if (--state_->pending_by_peer[victim->peer_host_] == 0) {
+      state_->pending_by_peer.erase(victim->peer_host_);
+    }
+    victim->slot_ = Slot::kEvicted;
+    return true;
+  }
+  return false;
+}
+
+bool SessionReactor::MakeWayLocked(const std::string& why) {
+  Lock lock(mu_);
+  if (phase_ != Phase::kReading || message_received_) return false;
+  FinishLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, why));
+  return true;
 }
 
 void SessionReactor::FinishLocked(const grpc::Status& status) {

@@ -58,9 +58,22 @@ class SessionReactor
 
  private:
   enum class Phase { kReading, kWorking, kWriting, kFinished };
-  enum class Slot { kNone, kPending, kStarted };
+  // A stream waiting for its Start is ended for a newer one (pending slots
+  // full) only after this long: a client that does start needs a moment.
+  static constexpr absl::Duration kMinWaitBeforeEviction = absl::Seconds(1);
+  // kEvicted: a pending stream that made way for a newer one (its counts
+  // already given back; only the registry entry is left).
+  enum class Slot { kNone, kPending, kStarted, kEvicted };
   // Takes a pending slot for a new stream; the refusal if none is free.
   grpc::Status Admit();
+  // With the pending slots full: ends the oldest stream still waiting for its
+  // Start (from `peer_host` when not null) that has waited at least
+  // kMinWaitBeforeEviction, and gives its slot to the caller; false if there
+  // is none.
+  bool EvictOldestWaitingLocked(const std::string* peer_host)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_->mu);
+  // Ends this stream for a newer one if it is still waiting for its Start.
+  bool MakeWayLocked(const std::string& why);
   // Trades the pending slot for a session slot; RESOURCE_EXHAUSTED if none.
   absl::Status TakeSessionSlot();
   // Frees the slot held and records how the stream ended (OnDone).

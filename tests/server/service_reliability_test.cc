@@ -146,6 +146,79 @@ TEST(ServiceReliabilityTest, StreamsWithoutAStartLockNobodyOut) {
   EXPECT_TRUE((*a)->Receive().ok());
 }
 
+// Silent streams from a client's own address (a NAT, a shared node) cannot
+// keep it out: with the per-peer waiting slots full, the oldest stream that
+// has waited a second ends (RESOURCE_EXHAUSTED, saying why) and the client's
+// stream takes its slot.
+TEST(ServiceReliabilityTest, TheOldestSilentStreamMakesWayForANewOne) {
+  ServerOptions options = LoopbackOptions();
+  options.limits.max_pending_streams_per_peer = 4;
+  options.limits.start_timeout = absl::Seconds(30);
+  RunningServer running = RunningServer::Start(options);
+  std::vector<std::unique_ptr<RawStream>> silent;
+  for (int i = 0; i < 4; ++i) {
+    silent.push_back(std::make_unique<RawStream>(running.target));
+    ASSERT_TRUE(silent.back()->started());
+    absl::SleepFor(absl::Milliseconds(20));  // the first is the oldest
+  }
+  ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 4; }));
+  absl::SleepFor(absl::Milliseconds(1100));  // all past the minimum wait
+  const io::Animation fox = testing::LoadBundled("fox_walk");
+  auto client = running.Client();
+  auto session = client->OpenSession(StartFor(fox));
+  ASSERT_TRUE(session.ok()) << session.status();
+  ASSERT_TRUE((*session)->Send(FrameOf(fox, 0)).ok());
+  EXPECT_TRUE((*session)->Receive().ok());
+  // The oldest made way; once started, the session holds no waiting slot.
+  const grpc::Status first = silent[0]->Finish(absl::Seconds(5));
+  EXPECT_EQ(first.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(first.error_message(), HasSubstr("made way for a newer stream"));
+  EXPECT_THAT(first.error_message(), HasSubstr("max_pending_streams_per_peer"));
+  ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 4; }));
+  // New silent streams: the first fills the peer's slots again, each of the
+  // next three makes the oldest old one give way, in order; then every
+  // waiting stream is under a second old and the next is refused.
+  std::vector<std::unique_ptr<RawStream>> burst;
+  for (int i = 0; i < 4; ++i) {
+    burst.push_back(std::make_unique<RawStream>(running.target));
+    ASSERT_TRUE(burst.back()->started());
+  }
+  for (int i = 1; i < 4; ++i) {
+    const grpc::Status ended = silent[i]->Finish(absl::Seconds(5));
+    EXPECT_EQ(ended.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << i;
+    EXPECT_THAT(ended.error_message(),
+                HasSubstr("made way for a newer stream"));
+  }
+  RawStream refused(running.target);
+  const grpc::Status status = refused.Finish(absl::Seconds(5));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(), HasSubstr("are waiting for their start"));
+}
+
+// One peer cannot take every session slot.
+TEST(ServiceReliabilityTest, SessionsPerPeerAreCapped) {
+  ServerOptions options = LoopbackOptions();
+  options.limits.max_sessions = 8;
+  options.limits.max_sessions_per_peer = 2;
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation fox = testing::LoadBundled("fox_walk");
+  auto client = running.Client();
+  auto a = client->OpenSession(StartFor(fox));
+  auto b = client->OpenSession(StartFor(fox));
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto c = client->OpenSession(StartFor(fox));
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(c.status().message(), HasSubstr("max_sessions_per_peer"));
+  EXPECT_THAT(c.status().message(), HasSubstr("2 sessions from ipv4:127.0.0.1 are open"));
+  // A slot given back is the peer's again.
+  (*a)->Cancel();
+  a->reset();
+  ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 1; }));
+  auto d = client->OpenSession(StartFor(fox));
+  EXPECT_TRUE(d.ok()) << d.status();
+}
+
 // Bytes that are no SessionRequest used to end the stream with OK and no
 // message (gRPC reports a failed decode like a half-close).
 TEST(ServiceReliabilityTest, UndecodableBytesEndTheStreamInvalid) {
