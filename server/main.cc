@@ -66,6 +66,17 @@ ABSL_FLAG(int, max_health_watches, 64,
           "Most grpc.health.v1 Watch streams open at once");
 ABSL_FLAG(absl::Duration, max_health_watch, absl::Minutes(5),
           "End a health Watch stream after this long (clients re-watch)");
+ABSL_FLAG(int, max_streams_per_connection, 128,
+          "HTTP/2 streams one connection may have open at once");
+ABSL_FLAG(absl::Duration, max_connection_idle, absl::Minutes(5),
+          "Close a connection with no call open for this long");
+ABSL_FLAG(absl::Duration, max_connection_age, absl::ZeroDuration(),
+          "Close connections this old (calls get 30 s to end); 0: never");
+ABSL_FLAG(absl::Duration, keepalive_time, absl::Minutes(1),
+          "Ping an idle connection this often; drop it if unanswered in 20 s");
+ABSL_FLAG(int, grpc_memory_mb, 1024,
+          "gRPC core's memory quota for connections and messages, MiB "
+          "(0: unlimited)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM, how long frames in flight may take");
 
@@ -122,6 +133,13 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.gpus = *std::move(gpus);
   options.encode_threads = absl::GetFlag(FLAGS_encode_threads);
   options.frames_in_flight = absl::GetFlag(FLAGS_frames_in_flight);
+  options.transport.max_streams_per_connection =
+      absl::GetFlag(FLAGS_max_streams_per_connection);
+  options.transport.max_connection_idle =
+      absl::GetFlag(FLAGS_max_connection_idle);
+  options.transport.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
+  options.transport.keepalive_time = absl::GetFlag(FLAGS_keepalive_time);
+  options.transport.memory_mb = absl::GetFlag(FLAGS_grpc_memory_mb);
   options.tokens_file = absl::GetFlag(FLAGS_tokens_file);
   options.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
   options.tls_key_file = absl::GetFlag(FLAGS_tls_key);

@@ -37,6 +37,30 @@ struct ServerLimits {
   uint32_t max_image_size = 4096;  // pixels per side
 };
 
+// HTTP/2 connections, as gRPC core enforces them (docs/operations.md,
+// "Connections and HTTP/2").
+struct TransportLimits {
+  // Streams one connection may have open at once (SETTINGS_MAX_CONCURRENT_
+  // STREAMS); sessions beyond wait on the client.
+  int max_streams_per_connection = 128;
+  // A connection with no call open this long is closed (GOAWAY).
+  absl::Duration max_connection_idle = absl::Minutes(5);
+  // A connection is closed this long after it opened, calls given
+  // `max_connection_age_grace` to end; zero: never (sessions are long).
+  absl::Duration max_connection_age = absl::ZeroDuration();
+  absl::Duration max_connection_age_grace = absl::Seconds(30);
+  // The server pings an idle connection this often and drops it when the
+  // ping is not answered within the timeout: dead peers are noticed.
+  absl::Duration keepalive_time = absl::Minutes(1);
+  absl::Duration keepalive_timeout = absl::Seconds(20);
+  // Client pings closer than this (without data) count as abuse; two such
+  // strikes close the connection.
+  absl::Duration min_client_ping_interval = absl::Seconds(10);
+  // gRPC core's memory for connections and messages (its resource quota),
+  // MiB; 0: unlimited.
+  int memory_mb = 1024;
+};
+
 struct HealthLimits {
   // Watch streams open at once; more are refused with RESOURCE_EXHAUSTED.
   int max_watches = 64;
@@ -64,6 +88,7 @@ struct ServerOptions {
   int encode_threads = 0;
   // Frames each GL thread keeps in flight before waiting for the oldest.
   int frames_in_flight = 4;
+  TransportLimits transport;
   // Bearer tokens, one per line ('#' starts a comment); empty: no auth.
   std::string tokens_file;
   // PEM files; both set: TLS, else plaintext.

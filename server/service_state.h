@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/synchronization/mutex.h"
 #include "server/auth.h"
+#include "server/log_limiter.h"
 #include "server/metrics.h"
 #include "server/render_pool.h"
 #include "server/server_options.h"
@@ -30,9 +31,12 @@ struct ServiceState {
   // Messages being worked on (CPU part), all sessions: decides whether a small
   // frame may run on the gRPC thread that read it.
   std::atomic<int> messages_in_work{0};
-  // Refused tokens are logged at most once a second (SessionReactor::Account).
-  std::atomic<int64_t> last_auth_log_ns{0};
-  std::atomic<int64_t> auth_refusals_unlogged{0};
+  // Streams that ended before a start are logged at most once a second per
+  // status code (SessionReactor::Account); the reaper says the rest.
+  LogLimiter stream_log;
+  // Streams ended since the heap was last trimmed (the reaper trims it
+  // after floods: malloc keeps freed pages otherwise).
+  std::atomic<int64_t> streams_since_trim{0};
 
   absl::Mutex mu;
   // Every open stream, started or not (for the timeouts and shutdown).

@@ -68,28 +68,26 @@ void SessionReactor::Account() {
                           "cancelled before the server's answer");
   }
   state_->metrics->StreamFinished(status.error_code());
+  state_->streams_since_trim.fetch_add(1, std::memory_order_relaxed);
   if (!state_->options.session_log) return;
-  if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
-    // At most one line a second for refused tokens: a flood of bad calls
-    // must not become a flood of log lines.
-    const int64_t now = absl::GetCurrentTimeNanos();
-    int64_t last = state_->last_auth_log_ns.load();
-    if (now - last < 1'000'000'000 ||
-        !state_->last_auth_log_ns.compare_exchange_strong(last, now)) {
-      state_->auth_refusals_unlogged.fetch_add(1);
-      return;
-    }
-    const int64_t unlogged = state_->auth_refusals_unlogged.exchange(0);
-    Log(absl::StrFormat(
-        "refused UNAUTHENTICATED \"%s\"%s", status.error_message(),
-        unlogged > 0 ? absl::StrFormat(" (%d more refused since the "
-                                       "last such line)",
-                                       unlogged)
-                     : ""));
-    return;
-  }
   const std::string code = absl::StatusCodeToString(
       static_cast<absl::StatusCode>(status.error_code()));
+  if (!started_) {
+    // Streams that never started (refused tokens, refused or evicted
+    // streams, resets): at most one line a second per code, with how many
+    // more; a flood of bad calls must not become a flood of log lines.
+    const std::string cause = absl::StrFormat("ended %s before a start", code);
+    state_->stream_log.Log(
+        cause,
+        absl::StrFormat("session %s from %s %s \"%s\"", id_, peer_,
+                        status.error_code() ==
+                                grpc::StatusCode::UNAUTHENTICATED
+                            ? "refused UNAUTHENTICATED"
+                            : cause,
+                        status.error_message()),
+        state_->options.session_log, absl::Now());
+    return;
+  }
   Log(absl::StrFormat(
       "ended %s%s after %.1f s: %d frames answered, %d with errors%s", code,
       status.ok() ? "" : absl::StrCat(" \"", status.error_message(), "\""),

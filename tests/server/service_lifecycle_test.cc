@@ -327,8 +327,8 @@ TEST(ServiceLifecycleTest, SessionLogSaysWhatStartedAndHowItEnded) {
                                   "outputs: paths"),
           ::testing::MatchesRegex(
               "session s2 from ipv4:127.0.0.1:[0-9]+ ended "
-              "RESOURCE_EXHAUSTED \"1 sessions are open, this server's "
-              "limit\" after [0-9.]+ s: 0 frames answered, 0 with errors"),
+              "RESOURCE_EXHAUSTED before a start \"1 sessions are open, this "
+              "server's limit\""),
           ::testing::MatchesRegex(
               "session s1 from ipv4:127.0.0.1:[0-9]+ ended OK after [0-9.]+ "
               "s: 4 frames answered, 1 with errors \\(first: frame 3: "
