@@ -162,7 +162,23 @@ bool KeepInView(absl::Span<const float> positions, float aspect,
   }
   if (inside) return false;
   // Along the same direction (an azimuth the caller chose stays).
-  *camera = FitAlong(positions, aspect, eye - target, kReframeMargin, *camera);
+  const Camera reframed =
+      FitAlong(positions, aspect, eye - target, kReframeMargin, *camera);
+  // A frame that would pull the camera back past kMaxReframeZoom (one
+  // vertex at 3e38 in a finite frame) is an outlier, not a move: framing on
+  // it would leave every later frame a speck; keep the camera.
+  const Eigen::Vector3f new_eye(reframed.eye[0], reframed.eye[1],
+                                reframed.eye[2]);
+  const Eigen::Vector3f new_target(reframed.target[0], reframed.target[1],
+                                   reframed.target[2]);
+  const float old_distance = (eye - target).norm();
+  const float new_distance = (new_eye - new_target).norm();
+  if (!std::isfinite(new_distance) || !new_eye.allFinite() ||
+      !new_target.allFinite() ||
+      new_distance > kMaxReframeZoom * old_distance) {
+    return false;
+  }
+  *camera = reframed;
   return true;
 }
 

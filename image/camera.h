@@ -39,11 +39,18 @@ Camera AutoFrame(absl::Span<const float> positions, float aspect,
 // mesh that moves or spreads is not re-framed again at once.
 inline constexpr float kReframeMargin = 1.3f;
 
+// KeepInView never pulls the camera back more than this at once: a frame
+// that would is taken for an outlier (a vertex at 3e38 in an otherwise
+// ordinary frame) and drawn with the camera kept.
+inline constexpr float kMaxReframeZoom = 100.0f;
+
 // For a stream of frames with no camera given: keeps `camera` (framed on an
 // earlier frame) while every vertex of this frame stays inside its view, so
 // the picture does not zoom in and out with the pose (the bundled animations'
 // bounds breathe by 4-28 %); otherwise frames this frame anew like AutoFrame,
-// looking the same way, with kReframeMargin. Returns whether it re-framed.
+// looking the same way, with kReframeMargin, unless that would move the eye
+// more than kMaxReframeZoom times as far away (or to a non-finite place).
+// Returns whether it re-framed.
 bool KeepInView(absl::Span<const float> positions, float aspect,
                 Camera* camera);
 

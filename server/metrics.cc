@@ -8,12 +8,17 @@
 #include <prometheus/text_serializer.h>
 
 #include <exception>
+#include <vector>
 #include <string_view>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace crease::server {
 namespace {
+
+constexpr int kMetricsThreads = 8;
+constexpr int kMetricsRequestTimeoutMs = 2000;
 
 // Seconds: 50 us .. 2.5 s.
 prometheus::Histogram::BucketBoundaries StageBuckets() {
@@ -61,7 +66,14 @@ absl::StatusOr<std::unique_ptr<ServerMetrics>> ServerMetrics::Create(
   if (!address.empty()) {
     // prometheus-cpp (civetweb) reports a port it cannot bind by throwing.
     try {
-      m->exposer_ = std::make_unique<prometheus::Exposer>(address);
+      // Threads and a request timeout so that clients holding connections
+      // with partial requests cannot block scrapes (civetweb's defaults, 2
+      // threads and 30 s, let two such connections hold it for 30 s).
+      m->exposer_ = std::make_unique<prometheus::Exposer>(
+          std::vector<std::string>{"listening_ports", address, "num_threads",
+                                   absl::StrCat(kMetricsThreads),
+                                   "request_timeout_ms",
+                                   absl::StrCat(kMetricsRequestTimeoutMs)});
     } catch (const std::exception& e) {
       return absl::UnavailableError(absl::StrFormat(
           "metrics: cannot serve on %s: %s", address, e.what()));

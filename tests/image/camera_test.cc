@@ -97,5 +97,30 @@ TEST(CameraTest, KeepInViewReframesAMeshThatLeftTheView) {
   EXPECT_GT(before.normalized().dot(after.normalized()), 0.9999f);
 }
 
+// One finite frame with a vertex at 3e38 used to re-frame the steady camera
+// onto it, leaving every later frame a speck (blank): an absurd outlier
+// keeps the camera, and the frames after it are drawn as before.
+TEST(CameraTest, KeepInViewIgnoresAnAbsurdOutlier) {
+  const io::Animation a = testing::LoadBundled("fox_walk");
+  constexpr float kAspect = 4.0f / 3.0f;
+  Camera camera = AutoFrame(a.frames.Sample(0), kAspect);
+  const Camera before = camera;
+  std::vector<float> outlier(a.frames.Sample(1).begin(),
+                             a.frames.Sample(1).end());
+  outlier[0] = 3e38f;
+  outlier[4] = -3e38f;
+  EXPECT_FALSE(KeepInView(outlier, kAspect, &camera));
+  EXPECT_EQ(camera.eye, before.eye);
+  EXPECT_EQ(camera.target, before.target);
+  EXPECT_FALSE(KeepInView(a.frames.Sample(2), kAspect, &camera));
+  EXPECT_LT(WidestNdc(camera, a.frames.Sample(2), kAspect), 1.0f);
+  // A mesh that grows tenfold is a real change: it is followed.
+  std::vector<float> grown(a.frames.Sample(0).begin(),
+                           a.frames.Sample(0).end());
+  for (float& v : grown) v *= 10.0f;
+  EXPECT_TRUE(KeepInView(grown, kAspect, &camera));
+  EXPECT_LT(WidestNdc(camera, grown, kAspect), 1.0f);
+}
+
 }  // namespace
 }  // namespace crease::image

@@ -8,9 +8,11 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "client/load/load_stats.h"
 #include "tests/server/raw_http2.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
@@ -73,6 +75,39 @@ TEST(ServiceTransportTest, IdleConnectionsAreClosed) {
   RawHttp2Connection kept(patient.server->port());
   bool goaway = false;
   EXPECT_FALSE(kept.ClosedWithin(absl::Milliseconds(1500), &goaway));
+}
+
+// Connections holding partial HTTP requests (slowloris) cannot block the
+// metrics: the endpoint has threads to spare and drops a request that has
+// not arrived within two seconds (two such connections used to hold every
+// scrape for 30 s).
+TEST(ServiceTransportTest, PartialRequestsDoNotBlockMetrics) {
+  ServerOptions options = LoopbackOptions();
+  options.metrics_address = "127.0.0.1:0";
+  RunningServer running = RunningServer::Start(options);
+  const int port = running.server->metrics_port();
+  std::vector<int> held;
+  for (int i = 0; i < 12; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address),
+                      sizeof(address)),
+              0);
+    const std::string partial = "GET /metrics HTTP/1.1\r\nHost: x\r\n";
+    ASSERT_GT(send(fd, partial.data(), partial.size(), MSG_NOSIGNAL), 0);
+    held.push_back(fd);
+  }
+  const absl::Time start = absl::Now();
+  const absl::StatusOr<std::string> page =
+      load::FetchMetrics(absl::StrCat("127.0.0.1:", port), 4000);
+  const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  for (int fd : held) close(fd);
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_THAT(*page, HasSubstr("crease_sessions_active"));
+  EXPECT_LT(seconds, 3.5);
 }
 
 // The p99 of `frames` paths-only frames sent one after another, in ms.
