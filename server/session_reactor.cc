@@ -23,6 +23,11 @@ grpc::Status ToGrpc(const absl::Status& status) {
 
 // Meshes up to this size (about 1.5 ms a frame here) may run inline.
 constexpr int kInlineMaxTriangles = 5000;
+// Messages of meshes above this many triangles (times the outputs' work)
+// are big: the worker pool runs them in its large lane (ThreadPool::Lane),
+// which leaves one worker to the others: 35 Fox meshes, about four times the
+// inline limit's 1.5 ms a frame.
+constexpr int kLargeMessageTriangles = 20000;
 
 // "ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1"; "ipv6:[::1]:5000" -> "ipv6:[::1]".
 std::string PeerHost(const std::string& peer) {
@@ -206,10 +211,16 @@ void SessionReactor::OnReadDone(bool ok) {
     state->messages_in_work.fetch_sub(1);
     return;
   }
-  state->workers->Post([this, state] {
-    Work();
-    state->messages_in_work.fetch_sub(1);
-  });
+  // Big meshes' messages go in the large lane: they can never take every
+  // worker, so small sessions beside them keep their latency.
+  state->workers->Post(
+      [this, state] {
+        Work();
+        state->messages_in_work.fetch_sub(1);
+      },
+      triangles > static_cast<size_t>(kLargeMessageTriangles)
+          ? ThreadPool::Lane::kLarge
+          : ThreadPool::Lane::kSmall);
 }
 
 void SessionReactor::Work() {
