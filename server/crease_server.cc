@@ -150,6 +150,9 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
           ? options.worker_threads
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   state.workers = std::make_unique<ThreadPool>(workers);
+  state.memory = std::make_unique<MemoryBudget>(
+      options.max_memory_bytes > 0 ? options.max_memory_bytes
+                                   : DefaultMaxMemoryBytes());
 
   server->service_ = std::make_unique<CreaseService>(&state);
   server->health_ = std::make_unique<HealthService>(options.health);
@@ -224,6 +227,14 @@ int CreaseServer::working_sessions() {
 const std::string& CreaseServer::renderer_name() const {
   static const std::string kNone;
   return state_->render_pool ? state_->render_pool->renderer_name() : kNone;
+}
+
+int64_t CreaseServer::max_memory_bytes() const {
+  return state_->memory->max_bytes();
+}
+
+int64_t CreaseServer::reserved_memory_bytes() const {
+  return state_->memory->reserved();
 }
 
 const std::string& CreaseServer::renderer_passed_over() const {

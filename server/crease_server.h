@@ -38,6 +38,10 @@ class CreaseServer {
   int working_sessions();
   const ServerMetrics& metrics() const { return *state_->metrics; }
   const std::string& renderer_name() const;
+  // The memory budget (--max_memory_mb, or its default) and what open
+  // sessions have reserved of it, bytes.
+  int64_t max_memory_bytes() const;
+  int64_t reserved_memory_bytes() const;
   // Why EGL passed over what it tried before the renderer's platform (empty:
   // nothing, or no rendering).
   const std::string& renderer_passed_over() const;

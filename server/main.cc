@@ -74,6 +74,9 @@ ABSL_FLAG(absl::Duration, max_connection_age, absl::ZeroDuration(),
           "Close connections this old (calls get 30 s to end); 0: never");
 ABSL_FLAG(absl::Duration, keepalive_time, absl::Minutes(1),
           "Ping an idle connection this often; drop it if unanswered in 20 s");
+ABSL_FLAG(int64_t, max_memory_mb, 0,
+          "All the server may use, MiB: sessions' estimated costs are held "
+          "to it at Start (0: 80 % of the cgroup's limit or of the machine)");
 ABSL_FLAG(int, grpc_memory_mb, 1024,
           "gRPC core's memory quota for connections and messages, MiB "
           "(0: unlimited)");
@@ -140,6 +143,7 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.transport.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
   options.transport.keepalive_time = absl::GetFlag(FLAGS_keepalive_time);
   options.transport.memory_mb = absl::GetFlag(FLAGS_grpc_memory_mb);
+  options.max_memory_bytes = absl::GetFlag(FLAGS_max_memory_mb) << 20;
   options.tokens_file = absl::GetFlag(FLAGS_tokens_file);
   options.tls_cert_file = absl::GetFlag(FLAGS_tls_cert);
   options.tls_key_file = absl::GetFlag(FLAGS_tls_key);
@@ -155,10 +159,11 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
 void PrintListening(const CreaseServer& server, const std::string& address) {
   const std::string host = address.substr(0, address.rfind(':'));
   std::fprintf(
-      stderr, "crease-server: listening on %s:%d (%s)%s\n", host.c_str(),
-      server.port(),
+      stderr, "crease-server: listening on %s:%d (%s; memory budget %d MB)%s\n",
+      host.c_str(), server.port(),
       server.renderer_name().empty() ? "no rendering"
                                      : server.renderer_name().c_str(),
+      static_cast<int>(server.max_memory_bytes() >> 20),
       server.metrics_port() != 0
           ? absl::StrFormat(", metrics on port %d", server.metrics_port())
                 .c_str()

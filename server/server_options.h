@@ -89,6 +89,10 @@ struct ServerOptions {
   // Frames each GL thread keeps in flight before waiting for the oldest.
   int frames_in_flight = 4;
   TransportLimits transport;
+  // All the server may use, bytes (sessions' estimated costs plus
+  // kServerBaseBytes); 0: DefaultMaxMemoryBytes() (80 % of the cgroup's
+  // limit or of the machine's memory).
+  int64_t max_memory_bytes = 0;
   // Bearer tokens, one per line ('#' starts a comment); empty: no auth.
   std::string tokens_file;
   // PEM files; both set: TLS, else plaintext.

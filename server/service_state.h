@@ -10,6 +10,7 @@
 #include "absl/synchronization/mutex.h"
 #include "server/auth.h"
 #include "server/log_limiter.h"
+#include "server/memory_budget.h"
 #include "server/metrics.h"
 #include "server/render_pool.h"
 #include "server/server_options.h"
@@ -27,6 +28,7 @@ struct ServiceState {
   std::unique_ptr<ThreadPool> workers;
   std::unique_ptr<RenderPool> render_pool;  // null: no rendering
   std::unique_ptr<ServerMetrics> metrics;
+  std::unique_ptr<MemoryBudget> memory;  // sessions' estimated costs
   std::atomic<uint64_t> next_session_id{1};
   // Messages being worked on (CPU part), all sessions: decides whether a small
   // frame may run on the gRPC thread that read it.

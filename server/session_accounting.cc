@@ -42,6 +42,7 @@ void SessionReactor::ReleaseSlot() {
   if (slot_ == Slot::kNone) return;
   state_->sessions.erase(this);
   if (slot_ == Slot::kStarted) {
+    state_->memory->Release(reserved_bytes_);
     --state_->started_sessions;
     if (--state_->started_by_peer[peer_host_] == 0) {
       state_->started_by_peer.erase(peer_host_);

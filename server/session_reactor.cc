@@ -259,7 +259,17 @@ void SessionReactor::HandleStart() {
   absl::StatusOr<SessionSetup> setup = ValidateStart(
       request_.start(), state_->options.limits, state_->render_pool != nullptr);
   if (setup.ok()) {
-    if (absl::Status slot = TakeSessionSlot(); !slot.ok()) setup = slot;
+    // The session's estimated memory is reserved before its slot, and both
+    // are given back when it ends.
+    const SessionCost cost = EstimateSessionCost(*setup);
+    if (absl::Status budget = state_->memory->Reserve(cost); !budget.ok()) {
+      setup = budget;
+    } else if (absl::Status slot = TakeSessionSlot(); !slot.ok()) {
+      state_->memory->Release(cost.bytes);
+      setup = slot;
+    } else {
+      reserved_bytes_ = cost.bytes;
+    }
   }
   if (setup.ok() && !setup->rest_positions.empty()) {
     absl::StatusOr<std::unique_ptr<Session>> session =

@@ -105,6 +105,8 @@ class SessionReactor
   const std::string peer_host_;  // the peer without its port
   const absl::Time opened_;
   Slot slot_ = Slot::kNone;  // guarded by state_->mu
+  // The memory budget reserved for this session (given back with its slot).
+  int64_t reserved_bytes_ = 0;
   // Set once nobody wants this stream's images (cancelled, or past the
   // write timeout): its queued render is skipped.
   std::atomic<bool> abandoned_{false};
