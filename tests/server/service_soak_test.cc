@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -18,6 +19,7 @@
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
+#include "wrinkle/synthetic_sheet.h"
 
 namespace crease::server {
 namespace {
@@ -175,6 +177,79 @@ TEST(ServiceSoakTest, ThirtyTwoSessionsAtThirtyFps) {
       "%.2f ms p99 %.2f ms; RSS %.0f MB at a quarter, %.0f MB at the end",
       seconds, answered.load(), sent.load(), all[all.size() / 2],
       all[all.size() * 99 / 100], rss_quarter, ResidentMb()));
+}
+
+// Paths, image and big sessions together for CREASE_SOAK_SECONDS (600 for
+// the ten-minute soak): no error, and resident memory flat between the end of
+// the run's first fifth (its second minute, in ten) and its end.
+TEST(ServiceSoakTest, MixedPathsImageAndBigSessions) {
+  const char* env = std::getenv("CREASE_SOAK_SECONDS");
+  const int seconds = env != nullptr ? std::max(10, std::atoi(env)) : 60;
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  const io::Animation fox = testing::LoadBundled("fox_walk");
+  io::Animation sheet;
+  sheet.mesh = MakeGridSheet(200, 200, 1.0f, 1.0f);  // 80,000 triangles
+  auto client = running.Client();
+  std::atomic<int64_t> answered{0}, errors{0};
+  const absl::Time end = absl::Now() + absl::Seconds(seconds);
+  // One session's loop: `start`, frames from `frame_of` every `period`.
+  auto stream = [&](v1::Start start, absl::Duration period,
+                    std::function<v1::Frame(int)> frame_of) {
+    auto session = client->OpenSession(start);
+    if (!session.ok()) {
+      ++errors;
+      ADD_FAILURE() << session.status();
+      return;
+    }
+    absl::Time next = absl::Now();
+    for (int f = 0; absl::Now() < end; ++f) {
+      absl::SleepFor(next - absl::Now());
+      next = std::max(next + period, absl::Now());
+      if (!(*session)->Send(frame_of(f)).ok()) break;
+      auto result = (*session)->Receive();
+      if (!result.ok() || result->has_error()) {
+        ++errors;
+        ADD_FAILURE() << (result.ok() ? result->error().message()
+                                      : result.status().ToString());
+        break;
+      }
+      ++answered;
+    }
+    (void)(*session)->WritesDone();
+    (void)(*session)->Finish();
+  };
+  auto fox_frame = [&](int f) {
+    return client::FrameOf(fox.frames.Sample(f % 60), static_cast<uint32_t>(f));
+  };
+  std::vector<std::thread> threads;
+  for (int s = 0; s < 8; ++s) {
+    threads.emplace_back(stream, StartFor(fox), absl::Milliseconds(33),
+                         fox_frame);
+  }
+  v1::Start images = StartFor(fox);
+  images.mutable_outputs()->mutable_image()->set_width(320);
+  images.mutable_outputs()->mutable_image()->set_height(240);
+  for (int s = 0; s < 2; ++s) {
+    threads.emplace_back(stream, images, absl::Milliseconds(100), fox_frame);
+  }
+  threads.emplace_back(stream, StartFor(sheet), absl::Milliseconds(200),
+                       [&](int f) {
+                         std::vector<float> positions;
+                         AnimateSheet(sheet.mesh, f, 40, 0.3f, &positions);
+                         return client::FrameOf(positions,
+                                                static_cast<uint32_t>(f));
+                       });
+  absl::SleepFor(absl::Seconds(seconds) / 5);
+  const double rss_early = ResidentMb();
+  for (std::thread& t : threads) t.join();
+  const double rss_end = ResidentMb();
+  EXPECT_EQ(errors.load(), 0);
+  EXPECT_LE(rss_end, rss_early * 1.01 + 1.0) << rss_early << " -> " << rss_end;
+  Report(absl::StrFormat(
+      "mixed (8 paths at 30 fps, 2 images at 10 fps, one 80k-triangle sheet "
+      "at 5 fps) x %d s: %d frames answered, %d errors; RSS %.1f MB at a "
+      "fifth, %.1f MB at the end",
+      seconds, answered.load(), errors.load(), rss_early, rss_end));
 }
 
 }  // namespace
