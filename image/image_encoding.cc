@@ -29,20 +29,20 @@ absl::Status CheckImage(const RgbaImage& image) {
 
 absl::Status CheckRows(const RgbaRows& rows) {
   if (rows.width <= 0 || rows.height <= 0 || rows.data == nullptr) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "image: %dx%d rows%s", rows.width, rows.height,
-        rows.data == nullptr ? " without pixels" : ""));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("image: %dx%d rows%s", rows.width, rows.height,
+                        rows.data == nullptr ? " without pixels" : ""));
   }
   return absl::OkStatus();
 }
 
 // Refuses a header's size past `max_side` (or empty) before any allocation.
-absl::Status CheckDecodedSize(const char* format, int64_t width,
-                              int64_t height, int max_side) {
+absl::Status CheckDecodedSize(const char* format, int64_t width, int64_t height,
+                              int max_side) {
   if (width < 1 || height < 1 || width > max_side || height > max_side) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: %d x %d pixels, each side must be 1..%d", format, width, height,
-        max_side));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: %d x %d pixels, each side must be 1..%d", format,
+                        width, height, max_side));
   }
   return absl::OkStatus();
 }
@@ -71,7 +71,7 @@ struct PngRows {
   int color_type = PNG_COLOR_TYPE_RGB_ALPHA;
   const uint8_t* data = nullptr;
   size_t row_bytes = 0;
-  bool swap16 = false;  // 16-bit samples in host (little-endian) order
+  bool swap16 = false;     // 16-bit samples in host (little-endian) order
   bool bottom_up = false;  // data's first row is the image's last
 };
 

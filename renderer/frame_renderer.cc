@@ -284,16 +284,14 @@ absl::StatusOr<image::RgbaImage> FrameRenderer::RenderPattern(
 
 absl::StatusOr<ReadbackTicket> FrameRenderer::RenderToReadback(
     const RenderMesh& mesh, const FrameWrinkles* wrinkles,
-    const RenderOptions& options, PixelReadback* readback,
-    RenderStats* stats) {
+    const RenderOptions& options, PixelReadback* readback, RenderStats* stats) {
   CREASE_RETURN_IF_ERROR(DrawWrinkled(mesh, wrinkles, options, stats));
   return readback->Start(*gl_->target);
 }
 
 absl::StatusOr<ReadbackTicket> FrameRenderer::RenderPatternToReadback(
     const RenderMesh& mesh, const PatternWrinkles& wrinkles,
-    const RenderOptions& options, PixelReadback* readback,
-    RenderStats* stats) {
+    const RenderOptions& options, PixelReadback* readback, RenderStats* stats) {
   CREASE_RETURN_IF_ERROR(DrawPattern(mesh, wrinkles, options, stats));
   return readback->Start(*gl_->target);
 }

@@ -119,10 +119,11 @@ class FrameRenderer {
   // go into a slot of `readback` (readback->Finish(ticket) leases them, rows
   // bottom to top), so the caller can draw the next frame meanwhile. Errors as
   // Render's, and Start's.
-  absl::StatusOr<ReadbackTicket> RenderToReadback(
-      const RenderMesh& mesh, const FrameWrinkles* wrinkles,
-      const RenderOptions& options, PixelReadback* readback,
-      RenderStats* stats = nullptr);
+  absl::StatusOr<ReadbackTicket> RenderToReadback(const RenderMesh& mesh,
+                                                  const FrameWrinkles* wrinkles,
+                                                  const RenderOptions& options,
+                                                  PixelReadback* readback,
+                                                  RenderStats* stats = nullptr);
   absl::StatusOr<ReadbackTicket> RenderPatternToReadback(
       const RenderMesh& mesh, const PatternWrinkles& wrinkles,
       const RenderOptions& options, PixelReadback* readback,

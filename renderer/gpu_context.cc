@@ -205,8 +205,8 @@ class PlatformSearch {
     std::vector<EGLDeviceEXT> devices;
     if (!QueryDevices(client_extensions_, &devices, &tried_)) return;
     if (only >= static_cast<int>(devices.size())) {
-      tried_.push_back(absl::StrCat("device platform: no device ", only,
-                                    " (", devices.size(), " found)"));
+      tried_.push_back(absl::StrCat("device platform: no device ", only, " (",
+                                    devices.size(), " found)"));
       return;
     }
     for (int i = 0; i < static_cast<int>(devices.size()); ++i) {

@@ -84,9 +84,8 @@ PixelReadback::~PixelReadback() {
   {
     absl::MutexLock lock(&ring_->mu);
     ring_->mu.Await(absl::Condition(
-        +[](ReadbackPixels::Ring* r) ABSL_EXCLUSIVE_LOCKS_REQUIRED(r->mu) {
-          return r->leases == 0;
-        },
+        +[](ReadbackPixels::Ring* r)
+             ABSL_EXCLUSIVE_LOCKS_REQUIRED(r->mu) { return r->leases == 0; },
         ring_.get()));
   }
   if (!gpu_->MakeCurrent().ok()) return;  // the context is gone with them
@@ -108,8 +107,8 @@ absl::Status PixelReadback::EnsureCapacity(Slot& slot, size_t bytes) {
   }
   // Immutable storage mapped once for the buffer's lifetime; client storage
   // asks the driver to keep it in CPU memory, where read-backs belong.
-  const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT |
-                           GL_MAP_COHERENT_BIT;
+  const GLbitfield flags =
+      GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
   glCreateBuffers(1, &slot.buffer);
   glNamedBufferStorage(slot.buffer, static_cast<GLsizeiptr>(bytes), nullptr,
                        flags | GL_CLIENT_STORAGE_BIT);
@@ -175,19 +174,20 @@ absl::StatusOr<ReadbackTicket> PixelReadback::Start(
     ring_->mu.Await(absl::Condition(&find_free));
   }
   Slot& slot = slots_[chosen];
-  const size_t bytes = static_cast<size_t>(target.width()) * target.height() * 4;
+  const size_t bytes =
+      static_cast<size_t>(target.width()) * target.height() * 4;
   CREASE_RETURN_IF_ERROR(EnsureCapacity(slot, bytes));
   target.BindResolvedForRead();
   glBindBuffer(GL_PIXEL_PACK_BUFFER, slot.buffer);
-  glReadPixels(0, 0, target.width(), target.height(), GL_RGBA,
-               GL_UNSIGNED_BYTE, nullptr);
+  glReadPixels(0, 0, target.width(), target.height(), GL_RGBA, GL_UNSIGNED_BYTE,
+               nullptr);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   slot.width = target.width();
   slot.height = target.height();
   if (slot.fence == nullptr) {
-    return absl::InternalError(absl::StrFormat(
-        "glFenceSync failed (GL error 0x%04x)", glGetError()));
+    return absl::InternalError(
+        absl::StrFormat("glFenceSync failed (GL error 0x%04x)", glGetError()));
   }
   glFlush();  // the GPU starts on it while the caller draws the next frame
   return ReadbackTicket{chosen};

@@ -1,11 +1,10 @@
 #include "server/crease_server.h"
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
-#include <grpcpp/resource_quota.h>
 #include <grpcpp/server_builder.h>
-
 #include <malloc.h>
 
 #include <algorithm>
@@ -150,9 +149,9 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
           ? options.worker_threads
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   state.workers = std::make_unique<ThreadPool>(workers);
-  state.memory = std::make_unique<MemoryBudget>(
-      options.max_memory_bytes > 0 ? options.max_memory_bytes
-                                   : DefaultMaxMemoryBytes());
+  state.memory = std::make_unique<MemoryBudget>(options.max_memory_bytes > 0
+                                                    ? options.max_memory_bytes
+                                                    : DefaultMaxMemoryBytes());
 
   server->service_ = std::make_unique<CreaseService>(&state);
   server->health_ = std::make_unique<HealthService>(options.health);

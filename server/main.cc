@@ -131,7 +131,8 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.limits.max_image_size = absl::GetFlag(FLAGS_max_image_size);
   options.worker_threads = absl::GetFlag(FLAGS_worker_threads);
   options.render_threads = absl::GetFlag(FLAGS_render_threads);
-  absl::StatusOr<std::vector<int>> gpus = crease::server::ParseGpuList(absl::GetFlag(FLAGS_gpus));
+  absl::StatusOr<std::vector<int>> gpus =
+      crease::server::ParseGpuList(absl::GetFlag(FLAGS_gpus));
   if (!gpus.ok()) return gpus.status();
   options.gpus = *std::move(gpus);
   options.encode_threads = absl::GetFlag(FLAGS_encode_threads);
@@ -140,7 +141,8 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
       absl::GetFlag(FLAGS_max_streams_per_connection);
   options.transport.max_connection_idle =
       absl::GetFlag(FLAGS_max_connection_idle);
-  options.transport.max_connection_age = absl::GetFlag(FLAGS_max_connection_age);
+  options.transport.max_connection_age =
+      absl::GetFlag(FLAGS_max_connection_age);
   options.transport.keepalive_time = absl::GetFlag(FLAGS_keepalive_time);
   options.transport.memory_mb = absl::GetFlag(FLAGS_grpc_memory_mb);
   options.max_memory_bytes = absl::GetFlag(FLAGS_max_memory_mb) << 20;

@@ -62,7 +62,8 @@ SessionCost EstimateSessionCost(const SessionSetup& setup) {
 
 int64_t DefaultMaxMemoryBytes() {
   int64_t limit = ReadLimit("/sys/fs/cgroup/memory.max");
-  if (limit <= 0) limit = ReadLimit("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+  if (limit <= 0)
+    limit = ReadLimit("/sys/fs/cgroup/memory/memory.limit_in_bytes");
   const int64_t physical =
       static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
   // cgroup v1 reports "no limit" as a huge number.

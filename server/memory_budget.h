@@ -23,8 +23,8 @@ namespace crease::server {
 inline constexpr int64_t kBytesPerTriangle = 1200;
 inline constexpr int64_t kBytesPerRefinedTriangle = 160;  // level² per one
 inline constexpr int64_t kBytesPerTriangleOfFields = 500;
-inline constexpr int64_t kBytesPerImagePixel = 12;    // pixels + encoded
-inline constexpr int64_t kBytesPerUvMapTexel = 16;    // maps, base, PNGs
+inline constexpr int64_t kBytesPerImagePixel = 12;  // pixels + encoded
+inline constexpr int64_t kBytesPerUvMapTexel = 16;  // maps, base, PNGs
 // What the server holds before any session (threads, EGL, llvmpipe, gRPC).
 inline constexpr int64_t kServerBaseBytes = int64_t{256} << 20;
 

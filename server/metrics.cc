@@ -8,8 +8,8 @@
 #include <prometheus/text_serializer.h>
 
 #include <exception>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -69,11 +69,11 @@ absl::StatusOr<std::unique_ptr<ServerMetrics>> ServerMetrics::Create(
       // Threads and a request timeout so that clients holding connections
       // with partial requests cannot block scrapes (civetweb's defaults, 2
       // threads and 30 s, let two such connections hold it for 30 s).
-      m->exposer_ = std::make_unique<prometheus::Exposer>(
-          std::vector<std::string>{"listening_ports", address, "num_threads",
-                                   absl::StrCat(kMetricsThreads),
-                                   "request_timeout_ms",
-                                   absl::StrCat(kMetricsRequestTimeoutMs)});
+      m->exposer_ =
+          std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+              "listening_ports", address, "num_threads",
+              absl::StrCat(kMetricsThreads), "request_timeout_ms",
+              absl::StrCat(kMetricsRequestTimeoutMs)});
     } catch (const std::exception& e) {
       return absl::UnavailableError(absl::StrFormat(
           "metrics: cannot serve on %s: %s", address, e.what()));

@@ -51,7 +51,7 @@ struct Completion {
   ImageEncoding encoding = ImageEncoding::kJpeg;
   int jpeg_quality = 90;
   bool uv_maps_raw = false;
-  renderer::ReadbackPixels pixels;  // set: encode the screen image
+  renderer::ReadbackPixels pixels;            // set: encode the screen image
   std::unique_ptr<renderer::UvMaps> uv_maps;  // set: encode the maps
   std::shared_ptr<UvBufferPool> uv_pool;
   absl::StatusOr<std::string> normal_map, height_map;
@@ -59,10 +59,9 @@ struct Completion {
   Stopwatch handed;  // since the GL thread handed the frame over
 
   void EncodeScreen() {
-    outcome.encoded =
-        encoding == ImageEncoding::kPng
-            ? image::EncodePng(pixels.rows())
-            : image::EncodeJpeg(pixels.rows(), jpeg_quality);
+    outcome.encoded = encoding == ImageEncoding::kPng
+                          ? image::EncodePng(pixels.rows())
+                          : image::EncodeJpeg(pixels.rows(), jpeg_quality);
     pixels = renderer::ReadbackPixels();  // the slot goes back at once
     outcome.encode_ms = handed.Elapsed();
   }
@@ -73,8 +72,7 @@ struct Completion {
       normal_map = std::string(uv_maps->normal.pixels.begin(),
                                uv_maps->normal.pixels.end());
     } else {
-      normal_map =
-          image::EncodePng(uv_maps->normal, 1, image::PngFilter::kSub);
+      normal_map = image::EncodePng(uv_maps->normal, 1, image::PngFilter::kSub);
     }
   }
   void EncodeHeight() {
@@ -173,10 +171,9 @@ absl::Status RenderPool::Lane::MakeRenderers() {
   renderer::GpuContextOptions options;
   options.device = device_;
   CREASE_ASSIGN_OR_RETURN(gpu_, renderer::GpuContext::Create(options));
-  CREASE_ASSIGN_OR_RETURN(frame_,
-                          renderer::FrameRenderer::Create(gpu_.get()));
-  CREASE_ASSIGN_OR_RETURN(
-      readback_, renderer::PixelReadback::Create(gpu_.get(), slots_));
+  CREASE_ASSIGN_OR_RETURN(frame_, renderer::FrameRenderer::Create(gpu_.get()));
+  CREASE_ASSIGN_OR_RETURN(readback_,
+                          renderer::PixelReadback::Create(gpu_.get(), slots_));
   return absl::OkStatus();
 }
 
@@ -315,17 +312,18 @@ void RenderPool::Lane::Run() {
     frame.item = std::move(item);
     frame.outcome.queue_ms = frame.item.queued.Lap();
     const RenderJob& job = frame.item.job;
-    frame.large = job.screen && static_cast<int64_t>(job.options.width) *
-                                        job.options.height >
-                                    kKeptTargetPixels;
+    frame.large = job.screen &&
+                  static_cast<int64_t>(job.options.width) * job.options.height >
+                      kKeptTargetPixels;
     if (job.abandoned != nullptr && job.abandoned->load()) {
       Fail(frame, absl::CancelledError("the call was cancelled"));
     } else {
       Draw(frame);
     }
     pending_.push_back(std::move(frame));
-    while (!pending_.empty() && (!pending_.front().ticket ||
-                                 readback_->Arrived(*pending_.front().ticket))) {
+    while (!pending_.empty() &&
+           (!pending_.front().ticket ||
+            readback_->Arrived(*pending_.front().ticket))) {
       FinishOldest();
     }
     if (broken_) DropRenderers();  // the next frame makes a fresh context
@@ -358,9 +356,9 @@ absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
   }
   for (size_t q = 0; q < devices.size(); ++q) {
     for (int t = 0; t < options.threads_per_gpu; ++t) {
-      pool->lanes_.push_back(std::make_unique<Lane>(
-          pool.get(), static_cast<int>(q), devices[q],
-          options.frames_in_flight));
+      pool->lanes_.push_back(
+          std::make_unique<Lane>(pool.get(), static_cast<int>(q), devices[q],
+                                 options.frames_in_flight));
     }
   }
   absl::Status startup;
@@ -389,11 +387,9 @@ void RenderPool::Ready(const absl::Status& status,
   // Which EGL platform was found tells an operator whether the GPU is in
   // use (device) or software rendering (surfaceless).
   if (info != nullptr && renderer_name_.empty()) {
-    renderer_name_ =
-        absl::StrCat(info->renderer, " via EGL ", info->platform, " platform",
-                     info->device >= 0 ? absl::StrCat(" (device ",
-                                                      info->device, ")")
-                                       : "");
+    renderer_name_ = absl::StrCat(
+        info->renderer, " via EGL ", info->platform, " platform",
+        info->device >= 0 ? absl::StrCat(" (device ", info->device, ")") : "");
     passed_over_ = info->passed_over;
   }
   ++ready_;
@@ -431,8 +427,8 @@ RenderPool::~RenderPool() {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
   }
-  lanes_.clear();      // each finishes its queue's jobs, then joins
-  encoders_.reset();   // runs the encodings left, then joins
+  lanes_.clear();     // each finishes its queue's jobs, then joins
+  encoders_.reset();  // runs the encodings left, then joins
 }
 
 void RenderPool::Submit(RenderJob job,

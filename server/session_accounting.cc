@@ -81,8 +81,7 @@ void SessionReactor::Account() {
     state_->stream_log.Log(
         cause,
         absl::StrFormat("session %s from %s %s \"%s\"", id_, peer_,
-                        status.error_code() ==
-                                grpc::StatusCode::UNAUTHENTICATED
+                        status.error_code() == grpc::StatusCode::UNAUTHENTICATED
                             ? "refused UNAUTHENTICATED"
                             : cause,
                         status.error_message()),

@@ -122,8 +122,8 @@ bool SessionReactor::EvictOldestWaitingLocked(const std::string* peer_host) {
   for (SessionReactor* victim : waiting) {
     const std::string why = absl::StrFormat(
         "no start after %s while %s; it made way for a newer stream",
-        absl::FormatDuration(absl::Trunc(now - victim->opened_,
-                                         absl::Milliseconds(1))),
+        absl::FormatDuration(
+            absl::Trunc(now - victim->opened_, absl::Milliseconds(1))),
         peer_host != nullptr
             ? "this peer's waiting streams were at their limit "
               "(max_pending_streams_per_peer)"

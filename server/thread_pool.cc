@@ -38,9 +38,8 @@ void ThreadPool::Run() {
       absl::MutexLock lock(&mu_);
       mu_.Await(absl::Condition(
           +[](ThreadPool* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
-            return p->CanRunLocked() ||
-                   (p->stopping_ && p->tasks_.empty() &&
-                    p->large_tasks_.empty());
+            return p->CanRunLocked() || (p->stopping_ && p->tasks_.empty() &&
+                                         p->large_tasks_.empty());
           },
           this));
       if (!tasks_.empty()) {

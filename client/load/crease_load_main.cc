@@ -3,14 +3,14 @@
 // frames, errors by status code, bytes and the server's stage means; --ramp
 // finds the most sessions whose p99 stays under a target.
 
+#include <grpcpp/grpcpp.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -27,22 +27,26 @@
 #include "common/flags_usage.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
-ABSL_FLAG(int, sessions, 8, "Sessions of the main kind (the first step of --ramp).");
+ABSL_FLAG(int, sessions, 8,
+          "Sessions of the main kind (the first step of --ramp).");
 ABSL_FLAG(int, paths_sessions, 0,
           "Paths-only sessions streaming beside them (a second kind).");
 ABSL_FLAG(double, fps, 60, "Frames per second each session sends.");
 ABSL_FLAG(double, duration, 10, "Seconds measured (each step, with --ramp).");
 ABSL_FLAG(double, warmup, 1, "Seconds streamed before measuring.");
-ABSL_FLAG(double, stagger, -1,
-          "Sessions open spread over this many seconds (-1: one frame period).");
+ABSL_FLAG(
+    double, stagger, -1,
+    "Sessions open spread over this many seconds (-1: one frame period).");
 ABSL_FLAG(std::string, image, "none", "Main kind's images: none, jpeg or png.");
 ABSL_FLAG(int, width, 640, "Image width.");
 ABSL_FLAG(int, height, 480, "Image height.");
 ABSL_FLAG(int, quality, 90, "JPEG quality, 1..100.");
-ABSL_FLAG(int, uv_maps_size, 0, "Main kind's UV maps, texels per side (0: none).");
+ABSL_FLAG(int, uv_maps_size, 0,
+          "Main kind's UV maps, texels per side (0: none).");
 ABSL_FLAG(bool, raw_uv_maps, false, "UV maps as raw rows instead of PNG.");
-ABSL_FLAG(int, window, 2,
-          "Frames a session has unanswered at most; a due frame beyond is dropped.");
+ABSL_FLAG(
+    int, window, 2,
+    "Frames a session has unanswered at most; a due frame beyond is dropped.");
 ABSL_FLAG(int, channels, 0,
           "HTTP/2 connections the sessions spread over (0: min(sessions, 8)).");
 ABSL_FLAG(std::string, metrics, "",
@@ -102,8 +106,8 @@ absl::StatusOr<LoadAnimation> ReadLoadAnimation(bool images) {
                            : v1::UV_MAP_ENCODING_PNG);
   }
   for (int f = 0; f < animation->num_frames(); ++f) {
-    load.frames.push_back(client::FrameOf(animation->frames.Sample(f),
-                                          static_cast<uint32_t>(f)));
+    load.frames.push_back(
+        client::FrameOf(animation->frames.Sample(f), static_cast<uint32_t>(f)));
   }
   return load;
 }
@@ -152,8 +156,8 @@ class LoadRun {
   std::vector<int> kind_of_;
 };
 
-void LoadRun::Pace(absl::Time start, absl::Time end, double fps,
-                   double stagger, absl::Time measure_from) {
+void LoadRun::Pace(absl::Time start, absl::Time end, double fps, double stagger,
+                   absl::Time measure_from) {
   const absl::Duration period = absl::Seconds(1.0 / fps);
   const int n = static_cast<int>(sessions_.size());
   // Session i opens at start + i * stagger / n and sends every period from
@@ -268,7 +272,8 @@ StepResult LoadRun::Run(const std::vector<Kind>& kinds) {
     by_session[i].errors = sessions_[i]->Snapshot().errors;
   }
   result.kinds.resize(kinds.size());
-  for (size_t k = 0; k < kinds.size(); ++k) result.kinds[k].first = kinds[k].name;
+  for (size_t k = 0; k < kinds.size(); ++k)
+    result.kinds[k].first = kinds[k].name;
   for (size_t i = 0; i < by_session.size(); ++i) {
     result.kinds[kind_of_[i]].second.Merge(by_session[i]);
     result.pooled.Merge(by_session[i]);
@@ -302,8 +307,8 @@ std::string StepJson(const StepResult& step) {
 // of the due frames were answered and the main kind's p99 is under target.
 bool MeetsTarget(const StepResult& step) {
   const LoadStats& main = step.kinds.front().second;
-  const double expected = absl::GetFlag(FLAGS_fps) *
-                          absl::GetFlag(FLAGS_duration) * main.sessions;
+  const double expected =
+      absl::GetFlag(FLAGS_fps) * absl::GetFlag(FLAGS_duration) * main.sessions;
   return step.pooled.errors.empty() && step.pooled.frame_errors == 0 &&
          main.sessions_started == main.sessions &&
          main.answered >= 0.95 * expected &&
@@ -386,8 +391,9 @@ absl::Status Main() {
     }
     json = absl::StrCat(
         "{", config,
-        absl::StrFormat(", \"p99_target_ms\": %.1f, \"max_sessions_meeting_target\": %d, ",
-                        absl::GetFlag(FLAGS_p99_ms), good),
+        absl::StrFormat(
+            ", \"p99_target_ms\": %.1f, \"max_sessions_meeting_target\": %d, ",
+            absl::GetFlag(FLAGS_p99_ms), good),
         "\"steps\": [", absl::StrJoin(steps, ", "), "]}\n");
   }
   if (const std::string path = absl::GetFlag(FLAGS_report); !path.empty()) {

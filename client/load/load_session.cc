@@ -8,26 +8,37 @@ namespace {
 
 std::string CodeName(grpc::StatusCode code) {
   switch (code) {
-    case grpc::StatusCode::CANCELLED: return "CANCELLED";
-    case grpc::StatusCode::UNKNOWN: return "UNKNOWN";
-    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
-    case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
-    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
-    case grpc::StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
-    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
-    case grpc::StatusCode::INTERNAL: return "INTERNAL";
-    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
-    default: return absl::StrCat("CODE_", static_cast<int>(code));
+    case grpc::StatusCode::CANCELLED:
+      return "CANCELLED";
+    case grpc::StatusCode::UNKNOWN:
+      return "UNKNOWN";
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::NOT_FOUND:
+      return "NOT_FOUND";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION:
+      return "FAILED_PRECONDITION";
+    case grpc::StatusCode::UNAUTHENTICATED:
+      return "UNAUTHENTICATED";
+    case grpc::StatusCode::PERMISSION_DENIED:
+      return "PERMISSION_DENIED";
+    case grpc::StatusCode::INTERNAL:
+      return "INTERNAL";
+    case grpc::StatusCode::UNAVAILABLE:
+      return "UNAVAILABLE";
+    default:
+      return absl::StrCat("CODE_", static_cast<int>(code));
   }
 }
 
 }  // namespace
 
-LoadSession::LoadSession(v1::Crease::Stub* stub,
-                         const LoadAnimation* animation, double fps,
-                         int window, const std::string& token)
+LoadSession::LoadSession(v1::Crease::Stub* stub, const LoadAnimation* animation,
+                         double fps, int window, const std::string& token)
     : animation_(animation),
       period_(absl::Seconds(1.0 / fps)),
       window_(window) {
@@ -109,7 +120,8 @@ void LoadSession::OnReadDone(bool ok) {
         in_flight_.pop_front();  // cannot happen: answers come in order
       }
       if (!in_flight_.empty() && in_flight_.front().index == result.index()) {
-        const double ms = absl::ToDoubleMilliseconds(now - in_flight_.front().due);
+        const double ms =
+            absl::ToDoubleMilliseconds(now - in_flight_.front().due);
         in_flight_.pop_front();
         if (result.index() >= first_counted_) {
           ++stats_.answered;
@@ -127,8 +139,8 @@ void LoadSession::OnDone(const grpc::Status& status) {
   absl::MutexLock lock(&mu_);
   done_ = true;
   // Ours: CANCELLED after Cancel at the end of a run is not the server's.
-  if (!status.ok() && !(closing_ && status.error_code() ==
-                                        grpc::StatusCode::CANCELLED)) {
+  if (!status.ok() &&
+      !(closing_ && status.error_code() == grpc::StatusCode::CANCELLED)) {
     ++stats_.errors[CodeName(status.error_code())];
   }
 }

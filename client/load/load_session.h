@@ -7,13 +7,13 @@
 // (open loop: a slow server shows as latency and dropped frames, not as a
 // slower client).
 
+#include <grpcpp/grpcpp.h>
+
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
@@ -28,8 +28,8 @@ struct LoadAnimation {
   std::vector<v1::Frame> frames;  // index fields are rewritten per session
 };
 
-class LoadSession : public grpc::ClientBidiReactor<v1::SessionRequest,
-                                                   v1::SessionResponse> {
+class LoadSession
+    : public grpc::ClientBidiReactor<v1::SessionRequest, v1::SessionResponse> {
  public:
   // `window`: frames sent and not answered, at most; a due frame beyond it
   // is dropped. `token`: bearer token or empty.

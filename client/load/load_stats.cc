@@ -114,8 +114,8 @@ absl::StatusOr<std::string> FetchMetrics(const std::string& address,
   const absl::Time give_up = absl::Now() + absl::Milliseconds(timeout_ms);
   while (ok) {
     pollfd p{fd, POLLIN, 0};
-    const int left = static_cast<int>(
-        absl::ToInt64Milliseconds(give_up - absl::Now()));
+    const int left =
+        static_cast<int>(absl::ToInt64Milliseconds(give_up - absl::Now()));
     if (left <= 0 || poll(&p, 1, left) <= 0) {
       ok = false;
       break;

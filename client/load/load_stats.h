@@ -18,9 +18,9 @@ struct LoadStats {
   std::vector<double> latencies_ms;  // one per answered frame
   int64_t sent = 0;
   int64_t answered = 0;
-  int64_t late = 0;     // answered more than one period after it was due
-  int64_t dropped = 0;  // due but not sent: the session's window was full
-  int64_t frame_errors = 0;         // FrameResult.error
+  int64_t late = 0;          // answered more than one period after it was due
+  int64_t dropped = 0;       // due but not sent: the session's window was full
+  int64_t frame_errors = 0;  // FrameResult.error
   std::map<std::string, int> errors;  // streams or Starts that failed, by code
   int64_t bytes_sent = 0, bytes_received = 0;
   int sessions = 0, sessions_started = 0;

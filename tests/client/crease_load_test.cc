@@ -39,7 +39,8 @@ TEST(LoadStatsTest, StageMeansFromTwoScrapes) {
       "crease_stage_seconds_count{stage=\"encode\"} 100\n"
       "crease_stage_seconds_sum{stage=\"queue\"} 0.5\n"
       "crease_stage_seconds_count{stage=\"queue\"} 50\n";
-  const auto means = StageMeansMs(ParseStageSums(before), ParseStageSums(after));
+  const auto means =
+      StageMeansMs(ParseStageSums(before), ParseStageSums(after));
   ASSERT_EQ(means.count("render"), 1u);
   EXPECT_DOUBLE_EQ(means.at("render"), 10.0);  // 2 s over 200 frames
   EXPECT_EQ(means.count("encode"), 0u);        // no new frames
@@ -98,8 +99,7 @@ TEST(CreaseLoadTest, ReportsKindsLatencyAndServerStages) {
   options.metrics_address = "127.0.0.1:0";
   const server::RunningServer running = server::RunningServer::Start(options);
   ASSERT_NE(running.server, nullptr);
-  const std::string report =
-      ::testing::TempDir() + "/crease_load_report.json";
+  const std::string report = ::testing::TempDir() + "/crease_load_report.json";
   RunLoad("--server " + running.target + " --sessions 3 --paths_sessions 2 " +
           "--fps 10 --duration 2 --warmup 0.5 --image jpeg --width 96 " +
           "--height 72 --metrics 127.0.0.1:" +
@@ -144,8 +144,8 @@ TEST(CreaseLoadTest, RefusedSessionsAreCountedByCode) {
 }
 
 TEST(CreaseLoadTest, BadFlagsAreRefused) {
-  const std::string command = std::string(CREASE_LOAD_BINARY) +
-                              " --fps 0 --server 127.0.0.1:1 2>&1";
+  const std::string command =
+      std::string(CREASE_LOAD_BINARY) + " --fps 0 --server 127.0.0.1:1 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   char buffer[512] = {};

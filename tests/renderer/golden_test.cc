@@ -44,18 +44,18 @@ class GoldenTest : public RendererTest {
   // arithmetic differ by a few levels along edges and ridges, which it
   // absorbs, while a missing wrinkle, a flipped or shifted image or wrong
   // lighting changes far more pixels by far more (docs/algorithm.md,
-  // "Golden images across renderers"). `plain` and `wrinkled`: the scene drawn without and with its wrinkles.
-  // Across renderers at most half the pixels the wrinkles themselves change
-  // (by more than 32 levels), and at most 2 %, may differ by more than 32:
-  // losing the wrinkles always fails.
+  // "Golden images across renderers"). `plain` and `wrinkled`: the scene drawn
+  // without and with its wrinkles. Across renderers at most half the pixels the
+  // wrinkles themselves change (by more than 32 levels), and at most 2 %, may
+  // differ by more than 32: losing the wrinkles always fails.
   GoldenTolerance Tolerance(const image::RgbaImage& plain,
                             const image::RgbaImage& wrinkled) const {
     if (gpu_->info().renderer.find("llvmpipe") != std::string::npos) return {};
     const double pixels = static_cast<double>(wrinkled.width) * wrinkled.height;
     const double signal = CountPixelsOver(plain, wrinkled, 32) / pixels;
-    return GoldenTolerance{/*channel_tolerance=*/32,
-                           /*max_different_fraction=*/std::min(0.02,
-                                                                0.5 * signal)};
+    return GoldenTolerance{
+        /*channel_tolerance=*/32,
+        /*max_different_fraction=*/std::min(0.02, 0.5 * signal)};
   }
 };
 
@@ -201,8 +201,8 @@ TEST_F(GoldenTest, BundledTrouserKneeFrame) {
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_GT(stats.displaced_wrinkles, 5);  // ridges, not only shading
   options.wrinkles = false;
-  const auto plain = RenderSession(*renderer_, *session, anim.frames.Sample(36),
-                                   options);
+  const auto plain =
+      RenderSession(*renderer_, *session, anim.frames.Sample(36), options);
   ASSERT_TRUE(plain.ok()) << plain.status();
   EXPECT_TRUE(MatchesGolden(*image, "pants_knee_frame36_back",
                             Tolerance(*plain, *image)));

@@ -40,19 +40,19 @@ TEST_F(PixelReadbackTest, InFlightFramesEqualSynchronousOnes) {
     ASSERT_TRUE(image.ok()) << image.status();
     expected.push_back(*std::move(image));
   }
-  auto first = renderer_->RenderToReadback(Frame(10), nullptr, options,
-                                           readback_.get());
+  auto first =
+      renderer_->RenderToReadback(Frame(10), nullptr, options, readback_.get());
   ASSERT_TRUE(first.ok()) << first.status();
-  auto second = renderer_->RenderToReadback(Frame(40), nullptr, options,
-                                            readback_.get());
+  auto second =
+      renderer_->RenderToReadback(Frame(40), nullptr, options, readback_.get());
   ASSERT_TRUE(second.ok()) << second.status();
   EXPECT_EQ(readback_->free_slots(), 0);
   // Both in flight: a third must wait for one to finish.
-  EXPECT_EQ(renderer_
-                ->RenderToReadback(Frame(0), nullptr, options, readback_.get())
-                .status()
-                .code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      renderer_->RenderToReadback(Frame(0), nullptr, options, readback_.get())
+          .status()
+          .code(),
+      absl::StatusCode::kFailedPrecondition);
   auto pixels_first = readback_->Finish(*first);
   auto pixels_second = readback_->Finish(*second);
   ASSERT_TRUE(pixels_first.ok()) << pixels_first.status();
@@ -72,8 +72,8 @@ TEST_F(PixelReadbackTest, ArrivedAfterFinishingAndTrimFreesLargeSlots) {
   RenderOptions options;
   options.width = 64;
   options.height = 48;
-  auto ticket = renderer_->RenderToReadback(Frame(5), nullptr, options,
-                                            readback_.get());
+  auto ticket =
+      renderer_->RenderToReadback(Frame(5), nullptr, options, readback_.get());
   ASSERT_TRUE(ticket.ok()) << ticket.status();
   auto pixels = readback_->Finish(*ticket);
   ASSERT_TRUE(pixels.ok()) << pixels.status();
@@ -82,8 +82,8 @@ TEST_F(PixelReadbackTest, ArrivedAfterFinishingAndTrimFreesLargeSlots) {
   EXPECT_EQ(pixels->rows().height, 48);
   *pixels = ReadbackPixels();
   readback_->Trim(16);  // frees the 12 KB buffer; the next start makes one
-  auto again = renderer_->RenderToReadback(Frame(5), nullptr, options,
-                                           readback_.get());
+  auto again =
+      renderer_->RenderToReadback(Frame(5), nullptr, options, readback_.get());
   ASSERT_TRUE(again.ok()) << again.status();
   auto pixels_again = readback_->Finish(*again);
   ASSERT_TRUE(pixels_again.ok()) << pixels_again.status();
@@ -111,8 +111,8 @@ TEST_F(PixelReadbackTest, DroppingAnotherContextKeepsThisOne) {
   RenderOptions options;
   options.width = 32;
   options.height = 24;
-  auto ticket = renderer_->RenderToReadback(Frame(1), nullptr, options,
-                                            readback_.get());
+  auto ticket =
+      renderer_->RenderToReadback(Frame(1), nullptr, options, readback_.get());
   ASSERT_TRUE(ticket.ok()) << ticket.status();
   EXPECT_TRUE(readback_->Finish(*ticket).ok());
   EXPECT_TRUE(gpu_->CheckHealth().ok());

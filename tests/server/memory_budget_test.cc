@@ -1,6 +1,8 @@
 // The memory budget: what a session costs (the estimate checked at Start,
 // held against resident memory measured here) and the refusal beyond it.
 
+#include "server/memory_budget.h"
+
 #include <malloc.h>
 
 #include <cstdio>
@@ -13,7 +15,6 @@
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
-#include "server/memory_budget.h"
 #include "wrinkle/synthetic_sheet.h"
 
 namespace crease::server {
@@ -23,8 +24,8 @@ using ::testing::HasSubstr;
 
 // Resident memory an open session of `start` adds once it has answered
 // three frames of `sheet`, in MB (the heap trimmed before both readings).
-double MeasureSessionMb(const RunningServer& running, const io::Animation& sheet,
-                        const v1::Start& start) {
+double MeasureSessionMb(const RunningServer& running,
+                        const io::Animation& sheet, const v1::Start& start) {
   malloc_trim(0);
   const double before = ResidentMb();
   auto client = running.Client();
@@ -73,7 +74,8 @@ TEST(MemoryBudgetTest, EstimatesCoverWhatSessionsHold) {
         (1 << 20);
     (*session)->Cancel();
     session->reset();
-    ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 0; }));
+    ASSERT_TRUE(
+        WaitFor([&] { return running.server->active_sessions() == 0; }));
     std::fprintf(stderr, "%s: measured %.1f MB, estimated %.1f MB\n", name,
                  measured, estimated);
     EXPECT_GE(estimated, measured) << name;

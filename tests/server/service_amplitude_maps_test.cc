@@ -249,7 +249,8 @@ TEST_F(AmplitudeMapsServiceTest, BadRequestsAreRefusedNamingTheField) {
 // A decompression bomb: a small PNG whose header claims 32767 x 32767
 // pixels (4.3 GB decoded) is refused from its header, before the decoder
 // allocates: the server's peak memory does not move.
-TEST_F(AmplitudeMapsServiceTest, APatternClaimingHugeSizeIsRefusedFromItsHeader) {
+TEST_F(AmplitudeMapsServiceTest,
+       APatternClaimingHugeSizeIsRefusedFromItsHeader) {
   const std::string png = testing::PngClaiming(32767, 32767);
   rusage before{};
   getrusage(RUSAGE_SELF, &before);

@@ -3,9 +3,9 @@
 // simply load it with renders. Each test reproduces one way the server was
 // hurt before and holds the fix; docs/operations.md lists the limits.
 
-#include <cstdio>
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -23,8 +23,8 @@
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
-#include "wrinkle/synthetic_sheet.h"
 #include "tests/testing/bundled_data.h"
+#include "wrinkle/synthetic_sheet.h"
 
 namespace crease::server {
 namespace {
@@ -212,7 +212,8 @@ TEST(ServiceReliabilityTest, SessionsPerPeerAreCapped) {
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(c.status().message(), HasSubstr("max_sessions_per_peer"));
-  EXPECT_THAT(c.status().message(), HasSubstr("2 sessions from ipv4:127.0.0.1 are open"));
+  EXPECT_THAT(c.status().message(),
+              HasSubstr("2 sessions from ipv4:127.0.0.1 are open"));
   // A slot given back is the peer's again.
   (*a)->Cancel();
   a->reset();
@@ -283,8 +284,10 @@ TEST(ServiceReliabilityTest, BigFramesDoNotStarveSmallSessions) {
       SequentialP99(**small, fox, 120, 300, absl::Milliseconds(1500));
   stop = true;
   for (std::thread& t : big) t.join();
-  std::fprintf(stderr, "small p99 alone %.2f ms, beside big frames %.2f ms (%d big frames)\n",
-               alone, beside, big_frames.load());
+  std::fprintf(
+      stderr,
+      "small p99 alone %.2f ms, beside big frames %.2f ms (%d big frames)\n",
+      alone, beside, big_frames.load());
   EXPECT_GT(big_frames.load(), 4);
   EXPECT_LE(beside, 3 * std::max(alone, 1.0));
 }

@@ -232,13 +232,12 @@ TEST(ServiceSoakTest, MixedPathsImageAndBigSessions) {
   for (int s = 0; s < 2; ++s) {
     threads.emplace_back(stream, images, absl::Milliseconds(100), fox_frame);
   }
-  threads.emplace_back(stream, StartFor(sheet), absl::Milliseconds(200),
-                       [&](int f) {
-                         std::vector<float> positions;
-                         AnimateSheet(sheet.mesh, f, 40, 0.3f, &positions);
-                         return client::FrameOf(positions,
-                                                static_cast<uint32_t>(f));
-                       });
+  threads.emplace_back(
+      stream, StartFor(sheet), absl::Milliseconds(200), [&](int f) {
+        std::vector<float> positions;
+        AnimateSheet(sheet.mesh, f, 40, 0.3f, &positions);
+        return client::FrameOf(positions, static_cast<uint32_t>(f));
+      });
   absl::SleepFor(absl::Seconds(seconds) / 5);
   const double rss_early = ResidentMb();
   for (std::thread& t : threads) t.join();

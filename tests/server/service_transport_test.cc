@@ -3,16 +3,16 @@
 // connections) and a rapid-reset flood beside a real session.
 
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "client/load/load_stats.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "client/load/load_stats.h"
 #include "tests/server/raw_http2.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
@@ -41,8 +41,8 @@ TEST(ServiceTransportTest, SettingsCapStreamsPerConnection) {
         return static_cast<uint8_t>(frame->payload[at + k]);
       };
       if (((byte(0) << 8) | byte(1)) == 0x3) {  // MAX_CONCURRENT_STREAMS
-        max_streams = (byte(2) << 24) | (byte(3) << 16) | (byte(4) << 8) |
-                      byte(5);
+        max_streams =
+            (byte(2) << 24) | (byte(3) << 16) | (byte(4) << 8) | byte(5);
       }
     }
   }
@@ -93,9 +93,8 @@ TEST(ServiceTransportTest, PartialRequestsDoNotBlockMetrics) {
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address),
-                      sizeof(address)),
-              0);
+    ASSERT_EQ(
+        connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
     const std::string partial = "GET /metrics HTTP/1.1\r\nHost: x\r\n";
     ASSERT_GT(send(fd, partial.data(), partial.size(), MSG_NOSIGNAL), 0);
     held.push_back(fd);
