@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/clock.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
 #include "gtest/gtest.h"
@@ -51,6 +52,25 @@ inline std::vector<float> PlanarUvs(const io::TriangleMesh& mesh) {
     }
   }
   return uvs;
+}
+
+// The p99 of `count` frames of `session` sent one after another (and more
+// until `at_least` has passed), in ms.
+inline double SequentialP99(client::SessionStream& session, const io::Animation& anim,
+                     int first, int count,
+                     absl::Duration at_least = absl::ZeroDuration()) {
+  std::vector<double> ms;
+  const absl::Time until = absl::Now() + at_least;
+  for (int f = first; f < first + count || absl::Now() < until; ++f) {
+    const absl::Time sent = absl::Now();
+    if (!session.Send(FrameOf(anim, f % anim.num_frames())).ok() ||
+        !session.Receive().ok()) {
+      return 1e9;
+    }
+    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - sent));
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[std::min(ms.size() - 1, ms.size() * 99 / 100)];
 }
 
 inline ServerOptions LoopbackOptions() {

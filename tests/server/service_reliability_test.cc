@@ -222,25 +222,6 @@ TEST(ServiceReliabilityTest, SessionsPerPeerAreCapped) {
   EXPECT_TRUE(d.ok()) << d.status();
 }
 
-// The p99 of `count` frames of `session` sent one after another (and more
-// until `at_least` has passed), in ms.
-double SequentialP99(client::SessionStream& session, const io::Animation& anim,
-                     int first, int count,
-                     absl::Duration at_least = absl::ZeroDuration()) {
-  std::vector<double> ms;
-  const absl::Time until = absl::Now() + at_least;
-  for (int f = first; f < first + count || absl::Now() < until; ++f) {
-    const absl::Time sent = absl::Now();
-    if (!session.Send(FrameOf(anim, f % anim.num_frames())).ok() ||
-        !session.Receive().ok()) {
-      return 1e9;
-    }
-    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - sent));
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[std::min(ms.size() - 1, ms.size() * 99 / 100)];
-}
-
 // Big meshes' frames cannot starve a small session: with two workers, two
 // sessions of 80,000-triangle sheets streaming back to back keep at most one
 // worker (the large lane), and the small session's frames take the other.
