@@ -25,7 +25,12 @@ absl::StatusOr<TokenSet> TokenSet::FromFile(const std::string& path) {
 }
 
 absl::Status TokenSet::Check(const grpc::ServerContextBase& context) const {
-  if (!enabled()) return absl::OkStatus();
+  return Authenticate(context).status();
+}
+
+absl::StatusOr<std::string> TokenSet::Authenticate(
+    const grpc::ServerContextBase& context) const {
+  if (!enabled()) return std::string();
   const auto& metadata = context.client_metadata();
   const auto it = metadata.find("authorization");
   if (it == metadata.end()) {
@@ -40,7 +45,7 @@ absl::Status TokenSet::Check(const grpc::ServerContextBase& context) const {
   if (!tokens_.contains(value)) {
     return absl::UnauthenticatedError("unknown bearer token");
   }
-  return absl::OkStatus();
+  return std::string(value);
 }
 
 }  // namespace crease::server

@@ -21,6 +21,10 @@ class TokenSet {
   // OK, or UNAUTHENTICATED saying what was wrong with the call's
   // "authorization: Bearer <token>" metadata.
   absl::Status Check(const grpc::ServerContextBase& context) const;
+  // The same, giving the call's token (empty when tokens are off): who the
+  // caller is, for the per-token session quota.
+  absl::StatusOr<std::string> Authenticate(
+      const grpc::ServerContextBase& context) const;
 
  private:
   absl::flat_hash_set<std::string> tokens_;

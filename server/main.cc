@@ -29,6 +29,8 @@ ABSL_FLAG(uint32_t, max_triangles, 400'000, "Most triangles per session mesh");
 ABSL_FLAG(uint32_t, max_sessions, 128, "Most sessions open at once");
 ABSL_FLAG(uint32_t, max_sessions_per_peer, 64,
           "Most sessions open at once from one peer host (any port)");
+ABSL_FLAG(uint32_t, max_sessions_per_token, 64,
+          "With --tokens_file: most sessions open at once per token");
 ABSL_FLAG(uint32_t, max_pending_streams, 256,
           "Most streams waiting for their Start at once");
 ABSL_FLAG(uint32_t, max_pending_per_peer, 32,
@@ -121,6 +123,8 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.limits.max_sessions = absl::GetFlag(FLAGS_max_sessions);
   options.limits.max_sessions_per_peer =
       absl::GetFlag(FLAGS_max_sessions_per_peer);
+  options.limits.max_sessions_per_token =
+      absl::GetFlag(FLAGS_max_sessions_per_token);
   options.limits.max_pending_streams = absl::GetFlag(FLAGS_max_pending_streams);
   options.limits.max_pending_streams_per_peer =
       absl::GetFlag(FLAGS_max_pending_per_peer);

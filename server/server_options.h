@@ -19,6 +19,9 @@ struct ServerLimits {
   // behind one NAT count together), so one peer cannot take every slot.
   uint32_t max_sessions = 128;
   uint32_t max_sessions_per_peer = 64;
+  // With tokens on: sessions open at once per bearer token (one client's
+  // sessions from many addresses).
+  uint32_t max_sessions_per_token = 64;
   // Streams opened but still waiting for their Start, at most: all of them,
   // and from one peer address (its host, any port). Beyond either, the
   // oldest such stream that has waited a second ends (RESOURCE_EXHAUSTED) to

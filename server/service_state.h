@@ -52,6 +52,9 @@ struct ServiceState {
   uint32_t started_sessions ABSL_GUARDED_BY(mu) = 0;
   absl::flat_hash_map<std::string, uint32_t> started_by_peer
       ABSL_GUARDED_BY(mu);
+  // With tokens on: the session slots in use per token.
+  absl::flat_hash_map<std::string, uint32_t> started_by_token
+      ABSL_GUARDED_BY(mu);
   bool shutting_down ABSL_GUARDED_BY(mu) = false;
 };
 

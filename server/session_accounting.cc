@@ -26,6 +26,17 @@ absl::Status SessionReactor::TakeSessionSlot() {
         "(max_sessions_per_peer)",
         it->second, peer_host_));
   }
+  if (!token_.empty()) {
+    const uint32_t per_token = state_->options.limits.max_sessions_per_token;
+    const auto t = state_->started_by_token.find(token_);
+    if (t != state_->started_by_token.end() && t->second >= per_token) {
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "%d sessions with this token are open, this server's limit per "
+          "token (max_sessions_per_token)",
+          t->second));
+    }
+    ++state_->started_by_token[token_];
+  }
   ++state_->started_by_peer[peer_host_];
   ++state_->started_sessions;
   --state_->pending_streams;
@@ -46,6 +57,9 @@ void SessionReactor::ReleaseSlot() {
     --state_->started_sessions;
     if (--state_->started_by_peer[peer_host_] == 0) {
       state_->started_by_peer.erase(peer_host_);
+    }
+    if (!token_.empty() && --state_->started_by_token[token_] == 0) {
+      state_->started_by_token.erase(token_);
     }
     state_->metrics->SessionEnded();
   } else if (slot_ == Slot::kPending) {

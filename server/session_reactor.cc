@@ -67,9 +67,9 @@ SessionReactor::SessionReactor(ServiceState* state,
 }
 
 grpc::Status SessionReactor::Admit() {
-  if (absl::Status auth = state_->tokens.Check(*context_); !auth.ok()) {
-    return ToGrpc(auth);
-  }
+  absl::StatusOr<std::string> token = state_->tokens.Authenticate(*context_);
+  if (!token.ok()) return ToGrpc(token.status());
+  token_ = *std::move(token);
   const ServerLimits& limits = state_->options.limits;
   absl::MutexLock state_lock(&state_->mu);
   if (state_->shutting_down) return Unavailable();

@@ -105,6 +105,9 @@ class SessionReactor
   const std::string peer_host_;  // the peer without its port
   const absl::Time opened_;
   Slot slot_ = Slot::kNone;  // guarded by state_->mu
+  // The caller's bearer token (empty: tokens are off), for the per-token
+  // session quota.
+  std::string token_;
   // The memory budget reserved for this session (given back with its slot).
   int64_t reserved_bytes_ = 0;
   // Set once nobody wants this stream's images (cancelled, or past the

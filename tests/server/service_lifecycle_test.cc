@@ -233,6 +233,39 @@ TEST(ServiceLifecycleTest, GracefulShutdownFinishesFramesInFlight) {
   EXPECT_FALSE(client->OpenSession(start).ok());
 }
 
+// One token's sessions are capped wherever they come from; another token's
+// are not held by them.
+TEST(ServiceLifecycleTest, SessionsPerTokenAreCapped) {
+  const std::string tokens = ::testing::TempDir() + "/crease_tokens_quota.txt";
+  ASSERT_TRUE(files::WriteStringToFile(tokens, "alpha\nbeta\n").ok());
+  ServerOptions options = LoopbackOptions();
+  options.tokens_file = tokens;
+  options.limits.max_sessions_per_token = 2;
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation fox = testing::LoadBundled("fox_walk");
+  client::ClientOptions alpha, beta;
+  alpha.token = "alpha";
+  beta.token = "beta";
+  auto alpha_client = running.Client(alpha);
+  auto a1 = alpha_client->OpenSession(StartFor(fox));
+  auto a2 = running.Client(alpha)->OpenSession(StartFor(fox));
+  ASSERT_TRUE(a1.ok() && a2.ok());
+  auto a3 = alpha_client->OpenSession(StartFor(fox));
+  ASSERT_FALSE(a3.ok());
+  EXPECT_EQ(a3.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(a3.status().message()),
+              HasSubstr("2 sessions with this token are open"));
+  EXPECT_THAT(std::string(a3.status().message()),
+              HasSubstr("max_sessions_per_token"));
+  auto b1 = running.Client(beta)->OpenSession(StartFor(fox));
+  EXPECT_TRUE(b1.ok()) << b1.status();
+  // A slot given back is the token's again.
+  (*a1)->Cancel();
+  a1->reset();
+  ASSERT_TRUE(WaitForSessions(*running.server, 2));
+  EXPECT_TRUE(alpha_client->OpenSession(StartFor(fox)).ok());
+}
+
 TEST(ServiceLifecycleTest, TokensAreRequiredWhenConfigured) {
   const std::string tokens = ::testing::TempDir() + "/crease_tokens.txt";
   ASSERT_TRUE(files::WriteStringToFile(
