@@ -94,7 +94,7 @@ ramp() {  # name, p99 target, first step, crease-load args...
   local name=$1 target=$2 first=$3; shift 3
   local port_file="$out/port"; rm -f "$port_file"
   "$server" --address 127.0.0.1:0 --port_file "$port_file" --metrics_address 127.0.0.1:0 \
-    --render_threads "$threads" --log_sessions=false --max_sessions 1024 \
+    --render_threads "$threads" --log_sessions=false --max_sessions 1024 --max_sessions_per_peer 1024 \
     --max_pending_streams 1024 --max_pending_per_peer 1024 >"$out/server-$name.log" 2>&1 &
   local pid=$!
   for _ in $(seq 100); do [ -s "$port_file" ] && break; sleep 0.1; done
