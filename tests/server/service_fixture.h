@@ -56,9 +56,9 @@ inline std::vector<float> PlanarUvs(const io::TriangleMesh& mesh) {
 
 // The p99 of `count` frames of `session` sent one after another (and more
 // until `at_least` has passed), in ms.
-inline double SequentialP99(client::SessionStream& session, const io::Animation& anim,
-                     int first, int count,
-                     absl::Duration at_least = absl::ZeroDuration()) {
+inline double SequentialP99(client::SessionStream& session,
+                            const io::Animation& anim, int first, int count,
+                            absl::Duration at_least = absl::ZeroDuration()) {
   std::vector<double> ms;
   const absl::Time until = absl::Now() + at_least;
   for (int f = first; f < first + count || absl::Now() < until; ++f) {
