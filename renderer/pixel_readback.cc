@@ -125,18 +125,21 @@ absl::Status PixelReadback::EnsureCapacity(Slot& slot, size_t bytes) {
   return absl::OkStatus();
 }
 
-void PixelReadback::Trim(size_t max_bytes) {
+bool PixelReadback::Trim(size_t max_bytes) {
   absl::MutexLock lock(&ring_->mu);
+  bool all = true;
   for (size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = slots_[i];
-    if (slot.capacity <= max_bytes || slot.fence != nullptr ||
-        ring_->leased[i]) {
+    if (slot.capacity <= max_bytes) continue;
+    if (slot.fence != nullptr || ring_->leased[i]) {
+      all = false;
       continue;
     }
     glUnmapNamedBuffer(slot.buffer);
     glDeleteBuffers(1, &slot.buffer);
     slot = Slot();
   }
+  return all;
 }
 
 int PixelReadback::slots() const { return static_cast<int>(slots_.size()); }

@@ -78,8 +78,9 @@ class PixelReadback {
   absl::StatusOr<ReadbackPixels> Finish(const ReadbackTicket& ticket,
                                         int timeout_ms = 5000);
   // Frees the buffers of free slots larger than `max_bytes` (after an
-  // unusually large frame, so one request does not keep its buffers).
-  void Trim(size_t max_bytes);
+  // unusually large frame, so one request does not keep its buffers); false
+  // while such a slot is still in flight or leased (call again later).
+  bool Trim(size_t max_bytes);
   // Slots neither in flight nor leased.
   int free_slots() const;
   int slots() const;

@@ -163,21 +163,44 @@ class RenderPool::Lane {
   // never compiles its shaders.
   std::unique_ptr<renderer::UvMapRenderer> uv_renderer_;
   std::deque<Pending> pending_;
-  bool broken_ = false;  // the context failed a check: make a fresh one
-  std::thread thread_;   // last: starts once the rest is made
+  bool broken_ = false;        // the context failed a check: make a fresh one
+  bool trim_pending_ = false;  // a read-back slot is larger than 1080p
+  std::thread thread_;         // last: starts once the rest is made
 };
 
 absl::Status RenderPool::Lane::MakeRenderers() {
+  // All or nothing: a lane has its context and both renderers, or none.
   renderer::GpuContextOptions options;
   options.device = device_;
-  CREASE_ASSIGN_OR_RETURN(gpu_, renderer::GpuContext::Create(options));
-  CREASE_ASSIGN_OR_RETURN(frame_, renderer::FrameRenderer::Create(gpu_.get()));
-  CREASE_ASSIGN_OR_RETURN(readback_,
-                          renderer::PixelReadback::Create(gpu_.get(), slots_));
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<renderer::GpuContext> gpu,
+                          renderer::GpuContext::Create(options));
+  absl::StatusOr<std::unique_ptr<renderer::FrameRenderer>> frame =
+      renderer::FrameRenderer::Create(gpu.get());
+  if (!frame.ok()) return frame.status();
+  absl::StatusOr<std::unique_ptr<renderer::PixelReadback>> readback =
+      renderer::PixelReadback::Create(gpu.get(), slots_);
+  if (!readback.ok()) {
+    frame->reset();  // its GL objects go while the context is current
+    return readback.status();
+  }
+  gpu_ = std::move(gpu);
+  frame_ = *std::move(frame);
+  readback_ = *std::move(readback);
   return absl::OkStatus();
 }
 
 void RenderPool::Lane::DropRenderers() {
+  // What a failed context drew is never answered: the frames still in flight
+  // fail with the one that found the failure.
+  if (broken_) {
+    for (Pending& frame : pending_) {
+      if (frame.ticket) (void)readback_->Finish(*frame.ticket);
+      frame.ticket.reset();
+      Fail(frame, absl::UnavailableError(
+                      "the frame was drawn on a GPU context that failed "
+                      "since; the renderer starts a fresh one"));
+    }
+  }
   while (!pending_.empty()) FinishOldest();
   // GL objects go before their context; the read-back ring waits for the
   // encoding threads to give its slots back.
@@ -219,7 +242,7 @@ void RenderPool::Lane::DrawUvMaps(Pending& frame) {
 
 void RenderPool::Lane::Draw(Pending& frame) {
   const RenderJob& job = frame.item.job;
-  if (gpu_ == nullptr) {
+  if (frame_ == nullptr) {
     if (absl::Status made = MakeRenderers(); !made.ok()) {
       Fail(frame, absl::UnavailableError(absl::StrCat(
                       "no GPU context to draw on: ", made.message())));
@@ -274,6 +297,13 @@ void RenderPool::Lane::FinishOldest() {
   completion->uv_maps_raw = job.uv_maps_raw;
   completion->uv_maps = std::move(frame.uv_maps);
   completion->uv_pool = uv_buffers_;
+  // A context that failed since this frame was drawn: its pixels are not
+  // trusted either.
+  if (broken_ && completion->pixels.rows().data != nullptr) {
+    completion->pixels = renderer::ReadbackPixels();
+    completion->outcome.encoded = absl::UnavailableError(
+        "the frame's GPU context failed; the renderer starts a fresh one");
+  }
   const bool screen = completion->pixels.rows().data != nullptr;
   const bool maps = completion->uv_maps != nullptr;
   completion->left = (screen ? 1 : 0) + (maps ? 2 : 0);
@@ -287,8 +317,8 @@ void RenderPool::Lane::FinishOldest() {
   pool_->Handed(queue_);
   if (frame.large && frame_ != nullptr) {
     (void)frame_->ReleaseTarget();  // an error: kept, no harm
-    readback_->Trim(static_cast<size_t>(kKeptTargetPixels) * 4);
     malloc_trim(0);
+    trim_pending_ = true;  // its slot is leased to the encoder for now
   }
 }
 
@@ -299,6 +329,12 @@ void RenderPool::Lane::Run() {
   pool_->Ready(made, made.ok() ? &gpu_->info() : nullptr);
   if (!made.ok()) return;
   while (true) {
+    if (broken_) DropRenderers();  // the next frame makes a fresh context
+    if (trim_pending_ && readback_ != nullptr) {
+      // The large frame's slot is freed once its lease has come back.
+      trim_pending_ =
+          !readback_->Trim(static_cast<size_t>(kKeptTargetPixels) * 4);
+    }
     Queued item;
     // With frames in flight, look for more work without waiting: the GPU
     // draws the next frame while earlier pixels travel.
@@ -326,7 +362,6 @@ void RenderPool::Lane::Run() {
             readback_->Arrived(*pending_.front().ticket))) {
       FinishOldest();
     }
-    if (broken_) DropRenderers();  // the next frame makes a fresh context
   }
   DropRenderers();
 }

@@ -55,9 +55,13 @@ void LoadSession::Open() {
   *request.mutable_start() = animation_->start;
   {
     absl::MutexLock lock(&mu_);
+    opened_ = true;
     WriteLocked(std::move(request));
   }
   StartRead(&response_);
+  // The pacing thread starts writes from outside gRPC's reactions: a hold
+  // keeps the call (and OnDone) from ending under it until Close.
+  AddHold();
   StartCall();
 }
 
@@ -86,12 +90,19 @@ void LoadSession::Tick(absl::Time due) {
 }
 
 void LoadSession::Close() {
-  absl::MutexLock lock(&mu_);
-  closing_ = true;
-  if (!write_busy_ && !writes_done_sent_ && !done_) {
-    writes_done_sent_ = true;
-    StartWritesDone();
+  bool release = false;
+  {
+    absl::MutexLock lock(&mu_);
+    closing_ = true;
+    if (!write_busy_ && !writes_done_sent_ && !done_) {
+      writes_done_sent_ = true;
+      StartWritesDone();
+    }
+    release = opened_ && !hold_released_;
+    hold_released_ = true;
+    if (!opened_) done_ = true;  // never started: no call to wait for
   }
+  if (release) RemoveHold();  // OnDone may run from here on
 }
 
 void LoadSession::OnWriteDone(bool ok) {

@@ -39,7 +39,9 @@ class LoadSession
   void Open();
   // The pacing thread: sends the frame due at `due` (or counts it dropped).
   void Tick(absl::Time due);
-  // No more frames: half-closes once the last write is done.
+  // No more frames: half-closes once the last write is done, and lets the
+  // call end (Open holds it open for the pacing thread's writes). Call once
+  // before WaitDone.
   void Close();
   // Gives up on the stream (after Close, when the server does not end it).
   void Cancel() { context_.TryCancel(); }
@@ -71,6 +73,8 @@ class LoadSession
   bool closing_ ABSL_GUARDED_BY(mu_) = false;
   bool writes_done_sent_ ABSL_GUARDED_BY(mu_) = false;
   bool started_ ABSL_GUARDED_BY(mu_) = false;
+  bool opened_ ABSL_GUARDED_BY(mu_) = false;         // Open ran: a hold is on
+  bool hold_released_ ABSL_GUARDED_BY(mu_) = false;  // Close removed it
   bool done_ ABSL_GUARDED_BY(mu_) = false;
   uint32_t next_index_ ABSL_GUARDED_BY(mu_) = 0;
   // Answers to frames sent before ResetStats are not counted.

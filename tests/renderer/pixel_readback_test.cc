@@ -80,8 +80,11 @@ TEST_F(PixelReadbackTest, ArrivedAfterFinishingAndTrimFreesLargeSlots) {
   EXPECT_FALSE(readback_->Arrived(*ticket));  // no longer in flight
   EXPECT_EQ(pixels->rows().width, 64);
   EXPECT_EQ(pixels->rows().height, 48);
+  // Leased: not freed yet, and Trim says so.
+  EXPECT_FALSE(readback_->Trim(16));
   *pixels = ReadbackPixels();
-  readback_->Trim(16);  // frees the 12 KB buffer; the next start makes one
+  EXPECT_TRUE(readback_->Trim(16));  // frees the 12 KB buffer; the next
+                                     // start makes one
   auto again =
       renderer_->RenderToReadback(Frame(5), nullptr, options, readback_.get());
   ASSERT_TRUE(again.ok()) << again.status();
