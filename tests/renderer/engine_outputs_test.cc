@@ -25,6 +25,7 @@
 #include "tests/renderer/golden_image.h"
 #include "tests/renderer/image_difference.h"
 #include "tests/renderer/renderer_fixture.h"
+#include "tests/renderer/uv_map_difference.h"
 #include "tests/testing/bundled_path.h"
 #include "tests/testing/session_runner.h"
 #include "wrinkle/io/gltf.h"
@@ -296,33 +297,30 @@ TEST_P(EngineOutputsOnFrame, PiecesDrawTheSameMapsAsWholeTriangles) {
   whole.prune_lookups = false;
   const UvMaps expected = NormalMap(*scene_, whole);
   const UvMaps actual = NormalMap(*scene_, {});
-  ASSERT_EQ(actual.normal.pixels.size(), expected.normal.pixels.size());
-  ASSERT_EQ(actual.height.size(), expected.height.size());
-  int normal_differs = 0, normal_max = 0, height_differs = 0, height_max = 0;
-  int wrinkled = 0;  // texels the wrinkles change
-  const size_t texels = expected.height.size();
-  for (size_t i = 0; i < texels; ++i) {
-    int texel_max = 0;
-    for (int c = 0; c < 4; ++c) {
-      texel_max =
-          std::max(texel_max, std::abs(actual.normal.pixels[4 * i + c] -
-                                       expected.normal.pixels[4 * i + c]));
-    }
-    normal_differs += texel_max > 0;
-    normal_max = std::max(normal_max, texel_max);
-    const int h = std::abs(actual.height[i] - expected.height[i]);
-    height_differs += h > 0;
-    height_max = std::max(height_max, h);
-    wrinkled += expected.height[i] > 0;
-  }
-  ASSERT_GT(wrinkled, 10000);  // the maps hold wrinkles to compare
+  const UvMapDifference d = CompareUvMaps(expected, actual);
+  ASSERT_GT(d.wrinkled, 10000);  // the maps hold wrinkles to compare
   // Interpolated corners round differently: a texel may move by one level
   // (of 255 in the normal, of 65535 in the height: a few), no more; a lookup
   // the pieces dropped would move thousands of texels by far more.
-  EXPECT_LE(normal_max, 1) << normal_differs << " texels differ";
-  EXPECT_LE(height_max, 16) << height_differs << " texels differ";
-  RecordProperty("normal_texels_differing", normal_differs);
-  RecordProperty("height_texels_differing", height_differs);
+  EXPECT_LE(d.normal_max, 1) << d.ToString();
+  EXPECT_LE(d.height_max, 16) << d.ToString();
+  RecordProperty("normal_texels_differing", d.normal_texels);
+  RecordProperty("height_texels_differing", d.height_texels);
+  if (HasFailure()) {
+    // Which half parts them: the pieces' geometry (cut, lists unpruned) or
+    // the pruned lists on whole triangles.
+    UvMapOptions cut_only;
+    cut_only.prune_lookups = false;
+    UvMapOptions pruned_whole = whole;
+    pruned_whole.prune_lookups = true;
+    ADD_FAILURE()
+        << "pieces unpruned: "
+        << CompareUvMaps(expected, NormalMap(*scene_, cut_only)).ToString()
+        << "; whole triangles pruned: "
+        << CompareUvMaps(expected, NormalMap(*scene_, pruned_whole)).ToString()
+        << "; maps kept: "
+        << SaveUvMapDifference(scene_->name + "_pieces", expected, actual);
+  }
 }
 
 // The pieces found in two runs of triangles and joined (UvMapRenderer finds

@@ -16,6 +16,7 @@
 #include "renderer/uv_map_renderer.h"
 #include "renderer/uv_maps.h"
 #include "tests/renderer/renderer_fixture.h"
+#include "tests/renderer/uv_map_difference.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/io/gltf.h"
 #include "wrinkle/synthetic_sheet.h"
@@ -530,19 +531,21 @@ TEST_F(UvMapTest, PiecesKeepCurvedWrinklesAndTheirBluntEnds) {
   UvMaps expected, actual;
   ASSERT_TRUE(uv_renderer_->Render(mesh, &wrinkles, whole, &expected).ok());
   ASSERT_TRUE(uv_renderer_->Render(mesh, &wrinkles, pieces, &actual).ok());
-  int normal_max = 0, height_max = 0, normal_differs = 0;
-  for (size_t i = 0; i < expected.height.size(); ++i) {
-    for (int c = 0; c < 4; ++c) {
-      const int d = std::abs(actual.normal.pixels[4 * i + c] -
-                             expected.normal.pixels[4 * i + c]);
-      normal_max = std::max(normal_max, d);
-      normal_differs += d > 0;
-    }
-    height_max =
-        std::max(height_max, std::abs(actual.height[i] - expected.height[i]));
+  const UvMapDifference d = CompareUvMaps(expected, actual);
+  EXPECT_LE(d.normal_max, 1) << d.ToString();
+  EXPECT_LE(d.height_max, 16) << d.ToString();
+  if (HasFailure()) {
+    UvMapOptions cut_only = pieces;
+    cut_only.prune_lookups = false;
+    UvMaps unpruned;
+    ASSERT_TRUE(
+        uv_renderer_->Render(mesh, &wrinkles, cut_only, &unpruned).ok());
+    ADD_FAILURE() << "pieces unpruned: "
+                  << CompareUvMaps(expected, unpruned).ToString()
+                  << "; maps kept: "
+                  << SaveUvMapDifference("blunt_curved_pieces", expected,
+                                         actual);
   }
-  EXPECT_LE(normal_max, 1) << normal_differs << " texel channels differ";
-  EXPECT_LE(height_max, 16);
   // Each end's cap: a third of a width from the end point, past it, the
   // profile is two thirds of the way down (P(2/3) = h / 6).
   auto height_at = [&](const UvMaps& maps, double x, double z) {
