@@ -19,6 +19,7 @@
 #include "image/image_encoding.h"
 #include "renderer/frame_data.h"
 #include "renderer/frame_renderer.h"
+#include "renderer/gl/scene_lighting.h"
 #include "renderer/pattern_data.h"
 #include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_renderer.h"
@@ -87,6 +88,36 @@ Scene& SceneOf(const std::string& name, double min_width = 0) {
   scene->session->wrinkles().ExportFrame(&scene->wrinkles);
   return *scene;
 }
+
+// The CPU half of a wrinkled frame, which the GL thread does before its
+// uploads: smooth normals, the wrinkle buffers and the culling decision.
+void BM_FramePrepare(benchmark::State& state, const std::string& name) {
+  Scene& scene = SceneOf(name);
+  const RenderMesh mesh = scene.mesh();
+  RenderOptions options;
+  const auto view = gl::SceneViewFor(mesh.positions, options);
+  if (!view.ok()) {
+    state.SkipWithError(std::string(view.status().message()).c_str());
+    return;
+  }
+  SmoothNormals normals;
+  WrinkleBuffers buffers;
+  std::vector<uint64_t> scratch;
+  for (auto _ : state) {
+    normals.Compute(mesh);
+    FillWrinkleBuffers(
+        mesh, scene.wrinkles,
+        {view->view_projection, options.width, options.height,
+         options.min_edge_pixels, options.min_wrinkle_pixels, 64},
+        &buffers);
+    benchmark::DoNotOptimize(ClassifyClosure(mesh, &scratch));
+  }
+}
+BENCHMARK_CAPTURE(BM_FramePrepare, fox_walk, std::string("fox_walk"))
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_FramePrepare, cesiumman_walk,
+                  std::string("cesiumman_walk"))
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_Render(benchmark::State& state, const std::string& name,
                double min_width, int width, int height, bool wrinkled) {
@@ -501,11 +532,19 @@ BENCHMARK(BM_EncodePng1080p)->Unit(benchmark::kMillisecond);
 // fed `in_flight` frames at a time as that many image sessions would: frames
 // per second in all (items_per_second) is the renderer's ceiling on this
 // machine. GL threads and encoders as the server's defaults pick them.
+// `variant` changes one thing of the default frame, to place the render
+// path's cost: "" (wrinkled, 4x MSAA), "plain" (no wrinkles), "samples:1"
+// (no MSAA), "flat_wrinkles" (per-pixel normals only, no tessellation),
+// "buffer_sets:1" (every frame's inputs in the same GL buffers),
+// "prepare_on_gl_thread" (the frame's CPU half on the GL thread too).
 void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
-                   int height, int in_flight, int gl_threads) {
+                   int height, int in_flight, int gl_threads,
+                   const std::string& variant = "") {
   Scene& scene = SceneOf(name);
   server::RenderPoolOptions options;
   options.threads_per_gpu = gl_threads;
+  if (variant == "buffer_sets:1") options.buffer_sets = 1;
+  options.prepare_off_gl_thread = variant != "prepare_on_gl_thread";
   auto pool = server::RenderPool::Create(options);
   if (!pool.ok()) {
     state.SkipWithError(std::string(pool.status().message()).c_str());
@@ -523,6 +562,9 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
       job.wrinkles = &scene.wrinkles;
       job.options.width = width;
       job.options.height = height;
+      job.options.wrinkles = variant != "plain";
+      job.options.samples = variant == "samples:1" ? 1 : 4;
+      job.options.displacement = variant != "flat_wrinkles";
       (*pool)->Submit(std::move(job), [&](server::RenderOutcome outcome) {
         if (!outcome.encoded.ok()) {
           absl::MutexLock lock(&mu);
@@ -553,6 +595,32 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
+  }
+  // Where a frame's GPU time goes (64 in flight, one GL thread).
+  for (const char* variant : {"plain", "samples:1", "flat_wrinkles",
+                              "buffer_sets:1", "prepare_on_gl_thread"}) {
+    benchmark::RegisterBenchmark(
+        absl::StrFormat("BM_RenderPool/fox_walk/640x480/jpeg/in_flight:64/"
+                        "gl_threads:1/%s",
+                        variant)
+            .c_str(),
+        [variant](benchmark::State& state) {
+          BM_RenderPool(state, "fox_walk", 640, 480, 64, 1, variant);
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
+  for (const auto& [width, height] : {std::pair{160, 120}, {1920, 1080}}) {
+    benchmark::RegisterBenchmark(
+        absl::StrFormat("BM_RenderPool/fox_walk/%dx%d/jpeg/in_flight:64/"
+                        "gl_threads:1",
+                        width, height)
+            .c_str(),
+        [width, height](benchmark::State& state) {
+          BM_RenderPool(state, "fox_walk", width, height, 64, 1);
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
   return true;
 }();

@@ -30,25 +30,49 @@ extern const char kShader_mesh_frag[];
 
 namespace crease::renderer {
 
-struct FrameRenderer::Gl {
-  gl::Program program;
+// One frame's GL inputs. A frame fills the set after the last one's, so a
+// buffer is overwritten only once the frames drawn from it since are done
+// (the render pool keeps fewer frames in flight than there are sets): a GPU
+// driver would otherwise stall the upload until the draws that read it end,
+// and the GL thread would wait out every frame.
+struct FrameBufferSet {
   gl::VertexArray vao;
   gl::StreamBuffer vertices;
   // std430 bindings 0, 1, 2 and 5, in WrinkleBuffers' order; points and
   // frames are buffer textures.
   gl::StreamBuffer levels, triangle_ranges, ranges, range_bounds;
   gl::TexelBuffer points, frames;
-  WrinkleBuffers wrinkle_data;
+};
+
+struct PreparedFrame::Data {
+  RenderOptions options;
+  gl::SceneView view;
+  gl::Culling culling = gl::Culling::kNone;
+  bool draw_wrinkles = false;
+  int num_triangles = 0;
+  std::vector<int32_t> welded;  // when the caller gives no welding
   SmoothNormals normals;
-  std::vector<uint64_t> edge_scratch;  // ClassifyClosure
-  std::vector<int32_t> welded;         // when the caller gives no welding
-  GLint wrinkles_flag = -1;
-  GLint max_level = 64;
-  std::optional<gl::OffscreenTarget> target;
   // Three corners per triangle, position + normal each: the triangle index is
   // gl_VertexID / 3 (llvmpipe's gl_PrimitiveID in the tessellation stages is
   // wrong past a few hundred patches of a draw).
   std::vector<float> corners;
+  WrinkleBuffers wrinkles;
+  std::vector<uint64_t> edge_scratch;  // ClassifyClosure
+};
+
+PreparedFrame::PreparedFrame() : data_(std::make_unique<Data>()) {}
+PreparedFrame::~PreparedFrame() = default;
+
+struct FrameRenderer::Gl {
+  gl::Program program;
+  std::vector<std::unique_ptr<FrameBufferSet>> sets;
+  size_t frames_begun = 0;
+  FrameBufferSet* set = nullptr;       // this frame's
+  PreparedFrame prepared;              // Render's own
+  std::vector<uint64_t> edge_scratch;  // the pattern's ClassifyClosure
+  std::vector<int32_t> welded;         // the pattern's, when none is given
+  GLint wrinkles_flag = -1;
+  std::optional<gl::OffscreenTarget> target;
   gl::LightingUniforms lighting;
   GLint view_projection = -1, forward = -1, reach_per_depth = -1;
 };
@@ -78,7 +102,7 @@ FrameRenderer::~FrameRenderer() {
 }
 
 absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
-    GpuContext* gpu) {
+    GpuContext* gpu, int buffer_sets) {
   if (gpu == nullptr)
     return absl::InvalidArgumentError("FrameRenderer: no GpuContext");
   CREASE_RETURN_IF_ERROR(gpu->MakeCurrent());
@@ -102,58 +126,97 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   g.forward = glGetUniformLocation(g.program.get(), "u_forward");
   g.reach_per_depth =
       glGetUniformLocation(g.program.get(), "u_reach_per_depth");
-  glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &g.max_level);
-  g.vao = gl::MakeVertexArray();
-  const GLuint vao = g.vao.get();
-  glVertexArrayVertexBuffer(vao, 0, g.vertices.get(), 0, 6 * sizeof(float));
-  for (GLuint attribute : {0u, 1u}) {
-    glEnableVertexArrayAttrib(vao, attribute);
-    glVertexArrayAttribFormat(vao, attribute, 3, GL_FLOAT, GL_FALSE,
-                              attribute * 3 * sizeof(float));
-    glVertexArrayAttribBinding(vao, attribute, 0);
+  // Frames are prepared off the GL thread, for any context: at the level
+  // every GL 4 driver supports.
+  GLint max_level = 0;
+  glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &max_level);
+  if (max_level < kMaxTessellationLevel) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("the GL tessellates to level %d, below GL 4's %d",
+                        max_level, kMaxTessellationLevel));
   }
+  for (int i = 0; i < std::max(buffer_sets, 1); ++i) {
+    auto set = std::make_unique<FrameBufferSet>();
+    set->vao = gl::MakeVertexArray();
+    const GLuint vao = set->vao.get();
+    glVertexArrayVertexBuffer(vao, 0, set->vertices.get(), 0,
+                              6 * sizeof(float));
+    for (GLuint attribute : {0u, 1u}) {
+      glEnableVertexArrayAttrib(vao, attribute);
+      glVertexArrayAttribFormat(vao, attribute, 3, GL_FLOAT, GL_FALSE,
+                                attribute * 3 * sizeof(float));
+      glVertexArrayAttribBinding(vao, attribute, 0);
+    }
+    g.sets.push_back(std::move(set));
+  }
+  g.set = g.sets.front().get();
   return r;
 }
 
-void FrameRenderer::UploadMesh(const RenderMesh& mesh) {
-  Gl& g = *gl_;
-  g.normals.Compute(mesh);
-  const std::vector<float>& interleaved = g.normals.interleaved();
-  g.corners.resize(mesh.triangles.size() * 18);
-  float* corner = g.corners.data();
+absl::Status FrameRenderer::Prepare(const RenderMesh& given_mesh,
+                                    const FrameWrinkles* wrinkles,
+                                    const RenderOptions& options,
+                                    PreparedFrame* out) {
+  CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
+  // Wrinkles with no lists yet (a session that has seen no frame): none.
+  if (!options.wrinkles || wrinkles == nullptr ||
+      wrinkles->range_offsets.empty()) {
+    wrinkles = nullptr;
+  } else {
+    CREASE_RETURN_IF_ERROR(
+        ValidateFrameWrinkles(*wrinkles, given_mesh.triangles.size()));
+  }
+  PreparedFrame::Data& d = *out->data_;
+  RenderMesh mesh = given_mesh;
+  if (mesh.welded.empty()) {
+    int num_welded = 0;
+    d.welded = WeldVerticesRelative(mesh.positions,
+                                    kDefaultWeldRelativeTolerance, &num_welded);
+    mesh.welded = d.welded;
+  }
+  CREASE_ASSIGN_OR_RETURN(d.view, gl::SceneViewFor(mesh.positions, options));
+  d.options = options;
+  d.culling = gl::CullingFor(mesh, options.culling, &d.edge_scratch);
+  d.num_triangles = static_cast<int>(mesh.triangles.size());
+  d.draw_wrinkles = wrinkles != nullptr;
+  d.normals.Compute(mesh);
+  const std::vector<float>& interleaved = d.normals.interleaved();
+  d.corners.resize(mesh.triangles.size() * 18);
+  float* corner = d.corners.data();
   for (const io::Triangle& t : mesh.triangles) {
     for (int32_t v : t) {
       std::copy_n(&interleaved[6 * static_cast<size_t>(v)], 6, corner);
       corner += 6;
     }
   }
-  g.vertices.Upload(g.corners);
-}
-
-absl::Status FrameRenderer::UploadWrinkles(const RenderMesh& mesh,
-                                           const FrameWrinkles* wrinkles,
-                                           const RenderOptions& options,
-                                           const gl::SceneView& view) {
-  Gl& g = *gl_;
-  WrinkleBuffers& w = g.wrinkle_data;
   if (wrinkles != nullptr) {
     FillWrinkleBuffers(
         mesh, *wrinkles,
-        {view.view_projection, options.width, options.height,
+        {d.view.view_projection, options.width, options.height,
          // Displacing nothing: no wrinkle is wide enough to tessellate.
          options.displacement ? options.min_edge_pixels
                               : std::numeric_limits<float>::infinity(),
-         options.min_wrinkle_pixels, g.max_level},
-        &w);
+         options.min_wrinkle_pixels, kMaxTessellationLevel},
+        &d.wrinkles);
   } else {
-    ClearWrinkleBuffers(mesh.triangles.size(), &w);
+    ClearWrinkleBuffers(mesh.triangles.size(), &d.wrinkles);
   }
-  g.levels.UploadStorage(0, w.levels);
-  g.triangle_ranges.UploadStorage(1, w.triangle_ranges);
-  g.ranges.UploadStorage(2, w.ranges);
-  CREASE_RETURN_IF_ERROR(g.points.Upload(gl::kWrinklePointsUnit, w.points));
-  CREASE_RETURN_IF_ERROR(g.frames.Upload(gl::kWrinkleFramesUnit, w.frames));
-  g.range_bounds.UploadStorage(5, w.range_bounds);
+  return absl::OkStatus();
+}
+
+absl::Status FrameRenderer::Upload(const PreparedFrame& frame) {
+  Gl& g = *gl_;
+  const PreparedFrame::Data& d = *frame.data_;
+  g.set = g.sets[g.frames_begun++ % g.sets.size()].get();
+  FrameBufferSet& set = *g.set;
+  const WrinkleBuffers& w = d.wrinkles;
+  set.vertices.Upload(d.corners);
+  set.levels.UploadStorage(0, w.levels);
+  set.triangle_ranges.UploadStorage(1, w.triangle_ranges);
+  set.ranges.UploadStorage(2, w.ranges);
+  CREASE_RETURN_IF_ERROR(set.points.Upload(gl::kWrinklePointsUnit, w.points));
+  CREASE_RETURN_IF_ERROR(set.frames.Upload(gl::kWrinkleFramesUnit, w.frames));
+  set.range_bounds.UploadStorage(5, w.range_bounds);
   return absl::OkStatus();
 }
 
@@ -174,11 +237,11 @@ void FrameRenderer::SetUniforms(const gl::SceneView& view,
   glUniform1i(g.wrinkles_flag, draw_wrinkles ? 1 : 0);
 }
 
-int FrameRenderer::DrawPatches(int num_patches, const RenderOptions& options) {
-  glBindVertexArray(gl_->vao.get());
+int FrameRenderer::DrawPatches(int num_patches, int max_level,
+                               const RenderOptions& options) {
+  glBindVertexArray(gl_->set->vao.get());
   glPatchParameteri(GL_PATCH_VERTICES, 3);
-  const int per_draw =
-      PatchesPerDraw(gl_->wrinkle_data.max_level, options.max_patches_per_draw);
+  const int per_draw = PatchesPerDraw(max_level, options.max_patches_per_draw);
   int draw_calls = 0;
   for (int first = 0; first < num_patches; first += per_draw) {
     const int count = std::min(per_draw, num_patches - first);
@@ -189,53 +252,26 @@ int FrameRenderer::DrawPatches(int num_patches, const RenderOptions& options) {
   return draw_calls;
 }
 
-absl::StatusOr<gl::SceneView> FrameRenderer::BeginFrame(
-    const RenderMesh& given_mesh, const RenderOptions& options,
-    RenderMesh* mesh) {
-  *mesh = given_mesh;
-  if (mesh->welded.empty()) {
-    int num_welded = 0;
-    gl_->welded = WeldVerticesRelative(
-        mesh->positions, kDefaultWeldRelativeTolerance, &num_welded);
-    mesh->welded = gl_->welded;
-  }
-  CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
-                          gl::SceneViewFor(mesh->positions, options));
+absl::Status FrameRenderer::BindTarget(const RenderOptions& options) {
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
   CREASE_RETURN_IF_ERROR(gl::EnsureOffscreenTarget(
       options.width, options.height, options.samples, &gl_->target));
-  Gl& g = *gl_;
-  g.target->Bind();
-  g.target->Clear(options.background);
+  gl_->target->Bind();
+  gl_->target->Clear(options.background);
   glEnable(GL_DEPTH_TEST);
-  gl::SetFaceCulling(*mesh, options.culling, &g.edge_scratch);
-  return view;
+  return absl::OkStatus();
 }
 
-absl::Status FrameRenderer::DrawWrinkled(const RenderMesh& given_mesh,
-                                         const FrameWrinkles* wrinkles,
-                                         const RenderOptions& options,
+absl::Status FrameRenderer::DrawPrepared(const PreparedFrame& frame,
                                          RenderStats* stats) {
-  CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
-  // Wrinkles with no lists yet (a session that has seen no frame): none.
-  if (!options.wrinkles || wrinkles == nullptr ||
-      wrinkles->range_offsets.empty()) {
-    wrinkles = nullptr;
-  } else {
-    CREASE_RETURN_IF_ERROR(
-        ValidateFrameWrinkles(*wrinkles, given_mesh.triangles.size()));
-  }
-  RenderMesh mesh;
-  CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
-                          BeginFrame(given_mesh, options, &mesh));
-  UploadMesh(mesh);
-  CREASE_RETURN_IF_ERROR(UploadWrinkles(mesh, wrinkles, options, view));
-  Gl& g = *gl_;
-  SetUniforms(view, options, wrinkles != nullptr);
-  const int draw_calls =
-      DrawPatches(static_cast<int>(mesh.triangles.size()), options);
+  const PreparedFrame::Data& d = *frame.data_;
+  CREASE_RETURN_IF_ERROR(BindTarget(d.options));
+  gl::ApplyCulling(d.culling);
+  CREASE_RETURN_IF_ERROR(Upload(frame));
+  SetUniforms(d.view, d.options, d.draw_wrinkles);
+  const WrinkleBuffers& w = d.wrinkles;
+  const int draw_calls = DrawPatches(d.num_triangles, w.max_level, d.options);
   if (stats != nullptr) {
-    const WrinkleBuffers& w = g.wrinkle_data;
     stats->drawn_wrinkles = w.drawn_wrinkles;
     stats->displaced_wrinkles = w.displaced_wrinkles;
     stats->tessellated_triangles = static_cast<int>(std::count_if(
@@ -244,6 +280,14 @@ absl::Status FrameRenderer::DrawWrinkled(const RenderMesh& given_mesh,
     stats->draw_calls = draw_calls;
   }
   return absl::OkStatus();
+}
+
+absl::Status FrameRenderer::DrawWrinkled(const RenderMesh& mesh,
+                                         const FrameWrinkles* wrinkles,
+                                         const RenderOptions& options,
+                                         RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(Prepare(mesh, wrinkles, options, &gl_->prepared));
+  return DrawPrepared(gl_->prepared, stats);
 }
 
 absl::Status FrameRenderer::DrawPattern(const RenderMesh& given_mesh,
@@ -259,9 +303,17 @@ absl::Status FrameRenderer::DrawPattern(const RenderMesh& given_mesh,
     CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
     CREASE_ASSIGN_OR_RETURN(pattern_, gl::PatternPass::Create());
   }
-  RenderMesh mesh;
+  RenderMesh mesh = given_mesh;
+  if (mesh.welded.empty()) {
+    int num_welded = 0;
+    gl_->welded = WeldVerticesRelative(
+        mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
+    mesh.welded = gl_->welded;
+  }
   CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
-                          BeginFrame(given_mesh, options, &mesh));
+                          gl::SceneViewFor(mesh.positions, options));
+  CREASE_RETURN_IF_ERROR(BindTarget(options));
+  gl::SetFaceCulling(mesh, options.culling, &gl_->edge_scratch);
   RenderStats drawn;
   pattern_->Draw(mesh, wrinkles, options, view, &drawn);
   if (stats != nullptr) *stats = drawn;
@@ -293,6 +345,12 @@ absl::StatusOr<ReadbackTicket> FrameRenderer::RenderPatternToReadback(
     const RenderMesh& mesh, const PatternWrinkles& wrinkles,
     const RenderOptions& options, PixelReadback* readback, RenderStats* stats) {
   CREASE_RETURN_IF_ERROR(DrawPattern(mesh, wrinkles, options, stats));
+  return readback->Start(*gl_->target);
+}
+
+absl::StatusOr<ReadbackTicket> FrameRenderer::DrawToReadback(
+    const PreparedFrame& frame, PixelReadback* readback, RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(DrawPrepared(frame, stats));
   return readback->Start(*gl_->target);
 }
 

@@ -85,12 +85,36 @@ struct RenderStats {
   int draw_calls = 0;
 };
 
+// The CPU half of a wrinkled frame (FrameRenderer::Prepare): its welding
+// when the mesh has none, view, culling, smooth normals and wrinkle buffers.
+// Made on any thread, drawn on the GL thread; keeps its storage from frame
+// to frame, so a pool of them makes no allocation in steady state.
+class PreparedFrame {
+ public:
+  PreparedFrame();
+  ~PreparedFrame();
+  PreparedFrame(const PreparedFrame&) = delete;
+  PreparedFrame& operator=(const PreparedFrame&) = delete;
+
+ private:
+  friend class FrameRenderer;
+  struct Data;  // frame_renderer.cc
+  std::unique_ptr<Data> data_;
+};
+
 // Draws animated meshes into images, headless. The mesh goes through the
 // tessellation stages (level 1 where there are no wrinkles). Owns its GL
 // objects; use it on the thread where its GpuContext is current.
 class FrameRenderer {
  public:
-  static absl::StatusOr<std::unique_ptr<FrameRenderer>> Create(GpuContext* gpu);
+  // `buffer_sets`: how many frames' inputs are kept apart on the GPU (more
+  // than the frames a caller keeps in flight: see FrameBufferSet).
+  static absl::StatusOr<std::unique_ptr<FrameRenderer>> Create(
+      GpuContext* gpu, int buffer_sets = kDefaultBufferSets);
+  static constexpr int kDefaultBufferSets = 2;
+  // The tessellation level frames are prepared for: GL 4's minimum of
+  // GL_MAX_TESS_GEN_LEVEL, so any context draws any prepared frame.
+  static constexpr int kMaxTessellationLevel = 64;
   ~FrameRenderer();
 
   // Draws `mesh` with `wrinkles` (may be null: none), the wrinkles of this
@@ -129,6 +153,20 @@ class FrameRenderer {
       const RenderOptions& options, PixelReadback* readback,
       RenderStats* stats = nullptr);
 
+  // Render in two halves, so the CPU's can run off the GL thread. Prepare
+  // touches no GL and no renderer (any thread; InvalidArgument as Render's
+  // for the mesh and wrinkles, which are read only during the call);
+  // DrawToReadback draws a prepared frame as RenderToReadback does (errors:
+  // an unsupported size, and Start's). `frame` may be refilled once this
+  // returns.
+  static absl::Status Prepare(const RenderMesh& mesh,
+                              const FrameWrinkles* wrinkles,
+                              const RenderOptions& options,
+                              PreparedFrame* frame);
+  absl::StatusOr<ReadbackTicket> DrawToReadback(const PreparedFrame& frame,
+                                                PixelReadback* readback,
+                                                RenderStats* stats = nullptr);
+
   // Frees the framebuffers kept for the last size (the next Render makes
   // them again): after an unusually large image, so that one request does
   // not keep hundreds of MB for the renderer's lifetime.
@@ -137,29 +175,23 @@ class FrameRenderer {
  private:
   struct Gl;
   explicit FrameRenderer(GpuContext* gpu);
-  // Welds `given_mesh` into `mesh` when it has no ids, frames it, binds and
-  // clears the target and sets depth test and culling: the start of every
-  // Render.
-  absl::StatusOr<gl::SceneView> BeginFrame(const RenderMesh& given_mesh,
-                                           const RenderOptions& options,
-                                           RenderMesh* mesh);
+  // Makes the context current and binds and clears the target for
+  // `options`, with the depth test on: the start of every draw.
+  absl::Status BindTarget(const RenderOptions& options);
   // Everything of Render and RenderPattern but the read-back: the frame is
   // left in the target.
   absl::Status DrawWrinkled(const RenderMesh& mesh,
                             const FrameWrinkles* wrinkles,
                             const RenderOptions& options, RenderStats* stats);
+  absl::Status DrawPrepared(const PreparedFrame& frame, RenderStats* stats);
   absl::Status DrawPattern(const RenderMesh& mesh,
                            const PatternWrinkles& wrinkles,
                            const RenderOptions& options, RenderStats* stats);
-  // The steps of Render, in order.
-  void UploadMesh(const RenderMesh& mesh);
-  absl::Status UploadWrinkles(const RenderMesh& mesh,
-                              const FrameWrinkles* wrinkles,
-                              const RenderOptions& options,
-                              const gl::SceneView& view);
+  // The steps of DrawPrepared, in order (Upload takes the next buffer set).
+  absl::Status Upload(const PreparedFrame& frame);
   void SetUniforms(const gl::SceneView& view, const RenderOptions& options,
                    bool draw_wrinkles);
-  int DrawPatches(int num_patches, const RenderOptions& options);
+  int DrawPatches(int num_patches, int max_level, const RenderOptions& options);
 
   GpuContext* gpu_;
   std::unique_ptr<Gl> gl_;

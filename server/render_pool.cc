@@ -126,11 +126,13 @@ void PostTask(ThreadPool* encoders, std::shared_ptr<Completion> completion,
 // it has drawn whose pixels are still on their way.
 class RenderPool::Lane {
  public:
-  Lane(RenderPool* pool, int queue, int device, int frames_in_flight)
+  Lane(RenderPool* pool, int queue, int device, int frames_in_flight,
+       int buffer_sets)
       : pool_(pool),
         queue_(queue),
         device_(device),
         slots_(frames_in_flight),
+        buffer_sets_(buffer_sets > 0 ? buffer_sets : frames_in_flight + 1),
         uv_buffers_(std::make_shared<UvBufferPool>()),
         thread_([this] { Run(); }) {}
   ~Lane() { thread_.join(); }
@@ -154,7 +156,7 @@ class RenderPool::Lane {
   void Fail(Pending& frame, const absl::Status& status);
 
   RenderPool* const pool_;
-  const int queue_, device_, slots_;
+  const int queue_, device_, slots_, buffer_sets_;
   std::shared_ptr<UvBufferPool> uv_buffers_;
   std::unique_ptr<renderer::GpuContext> gpu_;
   std::unique_ptr<renderer::FrameRenderer> frame_;
@@ -175,7 +177,7 @@ absl::Status RenderPool::Lane::MakeRenderers() {
   CREASE_ASSIGN_OR_RETURN(std::unique_ptr<renderer::GpuContext> gpu,
                           renderer::GpuContext::Create(options));
   absl::StatusOr<std::unique_ptr<renderer::FrameRenderer>> frame =
-      renderer::FrameRenderer::Create(gpu.get());
+      renderer::FrameRenderer::Create(gpu.get(), buffer_sets_);
   if (!frame.ok()) return frame.status();
   absl::StatusOr<std::unique_ptr<renderer::PixelReadback>> readback =
       renderer::PixelReadback::Create(gpu.get(), slots_);
@@ -252,10 +254,13 @@ void RenderPool::Lane::Draw(Pending& frame) {
   if (pool_->inject_gl_error_.exchange(false)) gpu_->RaiseGlErrorForTest();
   if (job.screen) {
     absl::StatusOr<renderer::ReadbackTicket> ticket =
-        job.pattern ? frame_->RenderPatternToReadback(
-                          job.mesh, *job.pattern, job.options, readback_.get())
-                    : frame_->RenderToReadback(job.mesh, job.wrinkles,
-                                               job.options, readback_.get());
+        frame.item.prepared != nullptr
+            ? frame_->DrawToReadback(*frame.item.prepared, readback_.get())
+        : job.pattern
+            ? frame_->RenderPatternToReadback(job.mesh, *job.pattern,
+                                              job.options, readback_.get())
+            : frame_->RenderToReadback(job.mesh, job.wrinkles, job.options,
+                                       readback_.get());
     if (ticket.ok()) {
       frame.ticket = *ticket;
     } else {
@@ -356,6 +361,7 @@ void RenderPool::Lane::Run() {
     } else {
       Draw(frame);
     }
+    pool_->GivePrepared(std::move(frame.item.prepared));
     pending_.push_back(std::move(frame));
     while (!pending_.empty() &&
            (!pending_.front().ticket ||
@@ -375,6 +381,7 @@ absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
     return absl::InvalidArgumentError("frames in flight < 1");
   }
   std::unique_ptr<RenderPool> pool(new RenderPool());
+  pool->prepare_off_gl_thread_ = options.prepare_off_gl_thread;
   std::vector<int> devices = options.gpus;
   if (devices.empty()) devices.push_back(-1);
   const int gl_threads =
@@ -391,9 +398,9 @@ absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
   }
   for (size_t q = 0; q < devices.size(); ++q) {
     for (int t = 0; t < options.threads_per_gpu; ++t) {
-      pool->lanes_.push_back(
-          std::make_unique<Lane>(pool.get(), static_cast<int>(q), devices[q],
-                                 options.frames_in_flight));
+      pool->lanes_.push_back(std::make_unique<Lane>(
+          pool.get(), static_cast<int>(q), devices[q], options.frames_in_flight,
+          options.buffer_sets));
     }
   }
   absl::Status startup;
@@ -468,7 +475,18 @@ RenderPool::~RenderPool() {
 
 void RenderPool::Submit(RenderJob job,
                         absl::AnyInvocable<void(RenderOutcome) &&> done) {
+  Queued item{std::move(job), std::move(done), Stopwatch(), nullptr};
+  const RenderJob& j = item.job;
+  if (prepare_off_gl_thread_ && j.screen && !j.pattern &&
+      (j.abandoned == nullptr || !j.abandoned->load())) {
+    PrepareThenEnqueue(std::move(item));
+    return;
+  }
   absl::MutexLock lock(&mu_);
+  EnqueueLocked(std::move(item));
+}
+
+void RenderPool::EnqueueLocked(Queued item) {
   size_t best = 0;
   int best_load = std::numeric_limits<int>::max();
   for (size_t q = 0; q < queues_.size(); ++q) {
@@ -478,7 +496,44 @@ void RenderPool::Submit(RenderJob job,
       best_load = load;
     }
   }
-  queues_[best].jobs.push_back({std::move(job), std::move(done), Stopwatch()});
+  queues_[best].jobs.push_back(std::move(item));
+}
+
+void RenderPool::PrepareThenEnqueue(Queued item) {
+  {
+    absl::MutexLock lock(&mu_);
+    ++preparing_;
+  }
+  encoders_->Post([this, item = std::move(item)]() mutable {
+    item.prepared = TakePrepared();
+    const absl::Status prepared =
+        renderer::FrameRenderer::Prepare(item.job.mesh, item.job.wrinkles,
+                                         item.job.options, item.prepared.get());
+    // A frame that fails here is queued unprepared: the GL thread's own
+    // attempt answers it with the same error, UV maps and all.
+    if (!prepared.ok()) GivePrepared(std::move(item.prepared));
+    absl::MutexLock lock(&mu_);
+    EnqueueLocked(std::move(item));
+    --preparing_;
+  });
+}
+
+std::unique_ptr<renderer::PreparedFrame> RenderPool::TakePrepared() {
+  absl::MutexLock lock(&prepared_mu_);
+  if (prepared_free_.empty()) {
+    return std::make_unique<renderer::PreparedFrame>();
+  }
+  std::unique_ptr<renderer::PreparedFrame> frame =
+      std::move(prepared_free_.back());
+  prepared_free_.pop_back();
+  return frame;
+}
+
+void RenderPool::GivePrepared(std::unique_ptr<renderer::PreparedFrame> frame) {
+  if (frame == nullptr) return;
+  absl::MutexLock lock(&prepared_mu_);
+  // As many as frames in flight at once usually are; a burst's extra ones go.
+  if (prepared_free_.size() < 64) prepared_free_.push_back(std::move(frame));
 }
 
 bool RenderPool::Take(int queue, bool wait, Queued* item) {
@@ -490,7 +545,8 @@ bool RenderPool::Take(int queue, bool wait, Queued* item) {
     } args{this, queue};
     mu_.Await(absl::Condition(
         +[](Args* a) ABSL_EXCLUSIVE_LOCKS_REQUIRED(a->pool->mu_) {
-          return a->pool->stopping_ || !a->pool->queues_[a->queue].jobs.empty();
+          return (a->pool->stopping_ && a->pool->preparing_ == 0) ||
+                 !a->pool->queues_[a->queue].jobs.empty();
         },
         &args));
   }

@@ -81,6 +81,16 @@ struct RenderPoolOptions {
   // Frames each GL thread keeps in flight (drawn, pixels travelling or being
   // encoded) before it waits for the oldest.
   int frames_in_flight = 4;
+  // Sets of per-frame GPU inputs each GL thread rotates through
+  // (FrameRenderer::Create); 0: frames_in_flight + 1, so a frame never
+  // overwrites inputs the GPU may still read. Smaller only to measure what
+  // the rotation saves.
+  int buffer_sets = 0;
+  // Prepare wrinkled screen frames (FrameRenderer::Prepare: normals, wrinkle
+  // buffers, culling) on the encoding pool before they reach a GL thread,
+  // which then only uploads and draws. false: on the GL thread, as a
+  // baseline to measure against.
+  bool prepare_off_gl_thread = true;
 };
 
 // The render path (docs/architecture.md, "How an image frame moves"): one
@@ -125,6 +135,8 @@ class RenderPool {
     RenderJob job;
     absl::AnyInvocable<void(RenderOutcome) &&> done;
     Stopwatch queued;
+    // Set: the screen frame's CPU half, made on the encoding pool.
+    std::unique_ptr<renderer::PreparedFrame> prepared;
   };
   struct GpuQueue {
     int device = -1;
@@ -137,11 +149,23 @@ class RenderPool {
   // at once; false when there is none.
   bool Take(int queue, bool wait, Queued* item);
   void Handed(int queue);  // a taken job left its GL thread
+  // Queues `item` on the least busy GPU.
+  void EnqueueLocked(Queued item) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Prepares `item`'s screen frame on the encoding pool, then queues it (or
+  // answers its error).
+  void PrepareThenEnqueue(Queued item);
+  std::unique_ptr<renderer::PreparedFrame> TakePrepared();
+  void GivePrepared(std::unique_ptr<renderer::PreparedFrame> frame);
   void Ready(const absl::Status& status, const renderer::GpuInfo* info);
 
   absl::Mutex mu_;
   std::deque<GpuQueue> queues_ ABSL_GUARDED_BY(mu_);  // never moved
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  int preparing_ ABSL_GUARDED_BY(mu_) = 0;  // jobs on the encoding pool
+  bool prepare_off_gl_thread_ = true;
+  absl::Mutex prepared_mu_;
+  std::vector<std::unique_ptr<renderer::PreparedFrame>> prepared_free_
+      ABSL_GUARDED_BY(prepared_mu_);
   int ready_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Status startup_ ABSL_GUARDED_BY(mu_);
   std::string renderer_name_;

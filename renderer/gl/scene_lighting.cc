@@ -44,17 +44,30 @@ absl::StatusOr<SceneView> SceneViewFor(absl::Span<const float> positions,
   return view;
 }
 
-void SetFaceCulling(const RenderMesh& mesh, FaceCulling culling,
-                    std::vector<uint64_t>* scratch) {
+Culling CullingFor(const RenderMesh& mesh, FaceCulling culling,
+                   std::vector<uint64_t>* scratch) {
   Closure closure = Closure::kClosedOutward;
   if (culling == FaceCulling::kAuto) closure = ClassifyClosure(mesh, scratch);
   if (culling == FaceCulling::kNone || closure == Closure::kOpen) {
+    return Culling::kNone;
+  }
+  return closure == Closure::kClosedInward ? Culling::kBackOfClockwise
+                                           : Culling::kBackOfCounterClockwise;
+}
+
+void ApplyCulling(Culling culling) {
+  if (culling == Culling::kNone) {
     glDisable(GL_CULL_FACE);
   } else {
     glEnable(GL_CULL_FACE);
-    glFrontFace(closure == Closure::kClosedInward ? GL_CW : GL_CCW);
+    glFrontFace(culling == Culling::kBackOfClockwise ? GL_CW : GL_CCW);
     glCullFace(GL_BACK);
   }
+}
+
+void SetFaceCulling(const RenderMesh& mesh, FaceCulling culling,
+                    std::vector<uint64_t>* scratch) {
+  ApplyCulling(CullingFor(mesh, culling, scratch));
 }
 
 LightingUniforms::LightingUniforms(GLuint program) {

@@ -32,7 +32,12 @@ absl::StatusOr<SceneView> SceneViewFor(absl::Span<const float> positions,
 
 // Which faces GL culls for `culling` (kAuto: the back faces of a closed,
 // consistently wound mesh, none of open cloth; see FaceCulling). `mesh.welded`
-// must be set; `scratch` is reused.
+// must be set; `scratch` is reused. CullingFor decides (CPU only, any
+// thread), ApplyCulling sets it on the current context.
+enum class Culling { kNone, kBackOfCounterClockwise, kBackOfClockwise };
+Culling CullingFor(const RenderMesh& mesh, FaceCulling culling,
+                   std::vector<uint64_t>* scratch);
+void ApplyCulling(Culling culling);
 void SetFaceCulling(const RenderMesh& mesh, FaceCulling culling,
                     std::vector<uint64_t>* scratch);
 

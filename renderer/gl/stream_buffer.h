@@ -16,25 +16,27 @@ namespace crease::renderer::gl {
 
 // A buffer refilled every frame. Its storage only grows (doubling), so a
 // steady stream of frames reuses it: reallocating each frame cost page faults
-// on llvmpipe. The previous frame's draws are done (Render reads its pixels
-// back) before the next overwrites it.
+// on llvmpipe. FrameRenderer rotates through several (FrameBufferSet), so
+// the GPU is done with one before it is refilled.
 class StreamBuffer {
  public:
   StreamBuffer() : buffer_(MakeBuffer()) {}
   GLuint get() const { return buffer_.get(); }
-  // Copies `data` (at least one element is uploaded, so a binding is valid).
+  // Copies `data` (at least one element is uploaded, a zero one for empty
+  // data, so a binding is valid).
   template <typename T>
-  void Upload(std::vector<T>& data) {
-    if (data.empty()) data.resize(1);
-    const size_t bytes = data.size() * sizeof(T);
+  void Upload(const std::vector<T>& data) {
+    const T zero{};
+    const void* source = data.empty() ? &zero : data.data();
+    const size_t bytes = std::max<size_t>(data.size(), 1) * sizeof(T);
     if (bytes > capacity_) {
       capacity_ = std::max(bytes, 2 * capacity_);
       glNamedBufferData(buffer_.get(), capacity_, nullptr, GL_DYNAMIC_DRAW);
     }
-    glNamedBufferSubData(buffer_.get(), 0, bytes, data.data());
+    glNamedBufferSubData(buffer_.get(), 0, bytes, source);
   }
   template <typename T>
-  void UploadStorage(GLuint binding, std::vector<T>& data) {
+  void UploadStorage(GLuint binding, const std::vector<T>& data) {
     Upload(data);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer_.get());
   }
@@ -62,7 +64,8 @@ class TexelBuffer {
   // ResourceExhausted past the driver's buffer-texture size (the GL minimum
   // is 65,536 texels; llvmpipe and desktop GPUs take 2^27), which a texture
   // would otherwise clamp silently.
-  absl::Status Upload(GLuint unit, std::vector<std::array<float, 4>>& data) {
+  absl::Status Upload(GLuint unit,
+                      const std::vector<std::array<float, 4>>& data) {
     if (data.size() > static_cast<size_t>(max_texels_)) {
       return absl::ResourceExhaustedError(
           absl::StrFormat("%d wrinkle samples; this GL driver reads at most %d",
