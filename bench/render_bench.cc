@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <limits>
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -21,6 +23,7 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/gl/scene_lighting.h"
 #include "renderer/pattern_data.h"
+#include "renderer/pixel_readback.h"
 #include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_renderer.h"
 #include "renderer/uv_maps.h"
@@ -146,6 +149,71 @@ void BM_Render(benchmark::State& state, const std::string& name,
   state.counters["displaced"] = stats.displaced_wrinkles;
   state.counters["tessellated"] = stats.tessellated_triangles;
 }
+
+// 64 frames drawn back to back by one renderer, prepared once: drawn only
+// ("draw"), or read back through a ring of `slots` pixel buffers, each freed
+// as soon as it arrives ("readback", no encoding): the GPU's drawing and its
+// read-back bandwidth, apart from the pool's encoding.
+void BM_DrawPipeline(benchmark::State& state, const std::string& name,
+                     int width, int height, bool read_back, int slots) {
+  Scene& scene = SceneOf(name);
+  RenderOptions options;
+  options.width = width;
+  options.height = height;
+  PreparedFrame prepared;
+  absl::Status status =
+      FrameRenderer::Prepare(scene.mesh(), &scene.wrinkles, options, &prepared);
+  auto readback = PixelReadback::Create(&Gpu(), slots);
+  if (!status.ok() || !readback.ok()) {
+    state.SkipWithError("prepare or read-back ring failed");
+    return;
+  }
+  constexpr int kFrames = 64;
+  for (auto _ : state) {
+    std::deque<ReadbackTicket> pending;
+    for (int i = 0; i < kFrames && status.ok(); ++i) {
+      if (!read_back) {
+        status = scene.renderer->Draw(prepared);
+        continue;
+      }
+      if (static_cast<int>(pending.size()) == slots) {
+        status = (*readback)->Finish(pending.front()).status();
+        pending.pop_front();
+      }
+      auto ticket = scene.renderer->DrawToReadback(prepared, readback->get());
+      if (ticket.ok()) pending.push_back(*ticket);
+      if (!ticket.ok()) status = ticket.status();
+    }
+    for (const ReadbackTicket& t : pending) (void)(*readback)->Finish(t);
+    // Everything drawn is done once one frame is read back synchronously.
+    auto image = scene.renderer->Render(scene.mesh(), &scene.wrinkles, options);
+    if (!status.ok() || !image.ok()) {
+      state.SkipWithError("a frame failed");
+      return;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kFrames);
+}
+
+[[maybe_unused]] const bool kPipelineRegistered = [] {
+  for (const auto& [width, height] : {std::pair{640, 480}, {1920, 1080}}) {
+    for (const auto& [mode, read_back, slots] :
+         {std::tuple{"draw", false, 1},
+          {"readback/slots:4", true, 4},
+          {"readback/slots:16", true, 16}}) {
+      benchmark::RegisterBenchmark(
+          absl::StrFormat("BM_DrawPipeline/fox_walk/%dx%d/%s", width, height,
+                          mode)
+              .c_str(),
+          [width, height, read_back, slots](benchmark::State& state) {
+            BM_DrawPipeline(state, "fox_walk", width, height, read_back, slots);
+          })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
+  return true;
+}();
 
 struct RenderSet {
   const char* name;
@@ -536,7 +604,8 @@ BENCHMARK(BM_EncodePng1080p)->Unit(benchmark::kMillisecond);
 // path's cost: "" (wrinkled, 4x MSAA), "plain" (no wrinkles), "samples:1"
 // (no MSAA), "flat_wrinkles" (per-pixel normals only, no tessellation),
 // "buffer_sets:1" (every frame's inputs in the same GL buffers),
-// "prepare_on_gl_thread" (the frame's CPU half on the GL thread too).
+// "prepare_on_gl_thread" (the frame's CPU half on the GL thread too),
+// "slots:16" (16 frames in flight, not 4).
 void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
                    int height, int in_flight, int gl_threads,
                    const std::string& variant = "") {
@@ -545,6 +614,7 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
   options.threads_per_gpu = gl_threads;
   if (variant == "buffer_sets:1") options.buffer_sets = 1;
   options.prepare_off_gl_thread = variant != "prepare_on_gl_thread";
+  if (variant == "slots:16") options.frames_in_flight = 16;
   auto pool = server::RenderPool::Create(options);
   if (!pool.ok()) {
     state.SkipWithError(std::string(pool.status().message()).c_str());

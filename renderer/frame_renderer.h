@@ -166,6 +166,11 @@ class FrameRenderer {
   absl::StatusOr<ReadbackTicket> DrawToReadback(const PreparedFrame& frame,
                                                 PixelReadback* readback,
                                                 RenderStats* stats = nullptr);
+  // Draws a prepared frame and leaves it in the renderer's target, unread:
+  // what the drawing alone costs (benchmarks).
+  absl::Status Draw(const PreparedFrame& frame, RenderStats* stats = nullptr) {
+    return DrawPrepared(frame, stats);
+  }
 
   // Frees the framebuffers kept for the last size (the next Render makes
   // them again): after an unusually large image, so that one request does

@@ -45,8 +45,9 @@ struct UvMapPieceInputs {
 // frames stay the frame's).
 struct UvMapPieces {
   std::vector<float> corners;  // kUvCornerFloats each, 3 a piece
-  // Per piece: offset into `ranges`, count, 0, 0 (WrinkleBuffers'
-  // triangle_ranges layout).
+  // Per piece: offset into `ranges`, count (WrinkleBuffers' triangle_ranges
+  // layout), the triangle it was cut from (the shader computes a texel's
+  // inputs from that triangle's corners), 0.
   std::vector<std::array<int32_t, 4>> lists;
   std::vector<std::array<int32_t, 4>> ranges;      // as WrinkleBuffers'
   std::vector<std::array<float, 4>> range_bounds;  // as WrinkleBuffers'
@@ -75,6 +76,7 @@ class ReachedPieceFinder {
               UvMapPieces* out);
 
  private:
+  int32_t source_triangle_ = 0;  // the triangle AddPieces is cutting
   // One segment (or a lone point) of the triangle's ranges and its reach
   // sphere.
   struct Sphere {

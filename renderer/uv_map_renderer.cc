@@ -74,6 +74,9 @@ struct UvMapRenderer::Gl {
   std::vector<uint8_t> dirty_tiles;  // RestoreBase's scratch
   // The pieces of reached triangles that wrinkles reach (uv_map_pieces.h).
   gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
+  // Binding 3: the whole triangles' corners, which the shader computes each
+  // texel's inputs from (shaders/uv_map.frag).
+  gl::StreamBuffer triangle_corners;
   UvMapPieces pieces;
   ReachedPieceFinder piece_finder;
   // The pieces of triangles from `second_run` on, found on `helper`.
@@ -81,7 +84,7 @@ struct UvMapRenderer::Gl {
   UvMapPieces second_pieces;
   ReachedPieceFinder second_finder;
   int size = 0;
-  GLint reach = -1, height_range = -1, green = -1;
+  GLint reach = -1, height_range = -1, green = -1, size_uniform = -1;
   SmoothNormals normals;
   WrinkleBuffers wrinkle_data;
   std::vector<float> tangents, corners;
@@ -117,6 +120,7 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
   g.reach = glGetUniformLocation(g.program.get(), "u_reach");
   g.height_range = glGetUniformLocation(g.program.get(), "u_height_range");
   g.green = glGetUniformLocation(g.program.get(), "u_green");
+  g.size_uniform = glGetUniformLocation(g.program.get(), "u_size");
   g.vao = gl::MakeVertexArray();
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
@@ -373,6 +377,7 @@ void UvMapRenderer::DrawReached(const UvMapOptions& options, float reach) {
   g.piece_ranges.UploadStorage(2, g.pieces.ranges);
   g.piece_bounds.UploadStorage(5, g.pieces.range_bounds);
   g.piece_corners.Upload(g.pieces.corners);
+  g.triangle_corners.UploadStorage(3, g.corners);
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.piece_corners.get(), 0,
                             kUvCornerFloats * sizeof(float));
@@ -477,6 +482,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   glUseProgram(g.program.get());
   glUniform1f(g.height_range, height_range);
   glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
+  glUniform1f(g.size_uniform, static_cast<float>(options.size));
   glBindVertexArray(g.vao.get());
   // `out` is the base's read-back scratch: overwritten by ReadMaps below.
   PrepareBase(found, mesh, options, out);

@@ -18,16 +18,88 @@ layout(location = 1) out float out_height;
 uniform float u_reach;
 uniform float u_height_range;  // model units at full scale
 uniform float u_green;         // 1: +Y (glTF), -1: -Y (Unreal)
+uniform float u_size;          // texels per side
+
+// The whole triangles' corners, 13 floats each (uv, position, normal,
+// tangent + bitangent sign, index), three a triangle. A texel a wrinkle
+// reaches takes its inputs from its centre and its triangle's corners, not
+// from the piece drawn: rasterisers snap a primitive's corners to a
+// sub-texel grid and interpolate over the snapped primitive, so a piece and
+// its whole triangle gave a texel different inputs on NVIDIA (heights apart
+// by up to 83 of 65535); computed here they are the same bit for bit.
+layout(std430, binding = 3) readonly buffer TriangleCorners {
+  float triangle_corners[];
+};
+const int kCornerFloats = 13;
+
+vec2 CornerUv(int corner) {
+  int at = corner * kCornerFloats;
+  return vec2(triangle_corners[at], triangle_corners[at + 1]);
+}
+vec3 CornerVec3(int corner, int offset) {
+  int at = corner * kCornerFloats + offset;
+  return vec3(triangle_corners[at], triangle_corners[at + 1],
+              triangle_corners[at + 2]);
+}
+vec4 CornerVec4(int corner, int offset) {
+  return vec4(CornerVec3(corner, offset),
+              triangle_corners[corner * kCornerFloats + offset + 3]);
+}
+
+// The texel centre's position, normal, tangent and position derivatives
+// over triangle `triangle`, as the interpolation of an unsnapped triangle
+// gives them; false for a triangle with no area in UV (the rasteriser's
+// values stand).
+bool TexelInputs(int triangle, out vec3 position, out vec3 normal,
+                 out vec4 tangent, out vec3 dpdx, out vec3 dpdy) {
+  int c = 3 * triangle;
+  vec2 a = CornerUv(c), e1 = CornerUv(c + 1) - a, e2 = CornerUv(c + 2) - a;
+  float det = e1.x * e2.y - e1.y * e2.x;
+  if (det == 0.0) return false;
+  // v = 1 - y / size: the vertex shader draws v upwards from the bottom row.
+  vec2 d = vec2(gl_FragCoord.x, u_size - gl_FragCoord.y) / u_size - a;
+  float s = (d.x * e2.y - d.y * e2.x) / det;
+  float t = (e1.x * d.y - e1.y * d.x) / det;
+  // (d/dx, d/dy) of s and t: a window step moves uv by (1, 0) or (0, -1)
+  // over size.
+  vec2 ds = vec2(e2.y, e2.x) / (det * u_size);
+  vec2 dt = -vec2(e1.y, e1.x) / (det * u_size);
+  vec3 p0 = CornerVec3(c, 2), p1 = CornerVec3(c + 1, 2) - p0,
+       p2 = CornerVec3(c + 2, 2) - p0;
+  position = p0 + s * p1 + t * p2;
+  dpdx = ds.x * p1 + dt.x * p2;
+  dpdy = ds.y * p1 + dt.y * p2;
+  vec3 n0 = CornerVec3(c, 5);
+  normal = n0 + s * (CornerVec3(c + 1, 5) - n0) + t * (CornerVec3(c + 2, 5) - n0);
+  vec4 t0 = CornerVec4(c, 8);
+  tangent = t0 + s * (CornerVec4(c + 1, 8) - t0) + t * (CornerVec4(c + 2, 8) - t0);
+  return true;
+}
 
 void main() {
-  vec3 n = normalize(vs_normal);
-  vec3 t = vs_tangent.xyz - dot(vs_tangent.xyz, n) * n;
+  ivec4 list = triangle_ranges[vs_triangle];
+  vec3 position = vs_position, normal = vs_normal;
+  vec4 tangent = vs_tangent;
+  vec3 dpdx = dFdx(vs_position), dpdy = dFdy(vs_position);
+  // A texel no wrinkle reaches needs only its normal frame, which either
+  // way gives the flat map.
+  if (list.y > 0) {
+    vec3 p, nn, dx, dy;
+    vec4 tt;
+    if (TexelInputs(list.z, p, nn, tt, dx, dy)) {
+      position = p;
+      normal = nn;
+      tangent = tt;
+      dpdx = dx;
+      dpdy = dy;
+    }
+  }
+  vec3 n = normalize(normal);
+  vec3 t = tangent.xyz - dot(tangent.xyz, n) * n;
   t = dot(t, t) > 1e-20 ? normalize(t) : normalize(cross(n, abs(n.x) < 0.9
                                                                 ? vec3(1, 0, 0)
                                                                 : vec3(0, 1, 0)));
-  vec3 b = (vs_tangent.w < 0.0 ? -1.0 : 1.0) * cross(n, t);
-  vec3 dpdx = dFdx(vs_position), dpdy = dFdy(vs_position);
-  ivec4 list = triangle_ranges[vs_triangle];
+  vec3 b = (tangent.w < 0.0 ? -1.0 : 1.0) * cross(n, t);
   float margin = min(0.5 * max(length(dpdx), length(dpdy)), u_reach);
   // One projection per wrinkle serves both maps (the screen renderer's gate,
   // shading and offset make three). The offset comes from the projection
@@ -40,13 +112,13 @@ void main() {
     float line_distance, width, crest;
     vec3 dir;
     if (r >= list.x + list.y ||
-        !WrinkleAcross(r, vs_position, n, margin, line_distance, dir, width,
+        !WrinkleAcross(r, position, n, margin, line_distance, dir, width,
                        crest))
       continue;
     height = max(height, OffsetAtDistance(line_distance * line_distance,
                                           width, crest));
-    AddWrinkleShading(line_distance, dir, width, crest, vs_position,
-                      vs_position, n, dpdx, dpdy, sums);
+    AddWrinkleShading(line_distance, dir, width, crest, position,
+                      position, n, dpdx, dpdy, sums);
   } while (++r < list.x + list.y);
   vec4 nx, ny, nz;
   ResolveShading(sums, n, nx, ny, nz);

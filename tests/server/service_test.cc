@@ -45,9 +45,10 @@ TEST_F(ServiceTest, ServerInfoNamesRendererLimitsAndFormats) {
   auto info = running_->Client()->GetServerInfo();
   ASSERT_TRUE(info.ok()) << info.status();
   EXPECT_EQ(info->version(), "0.1.0");
-  EXPECT_THAT(info->renderer(),
-              ::testing::MatchesRegex(
-                  ".+ via EGL (device|surfaceless|default) platform"));
+  EXPECT_THAT(
+      info->renderer(),
+      ::testing::MatchesRegex(".+ via EGL (device|surfaceless|default) platform"
+                              "( \\(device [0-9]+\\))?"));
   EXPECT_EQ(info->limits().max_sessions(), 128u);
   EXPECT_EQ(info->limits().idle_timeout_seconds(), 60u);
   EXPECT_THAT(
