@@ -76,4 +76,29 @@ void SetSheetUvs(float width, float depth, io::TriangleMesh* sheet) {
   }
 }
 
+void GatherSheetEdge(const io::TriangleMesh& rest, float gather, float band,
+                     int coarse_folds, std::vector<float>* positions) {
+  *positions = rest.positions;
+  float width = 0;
+  for (int v = 0; v < rest.num_vertices(); ++v) {
+    width = std::max(width, rest.positions[3 * v]);
+  }
+  if (width <= 0) return;
+  const double squeeze = 1.0 - gather;
+  // Zigzag waves of slope +-s keep every edge across the sheet its rest
+  // length where sqrt(squeeze^2 + s^2) = 1.
+  const double slope = std::sqrt(std::max(0.0, 1.0 - squeeze * squeeze));
+  const double run = width / (2.0 * std::max(coarse_folds, 1));
+  const double centre = 0.5 * width;
+  for (int v = 0; v < rest.num_vertices(); ++v) {
+    const double x = rest.positions[3 * v], z = rest.positions[3 * v + 2];
+    const double t = band > 0 ? std::clamp(z / band, 0.0, 1.0) : 1.0;
+    const double waved = t * t * (3.0 - 2.0 * t);
+    const double phase = std::fmod(x, 2.0 * run);
+    const double zigzag = phase <= run ? phase : 2.0 * run - phase;
+    (*positions)[3 * v] = static_cast<float>(centre + (x - centre) * squeeze);
+    (*positions)[3 * v + 1] = static_cast<float>(waved * slope * zigzag);
+  }
+}
+
 }  // namespace crease

@@ -28,6 +28,20 @@ void AnimateSheet(const io::TriangleMesh& rest, int frame, int period,
 void SqueezeSheetMiddle(const io::TriangleMesh& rest, float k,
                         std::vector<float>* positions);
 
+// A sheet made by MakeGridSheet(_, _, width, depth) hung from its edge
+// z = 0, which is gathered as a waistband or a curtain's heading is: the
+// whole sheet is drawn in about its centre line to 1 - `gather` of its width
+// (0.6: to 40 %), and from `band` below the edge on, the slack goes into
+// `coarse_folds` out-of-plane zigzag waves (y) that keep every edge across
+// the sheet its rest length (their corners on vertex columns when the
+// columns are a multiple of 2 coarse_folds), as a coarse simulation's own
+// folds take it up. The band itself is held flat, so it compresses in the
+// sheet's plane (fully, then a smoothstep to none from `band` to 2 `band`),
+// and there, folds are the wrinkles' to add.
+// Writes packed xyz into *positions.
+void GatherSheetEdge(const io::TriangleMesh& rest, float gather, float band,
+                     int coarse_folds, std::vector<float>* positions);
+
 }  // namespace crease
 
 #endif  // CREASE_WRINKLE_SYNTHETIC_SHEET_H_

@@ -35,8 +35,10 @@ void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
       // fold at a kink of the piecewise-constant field.
       d = Eigen::Vector2d(incoming.dot(frame.x_axis),
                           incoming.dot(frame.y_axis));
-      if (taken == 0 || !RayExit(surface, face, p, d, entry_slot, &slot, &u))
+      if (taken == 0 || !RayExit(surface, face, p, d, entry_slot, &slot, &u)) {
+        out->end = TraceEnd::kTurnedBack;
         return;
+      }
       direction = (d.x() * frame.x_axis + d.y() * frame.y_axis).normalized();
     }
     const int32_t edge = topology.face_edges(face)[slot];
@@ -45,15 +47,22 @@ void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
     if (segments.Crosses(surface, face, request.path_index, from, to) ||
         segments.NearOtherPath(surface, exit, request.path_index,
                                request.spacing)) {
+      out->end = TraceEnd::kOtherPath;
       return;
     }
     out->points.push_back(exit);
     out->faces.push_back(face);
 
     const int32_t next = topology.face_neighbors(face)[slot];
-    if (next < 0 || scratch.visit_stamp[next] == scratch.stamp) return;
+    if (next < 0 || scratch.visit_stamp[next] == scratch.stamp) {
+      out->end = next < 0 ? TraceEnd::kBoundary : TraceEnd::kRevisit;
+      return;
+    }
     const StretchTensor& field = surface.field[next];
-    if (!IsWrinkleFace(field, params)) return;
+    if (!IsWrinkleFace(field, params)) {
+      out->end = TraceEnd::kBelowKeep;
+      return;
+    }
     // Keep going the same way: the wrinkle direction has no sign, so pick the
     // one that continues the previous direction; keep the old direction
     // (projected into the new plane) where the compression is isotropic.
@@ -62,7 +71,10 @@ void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
       const Eigen::Vector3d n =
           surface.frames[next].x_axis.cross(surface.frames[next].y_axis);
       next_dir = direction - direction.dot(n) * n;
-      if (next_dir.squaredNorm() == 0) return;
+      if (next_dir.squaredNorm() == 0) {
+        out->end = TraceEnd::kTurnedBack;
+        return;
+      }
       next_dir.normalize();
     } else if (next_dir.dot(direction) < 0) {
       next_dir = -next_dir;
@@ -73,6 +85,7 @@ void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
     face = next;
     from = to;
   }
+  out->end = TraceEnd::kMaxSegments;
 }
 
 bool TraceFromSeed(const SurfaceFrame& surface, int32_t face,

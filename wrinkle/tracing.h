@@ -28,12 +28,23 @@ struct TracingParams {
 // What one trace crossed: the edge points where it leaves each triangle, and
 // those triangles (faces[i] holds the segment that ends at points[i]). Kept
 // by the caller and reused, so tracing does not allocate once warm.
+// Why a trace stopped.
+enum class TraceEnd {
+  kMaxSegments,  // it ran its max_segments
+  kBelowKeep,    // the next triangle is not compressed enough to carry it
+  kBoundary,     // the mesh's border
+  kRevisit,      // it would re-enter a triangle it crossed
+  kOtherPath,    // it would cross or come too near another path
+  kTurnedBack,   // the field turns back through the entry edge
+};
 struct TracedEdges {
   std::vector<EdgePoint> points;
   std::vector<int32_t> faces;
+  TraceEnd end = TraceEnd::kMaxSegments;
   void clear() {
     points.clear();
     faces.clear();
+    end = TraceEnd::kMaxSegments;
   }
 };
 
@@ -66,7 +77,8 @@ bool IsSeedFace(const StretchTensor& t, const TracingParams& params);
 // triangle and the triangles themselves. Stops where the next triangle is
 // below the keep threshold, at a boundary, on re-entering a triangle, where it
 // would cross another path in `segments` or come within the request's spacing
-// of one (that segment is not taken), or at its max_segments.
+// of one (that segment is not taken), or at its max_segments; out->end says
+// which.
 void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
                     const SegmentIndex& segments, const TraceRequest& request,
                     TraceScratch& scratch, TracedEdges* out);

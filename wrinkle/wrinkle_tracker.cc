@@ -71,7 +71,7 @@ double DefaultMinWidth(const SurfaceFrame& surface, double fraction) {
 }
 
 WrinkleTracker::WrinkleTracker(const WrinkleParams& params)
-    : params_(params), rng_(params.seed) {}
+    : params_(params), rng_(params.seed), pleat_rng_(~params.seed) {}
 
 void WrinkleTracker::Initialize(const SurfaceFrame& surface) {
   // No wrinkles yet: empty lists for every triangle.
@@ -345,21 +345,27 @@ bool WrinkleTracker::FarFromPaths(const SurfaceFrame& surface,
 }
 
 void WrinkleTracker::CollectSeedCandidates(const SurfaceFrame& surface) {
-  // Most compressed first; ties by index keep the order deterministic.
   candidates_.clear();
+  band_candidates_.clear();
   for (int32_t f = 0; f < surface.topology->num_triangles(); ++f) {
     const StretchTensor& t = surface.field[f];
     if (IsSeedFace(t, params_.tracing) &&
-        t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio &&
-        (!params_.seed_at_peaks || IsCompressionPeak(surface, f))) {
-      candidates_.push_back(f);
+        t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio) {
+      if (!params_.seed_at_peaks || IsCompressionPeak(surface, f)) {
+        candidates_.push_back(f);
+      } else if (params_.pleats_in_confined_bands) {
+        band_candidates_.push_back(f);
+      }
     }
   }
-  std::sort(candidates_.begin(), candidates_.end(), [&](int32_t a, int32_t b) {
+  // Most compressed first; ties by index keep the order deterministic.
+  auto by_compression = [&](int32_t a, int32_t b) {
     const double ca = surface.field[a].compression,
                  cb = surface.field[b].compression;
     return ca != cb ? ca > cb : a < b;
-  });
+  };
+  std::sort(candidates_.begin(), candidates_.end(), by_compression);
+  std::sort(band_candidates_.begin(), band_candidates_.end(), by_compression);
 }
 
 namespace {
@@ -386,48 +392,133 @@ void WrinkleTracker::Seed(const SurfaceFrame& surface, int max_births) {
     BoundsOf(surface, paths_[w], &bbox_lo_[w], &bbox_hi_[w]);
   }
   CollectSeedCandidates(surface);
-  for (int32_t f : candidates_) {
-    if (births_ >= max_births ||
-        static_cast<int>(paths_.size()) >= params_.max_wrinkles) {
-      break;
+  // The peaks first; then, where a band confines the compression, the rest
+  // of its triangles, for pleats side by side along it.
+  for (const auto* list : {&candidates_, &band_candidates_}) {
+    const bool pleats_only = list == &band_candidates_;
+    for (int32_t f : *list) {
+      if (births_ >= max_births ||
+          static_cast<int>(paths_.size()) >= params_.max_wrinkles) {
+        return;
+      }
+      if (TrySeed(surface, f, pleats_only)) ++births_;
     }
-    // One uniform random point in the triangle.
-    double r1 = rng_.Uniform(), r2 = rng_.Uniform();
-    if (r1 + r2 > 1.0) {
-      r1 = 1.0 - r1;
-      r2 = 1.0 - r2;
-    }
-    const Eigen::Vector3d& x0 = surface.Corner(f, 0);
-    const Eigen::Vector3d seed = x0 + r1 * (surface.Corner(f, 1) - x0) +
-                                 r2 * (surface.Corner(f, 2) - x0);
-    const double width = MidWidth(surface.field[f].compression, min_width_);
-    const double spacing =
-        std::max(width, params_.seed_spacing_across * ExtentAcross(surface, f));
-    if (!FarFromPaths(surface, seed, spacing)) continue;
-    const int32_t index = static_cast<int32_t>(paths_.size());
-    if (!TraceFromSeed(surface, f, seed, params_.tracing, segments_, index,
-                       width, trace_scratch_, &candidate_)) {
-      continue;
-    }
-    if (candidate_.num_segments() < params_.min_seed_segments) continue;
-    SmoothPath(surface, params_.tracing.smoothing_step, &candidate_);
-    // A fold is long and thin: shorter ones read as blobs (and would die at
-    // once if shorter than their width).
-    if (PathLength(surface, candidate_) <
-        std::max(width,
-                 params_.min_seed_aspect * std::numbers::pi * min_width_))
-      continue;
-    candidate_.id = next_id_++;
-    candidate_.age = 0;
-    candidate_.fade = FadeStep();
-    candidate_.shape_compression = 0.0;
-    candidate_.dormant = 0;
-    paths_.push_back(candidate_);
-    segments_.AddPath(surface, index, paths_.back());
-    BoundsOf(surface, candidate_, &bbox_lo_.emplace_back(),
-             &bbox_hi_.emplace_back());
-    ++births_;
   }
+}
+
+bool WrinkleTracker::TrySeed(const SurfaceFrame& surface, int32_t f,
+                             bool pleats_only) {
+  // One uniform random point in the triangle; band triangles draw from
+  // their own generator, so folds seed as they would without pleats.
+  SplitMix64& rng = pleats_only ? pleat_rng_ : rng_;
+  double r1 = rng.Uniform(), r2 = rng.Uniform();
+  if (r1 + r2 > 1.0) {
+    r1 = 1.0 - r1;
+    r2 = 1.0 - r2;
+  }
+  const Eigen::Vector3d& x0 = surface.Corner(f, 0);
+  const Eigen::Vector3d seed =
+      x0 + r1 * (surface.Corner(f, 1) - x0) + r2 * (surface.Corner(f, 2) - x0);
+  const double width = MidWidth(surface.field[f].compression, min_width_);
+  // Pleats side by side along a band are as alike as the band is uniform, so
+  // their spacing follows their width (two: a pleat and a valley beside it),
+  // not the triangles': a seed too near another fold for a fold of its own
+  // may still make a pleat.
+  if (!pleats_only &&
+      !FarFromPaths(surface, seed,
+                    std::max(width, params_.seed_spacing_across *
+                                        ExtentAcross(surface, f)))) {
+    if (!params_.pleats_in_confined_bands) return false;
+    pleats_only = true;
+  }
+  if (pleats_only && !FarFromPaths(surface, seed, 2.0 * width)) return false;
+  const int32_t index = static_cast<int32_t>(paths_.size());
+  if (!TraceFromSeed(surface, f, seed, params_.tracing, segments_, index, width,
+                     trace_scratch_, &candidate_)) {
+    return false;
+  }
+  SmoothPath(surface, params_.tracing.smoothing_step, &candidate_);
+  // A fold is long and thin: shorter ones read as blobs (and would die at
+  // once if shorter than their width), unless the compression itself is
+  // confined to a band they cross.
+  const double length = PathLength(surface, candidate_);
+  const bool long_enough =
+      candidate_.num_segments() >= params_.min_seed_segments &&
+      length >= params_.min_seed_aspect * std::numbers::pi * min_width_;
+  if (long_enough) {
+    // A fold, not a pleat: one per compressed region, the folds' spacing.
+    if (pleats_only) return false;
+  } else if (!params_.pleats_in_confined_bands || length < 2.0 * width ||
+             !SpansConfinedBand(surface, f, length)) {
+    // A pleat is short but still longer than wide.
+    return false;
+  }
+  candidate_.id = next_id_++;
+  candidate_.age = 0;
+  candidate_.fade = FadeStep();
+  candidate_.shape_compression = 0.0;
+  candidate_.dormant = 0;
+  paths_.push_back(candidate_);
+  segments_.AddPath(surface, index, paths_.back());
+  BoundsOf(surface, candidate_, &bbox_lo_.emplace_back(),
+           &bbox_hi_.emplace_back());
+  return true;
+}
+
+bool WrinkleTracker::SpansConfinedBand(const SurfaceFrame& surface,
+                                       int32_t face, double length) {
+  // From the cloth's border (the gathered edge, a cuff's or a waistband's
+  // opening) to where the compression ends.
+  const TraceEnd a = trace_scratch_.back.end, b = trace_scratch_.forward.end;
+  if (!(a == TraceEnd::kBoundary && b == TraceEnd::kBelowKeep) &&
+      !(a == TraceEnd::kBelowKeep && b == TraceEnd::kBoundary)) {
+    return false;
+  }
+  // The band: the compressed triangles connected to `face`, measured by their
+  // centroids along its compression direction (in the cloth's own length:
+  // the current extent times the compression, since the gather itself
+  // shortens what it compresses) and along the wrinkle (its centroids no
+  // further apart than the wrinkle is long, which crosses it). A band is
+  // long across the wrinkle and thin along it; a blob grows both ways alike.
+  const StretchTensor& field = surface.field[face];
+  const double c = std::max(field.compression, 1.0);
+  const int32_t n = surface.topology->num_triangles();
+  if (band_stamp_.size() != static_cast<size_t>(n)) {
+    band_stamp_.assign(n, 0);
+    band_visit_ = 0;
+  }
+  ++band_visit_;
+  band_queue_.assign(1, face);
+  band_stamp_[face] = band_visit_;
+  Eigen::Vector2d lo(INFINITY, INFINITY), hi(-INFINITY, -INFINITY);
+  for (size_t next = 0; next < band_queue_.size(); ++next) {
+    const int32_t f = band_queue_[next];
+    const Eigen::Vector3d centroid =
+        (surface.Corner(f, 0) + surface.Corner(f, 1) + surface.Corner(f, 2)) /
+        3.0;
+    const Eigen::Vector2d x(centroid.dot(field.compression_dir),
+                            centroid.dot(field.wrinkle_dir));
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+    const double along = (hi.x() - lo.x()) * c, thick = hi.y() - lo.y();
+    // Thicker than the wrinkle is long: it does not cross the band.
+    if (thick > length) return false;
+    if (along >= params_.min_seed_aspect * length) return true;
+    // Neighbours by corner, not edge: a band of compressed triangles along
+    // an edge may meet only at the corners on it.
+    const MeshTopology& topology = *surface.topology;
+    for (int32_t v : topology.triangles()[f]) {
+      for (int32_t g : topology.vertex_faces(topology.weld_map()[v])) {
+        if (band_stamp_[g] == band_visit_ ||
+            !IsWrinkleFace(surface.field[g], params_.tracing)) {
+          continue;
+        }
+        band_stamp_[g] = band_visit_;
+        band_queue_.push_back(g);
+      }
+    }
+  }
+  return false;
 }
 
 double WrinkleTracker::CompressionStrength(double c) const {

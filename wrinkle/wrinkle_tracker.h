@@ -27,8 +27,16 @@ struct WrinkleParams {
   // A newborn must cross at least this many coarse triangles: shorter traces
   // are stubs of one noisy triangle, not folds.
   int min_seed_segments = 4;
-  // ... and be at least this many widest widths (L_max) long.
+  // ... and be at least this many widest widths (L_max) long. Both give way
+  // where the compression is confined to a band the newborn crosses whole
+  // (a pleat at a gathered edge, a cuff, a waistband): it is then kept if it
+  // is at least its width long and the band runs along the compression
+  // min_seed_aspect times its length (WrinkleTracker::SpansConfinedBand).
   double min_seed_aspect = 3.0;
+  // The band rule above, with triangles other than compression peaks seeding
+  // such pleats side by side, two pleat widths apart; false: every newborn
+  // is held to min_seed_segments and min_seed_aspect.
+  bool pleats_in_confined_bands = true;
   // Seeds only in triangles no neighbour of which is more compressed: one
   // fold per compressed region, traced through it, instead of one per noisy
   // triangle.
@@ -147,13 +155,26 @@ class WrinkleTracker {
   void CollectSeedCandidates(const SurfaceFrame& surface);
   // Births at most `max_births` new wrinkles (this frame's total).
   void Seed(const SurfaceFrame& surface, int max_births);
+  // Seeds, traces and keeps one wrinkle from triangle `f`; true if born.
+  // `pleats_only`: kept only if it crosses a confined band
+  // (SpansConfinedBand), whatever its length.
+  bool TrySeed(const SurfaceFrame& surface, int32_t f, bool pleats_only);
   void Shape(const SurfaceFrame& surface);
   bool FarFromPaths(const SurfaceFrame& surface, const Eigen::Vector3d& q,
                     double distance) const;
+  // Whether the trace just made from `face` (trace_scratch_) crosses the
+  // whole compressed band it lies in, `length` long: both its ends leave the
+  // compressed region or reach the mesh's border, and the band runs along
+  // the compression at least min_seed_aspect times that length, in the
+  // cloth's own length (a gathered edge, a cuff, a waistband), not a blob of
+  // noise.
+  bool SpansConfinedBand(const SurfaceFrame& surface, int32_t face,
+                         double length);
 
   WrinkleParams params_;
   double min_width_ = 0;
   SplitMix64 rng_;
+  SplitMix64 pleat_rng_;  // seeds in band triangles (TrySeed)
   uint32_t next_id_ = 1;
   std::vector<WrinklePath> paths_;
   std::vector<WrinkleShape> shapes_;
@@ -170,11 +191,16 @@ class WrinkleTracker {
   JoinScratch join_scratch_;
   PersistenceScratch persistence_scratch_;
   TriangleRangesScratch ranges_scratch_;
-  std::vector<int32_t> order_, candidates_;
+  // Seed triangles: compression peaks, and (with seed_at_peaks) the others,
+  // which may seed only pleats.
+  std::vector<int32_t> order_, candidates_, band_candidates_;
   std::vector<double> lengths_;
   TracedEdges extra_;
   std::vector<Eigen::Vector3d> bbox_lo_, bbox_hi_;
   WrinklePath candidate_;
+  std::vector<uint32_t> band_stamp_;  // SpansConfinedBand's flood fill
+  uint32_t band_visit_ = 0;
+  std::vector<int32_t> band_queue_;
 };
 
 }  // namespace crease
