@@ -604,7 +604,8 @@ BENCHMARK(BM_EncodePng1080p)->Unit(benchmark::kMillisecond);
 // path's cost: "" (wrinkled, 4x MSAA), "plain" (no wrinkles), "samples:1"
 // (no MSAA), "flat_wrinkles" (per-pixel normals only, no tessellation),
 // "buffer_sets:1" (every frame's inputs in the same GL buffers),
-// "prepare_on_gl_thread" (the frame's CPU half on the GL thread too),
+// "prepare_on_gl_thread" / "prepare_off_gl_thread" (the frame's CPU half on
+// the GL thread, or on the encoding pool as by default),
 // "slots:16" (16 frames in flight, not 4).
 void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
                    int height, int in_flight, int gl_threads,
@@ -613,7 +614,8 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
   server::RenderPoolOptions options;
   options.threads_per_gpu = gl_threads;
   if (variant == "buffer_sets:1") options.buffer_sets = 1;
-  options.prepare_off_gl_thread = variant != "prepare_on_gl_thread";
+  if (variant == "prepare_on_gl_thread") options.prepare_off_gl_thread = false;
+  if (variant == "prepare_off_gl_thread") options.prepare_off_gl_thread = true;
   if (variant == "slots:16") options.frames_in_flight = 16;
   auto pool = server::RenderPool::Create(options);
   if (!pool.ok()) {
@@ -667,8 +669,9 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
     }
   }
   // Where a frame's GPU time goes (64 in flight, one GL thread).
-  for (const char* variant : {"plain", "samples:1", "flat_wrinkles",
-                              "buffer_sets:1", "prepare_on_gl_thread"}) {
+  for (const char* variant :
+       {"plain", "samples:1", "flat_wrinkles", "buffer_sets:1",
+        "prepare_on_gl_thread", "prepare_off_gl_thread", "slots:16"}) {
     benchmark::RegisterBenchmark(
         absl::StrFormat("BM_RenderPool/fox_walk/640x480/jpeg/in_flight:64/"
                         "gl_threads:1/%s",

@@ -382,6 +382,7 @@ absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
   }
   std::unique_ptr<RenderPool> pool(new RenderPool());
   pool->prepare_off_gl_thread_ = options.prepare_off_gl_thread;
+
   std::vector<int> devices = options.gpus;
   if (devices.empty()) devices.push_back(-1);
   const int gl_threads =

@@ -88,8 +88,9 @@ struct RenderPoolOptions {
   int buffer_sets = 0;
   // Prepare wrinkled screen frames (FrameRenderer::Prepare: normals, wrinkle
   // buffers, culling) on the encoding pool before they reach a GL thread,
-  // which then only uploads and draws. false: on the GL thread, as a
-  // baseline to measure against.
+  // which then only uploads and draws; false: on the GL thread (a baseline
+  // to measure against: docs/benchmarks.md has both, on llvmpipe and an
+  // H200).
   bool prepare_off_gl_thread = true;
 };
 

@@ -9,7 +9,10 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/gpu_context.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/session_runner.h"
+#include "wrinkle/frame_wrinkles.h"
 #include "wrinkle/io/animation.h"
+#include "wrinkle/session.h"
 
 namespace crease::server {
 namespace {
@@ -82,6 +85,48 @@ TEST_F(RenderPoolTest, PipelinedFramesEqualSynchronousRenders) {
   EXPECT_EQ((*pool)->encode_threads(), 2);
 }
 
+// A wrinkled frame's CPU half made on the encoding pool (the default) or on
+// the GL thread draws the same image as the synchronous renderer, frame
+// after frame through the rotating buffer sets.
+TEST_F(RenderPoolTest, FramesPreparedOnEitherSideEqualSynchronousRenders) {
+  const std::unique_ptr<Session> session =
+      testing::RunSessionTo(animation_, 36);
+  ASSERT_NE(session, nullptr);
+  FrameWrinkles wrinkles;
+  session->wrinkles().ExportFrame(&wrinkles);
+  ASSERT_GT(wrinkles.num_wrinkles(), 0);
+  const renderer::RenderMesh mesh{animation_.frames.Sample(36),
+                                  animation_.mesh.triangles,
+                                  session->topology().weld_map()};
+  auto gpu = renderer::GpuContext::Create();
+  ASSERT_TRUE(gpu.ok()) << gpu.status();
+  auto frame_renderer = renderer::FrameRenderer::Create(gpu->get());
+  ASSERT_TRUE(frame_renderer.ok()) << frame_renderer.status();
+  const auto expected = (*frame_renderer)->Render(mesh, &wrinkles, options_);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  for (bool off : {false, true}) {
+    RenderPoolOptions options;
+    options.frames_in_flight = 2;
+    options.prepare_off_gl_thread = off;
+    auto pool = RenderPool::Create(options);
+    ASSERT_TRUE(pool.ok()) << pool.status();
+    std::vector<RenderJob> jobs;
+    for (int i = 0; i < 5; ++i) {  // more than the 3 buffer sets
+      RenderJob job = Job(36, options_);
+      job.mesh = mesh;
+      job.wrinkles = &wrinkles;
+      jobs.push_back(std::move(job));
+    }
+    for (const RenderOutcome& outcome : RunAll(**pool, std::move(jobs))) {
+      ASSERT_TRUE(outcome.encoded.ok()) << outcome.encoded.status();
+      const auto decoded = image::DecodePng(*outcome.encoded);
+      ASSERT_TRUE(decoded.ok()) << decoded.status();
+      EXPECT_EQ(decoded->pixels, expected->pixels)
+          << (off ? "prepared on the encoding pool" : "on the GL thread");
+    }
+  }
+}
+
 // A frame whose GL check fails is answered with an error, never its image;
 // the GL thread makes a fresh context and the next frame is right again.
 TEST_F(RenderPoolTest, AFailedGlCheckGivesAnErrorThenAFreshContext) {
@@ -101,21 +146,32 @@ TEST_F(RenderPoolTest, AFailedGlCheckGivesAnErrorThenAFreshContext) {
   EXPECT_EQ(decoded->pixels, Expected(30, options_).pixels);
 }
 
-// Bad frames fail alone: the frames around them are drawn.
+// Bad frames fail alone, wherever they are prepared: the frames around them
+// are drawn.
 TEST_F(RenderPoolTest, AnInvalidJobFailsAloneInABatch) {
-  auto pool = RenderPool::Create(1);
-  ASSERT_TRUE(pool.ok()) << pool.status();
-  renderer::RenderOptions too_big = options_;
-  too_big.width = 5000;
-  std::vector<RenderJob> jobs;
-  jobs.push_back(Job(10, options_));
-  jobs.push_back(Job(10, too_big));
-  jobs.push_back(Job(50, options_));
-  const std::vector<RenderOutcome> outcomes = RunAll(**pool, std::move(jobs));
-  EXPECT_TRUE(outcomes[0].encoded.ok()) << outcomes[0].encoded.status();
-  EXPECT_EQ(outcomes[1].encoded.status().code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_TRUE(outcomes[2].encoded.ok()) << outcomes[2].encoded.status();
+  for (bool off : {false, true}) {
+    RenderPoolOptions options;
+    options.prepare_off_gl_thread = off;
+    auto pool = RenderPool::Create(options);
+    ASSERT_TRUE(pool.ok()) << pool.status();
+    renderer::RenderOptions too_big = options_;
+    too_big.width = 5000;
+    std::vector<RenderJob> jobs;
+    jobs.push_back(Job(10, options_));
+    jobs.push_back(Job(10, too_big));
+    RenderJob bad_mesh = Job(30, options_);
+    bad_mesh.mesh.positions = bad_mesh.mesh.positions.subspan(3);  // short
+    jobs.push_back(std::move(bad_mesh));
+    jobs.push_back(Job(50, options_));
+    const std::vector<RenderOutcome> outcomes = RunAll(**pool, std::move(jobs));
+    EXPECT_TRUE(outcomes[0].encoded.ok()) << outcomes[0].encoded.status();
+    EXPECT_EQ(outcomes[1].encoded.status().code(),
+              absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(outcomes[2].encoded.status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << outcomes[2].encoded.status();
+    EXPECT_TRUE(outcomes[3].encoded.ok()) << outcomes[3].encoded.status();
+  }
 }
 
 TEST(ParseGpuListTest, IndicesAllAndErrors) {
