@@ -88,6 +88,26 @@ std::optional<double> SharpestTurnDegrees(
   return sharpest * 180.0 / std::numbers::pi;
 }
 
+std::optional<MidPoint> ArcLengthMiddle(
+    const std::vector<RefinedPoint>& refined) {
+  double total = 0;
+  for (size_t i = 1; i < refined.size(); ++i) {
+    total += (refined[i].position - refined[i - 1].position).norm();
+  }
+  if (refined.size() < 2 || !(total > 0)) return std::nullopt;
+  double walked = 0;
+  for (size_t i = 1; i < refined.size(); ++i) {
+    const Eigen::Vector3d chord = refined[i].position - refined[i - 1].position;
+    const double length = chord.norm();
+    if (length > 0 && walked + length >= 0.5 * total) {
+      const double t = (0.5 * total - walked) / length;
+      return MidPoint{refined[i - 1].position + t * chord, chord / length};
+    }
+    walked += length;
+  }
+  return std::nullopt;  // not reached: the chords add up to total
+}
+
 void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
                                  const std::vector<WrinklePath>& paths,
                                  const std::vector<WrinkleShape>& shapes,
@@ -118,6 +138,7 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
     return d.frame <= frame_ - kChurnWindow;
   });
   alive_sum_ += static_cast<double>(paths.size());
+  AddNeighbourAngles(shapes);
   for (size_t w = 0; w < paths.size(); ++w) {
     const WrinklePath& path = paths[w];
     const double mid_width = w < shapes.size() ? shapes[w].mid_width : 0.0;
@@ -139,6 +160,29 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
     it->second.points = path.points;
   }
   ++frame_;
+}
+
+void WrinkleStatistics::AddNeighbourAngles(
+    const std::vector<WrinkleShape>& shapes) {
+  middles_.clear();
+  for (const WrinkleShape& shape : shapes) {
+    if (const std::optional<MidPoint> mid = ArcLengthMiddle(shape.refined)) {
+      middles_.push_back({mid->point, mid->tangent, shape.mid_width});
+    }
+  }
+  for (size_t a = 0; a < middles_.size(); ++a) {
+    for (size_t b = a + 1; b < middles_.size(); ++b) {
+      const double reach =
+          kNeighbourWidths * std::max(middles_[a].width, middles_[b].width);
+      if ((middles_[a].point - middles_[b].point).squaredNorm() >
+          reach * reach) {
+        continue;
+      }
+      const double c =
+          std::min(1.0, std::abs(middles_[a].tangent.dot(middles_[b].tangent)));
+      neighbour_angles_.push_back(std::acos(c) * 180.0 / std::numbers::pi);
+    }
+  }
 }
 
 bool WrinkleStatistics::NearRecentDeath(const SurfaceFrame& surface,
@@ -167,6 +211,8 @@ WrinkleStatsSummary WrinkleStatistics::Summary() const {
     s.median_mid_width_relative = s.median_mid_width / diagonal_;
   }
   s.median_sharpest_turn = Median(sharpest_turns_);
+  s.median_neighbour_angle = Median(neighbour_angles_);
+  s.neighbour_pairs = static_cast<int>(neighbour_angles_.size());
   s.median_lifetime = Median(lifetimes_);
   s.ended = static_cast<int>(lifetimes_.size());
   s.births = births_;

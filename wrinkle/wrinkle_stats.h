@@ -1,6 +1,7 @@
 #ifndef CREASE_WRINKLE_WRINKLE_STATS_H_
 #define CREASE_WRINKLE_WRINKLE_STATS_H_
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -31,6 +32,13 @@ struct WrinkleStatsSummary {
   // (SharpestTurnDegrees): 0 for a straight fold, 90 for an L. Paths shorter
   // than two L_max are left out.
   double median_sharpest_turn = 0;
+  // Fold families: over every pair of wrinkles in one frame whose mid points
+  // (arc-length middles of the refined lines) lie within kNeighbourWidths of
+  // the larger of their mid widths, the median angle in degrees between
+  // their mid tangents (0: parallel, 90: crossing at right angles; a
+  // tangent has no sign). 0 and no pairs when no two wrinkles are that near.
+  double median_neighbour_angle = 0;
+  int neighbour_pairs = 0;
   // Median lifetime in frames of the wrinkles that died before the last frame
   // (those alive at the end have not finished their lives; one joined into
   // another has not died); 0 if none died.
@@ -52,6 +60,15 @@ struct WrinkleStatsSummary {
 std::optional<double> SharpestTurnDegrees(
     const std::vector<RefinedPoint>& refined, double step);
 
+// The point at half the arc length of `refined` and the unit tangent there
+// (of the chord it lies on); nothing for fewer than two points or a line of
+// no length.
+struct MidPoint {
+  Eigen::Vector3d point, tangent;
+};
+std::optional<MidPoint> ArcLengthMiddle(
+    const std::vector<RefinedPoint>& refined);
+
 // Accumulates WrinkleStatsSummary frame by frame from a Session's tracker.
 class WrinkleStatistics {
  public:
@@ -62,6 +79,9 @@ class WrinkleStatistics {
   // less from a recently dead wrinkle is churn.
   static constexpr double kChurnWidths = 2.0;
 
+  // Wrinkles this near (in mid widths) count as neighbours for
+  // median_neighbour_angle.
+  static constexpr double kNeighbourWidths = 4.0;
   // Call after every processed frame, the first included.
   void AddFrame(const SurfaceFrame& surface, const WrinkleTracker& tracker) {
     AddFrame(surface, tracker.wrinkles(), tracker.shapes(), tracker.deaths());
@@ -87,12 +107,19 @@ class WrinkleStatistics {
   };
   bool NearRecentDeath(const SurfaceFrame& surface, const WrinklePath& path,
                        double mid_width) const;
+  void AddNeighbourAngles(const std::vector<WrinkleShape>& shapes);
 
   int frame_ = 0;
   int triangles_ = 0;
   double diagonal_ = 0;
   double alive_sum_ = 0;
   std::vector<double> segments_, lengths_, mid_widths_, sharpest_turns_;
+  std::vector<double> neighbour_angles_;
+  struct Middle {  // scratch: one wrinkle's middle this frame
+    Eigen::Vector3d point, tangent;
+    double width;
+  };
+  std::vector<Middle> middles_;
   std::vector<int> lifetimes_;
   int births_ = 0;
   int churned_ = 0;

@@ -146,6 +146,53 @@ std::vector<RefinedPoint> Through(const std::vector<Eigen::Vector3d>& corners,
   return points;
 }
 
+// Straight refined lines from `a` to `b` (5 points), width `width`.
+WrinkleShape Straight(const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+                      double width) {
+  WrinkleShape shape;
+  shape.mid_width = width;
+  for (int i = 0; i <= 4; ++i) {
+    shape.refined.push_back({a + (b - a) * (i / 4.0), width, 0.0});
+  }
+  return shape;
+}
+
+TEST(NeighbourAngleTest, MiddlesAndTheAnglesOfNearPairsOnly) {
+  // An L: the middle of its arc length is on the first leg, 0.5 from the start.
+  WrinkleShape ell;
+  for (const Eigen::Vector3d& p :
+       {Eigen::Vector3d(0, 0, 0), Eigen::Vector3d(1, 0, 0),
+        Eigen::Vector3d(1, 0.5, 0)}) {
+    ell.refined.push_back({p, 0.1, 0.0});
+  }
+  const std::optional<MidPoint> mid = ArcLengthMiddle(ell.refined);
+  ASSERT_TRUE(mid.has_value());
+  EXPECT_TRUE(mid->point.isApprox(Eigen::Vector3d(0.75, 0, 0)));
+  EXPECT_TRUE(mid->tangent.isApprox(Eigen::Vector3d(1, 0, 0)));
+  EXPECT_FALSE(ArcLengthMiddle({}).has_value());
+
+  const io::TriangleMesh sheet = MakeGridSheet(4, 4, 1.0f, 1.0f);
+  auto session = NewSession(sheet);
+  ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
+  // Width 0.05: neighbours within 0.2. `a` and `b` parallel 0.1 apart (0
+  // deg), `c` crossing `a`'s middle at 60 deg, `far` 0.5 away (no pair with
+  // anyone), and a reversed copy of `a` (its tangent's sign does not count).
+  const double w = 0.05;
+  const std::vector<WrinkleShape> shapes = {
+      Straight({0, 0, 0}, {1, 0, 0}, w), Straight({0, 0.1, 0}, {1, 0.1, 0}, w),
+      Straight({0.5 - 0.25, -0.25 * std::sqrt(3.0), 0},
+               {0.5 + 0.25, 0.25 * std::sqrt(3.0), 0}, w),
+      Straight({0, 0.6, 0}, {1, 0.6, 0}, w),
+      Straight({1, 0.05, 0}, {0, 0.05, 0}, w)};
+  WrinkleStatistics stats;
+  stats.AddFrame(session->surface(), std::vector<WrinklePath>(shapes.size()),
+                 shapes, {});
+  const WrinkleStatsSummary sum = stats.Summary();
+  // Pairs: a-b 0, a-c 60, a-rev 0, b-c 60 (0.1 apart), b-rev 0, c-rev 60.
+  EXPECT_EQ(sum.neighbour_pairs, 6);
+  EXPECT_NEAR(sum.median_neighbour_angle, 30.0, 1e-6);  // of 0 0 0 60 60 60
+}
+
 TEST(SharpestTurnTest, StraightLAndArcAgainstTheirAngles) {
   const Eigen::Vector3d o(0, 0, 0), x(1, 0, 0), xy(1, 1, 0);
   // Straight, sampled unevenly and with repeated points: no turn.
@@ -378,6 +425,9 @@ TEST_P(BundledTargetsTest, FewLongLastingFolds) {
   RecordProperty("churn", std::to_string(s.churn()));
   RecordProperty("median_sharpest_turn",
                  std::to_string(s.median_sharpest_turn));
+  // Reported, not held yet: fold families (issue 31) are not built.
+  RecordProperty("median_neighbour_angle",
+                 std::to_string(s.median_neighbour_angle));
   EXPECT_GT(s.wrinkles_per_100_triangles, 0.2);
   EXPECT_LE(s.wrinkles_per_100_triangles, 4.0);
   EXPECT_GE(s.median_segments, 4);

@@ -133,12 +133,14 @@ std::string FormatReportTable(const AnalysisReport& report) {
       &out,
       "wrinkle shape: %.2f alive per 100 triangles; medians per wrinkle-frame: "
       "%.1f coarse segments, length %.4g (%.2f%% of the diagonal), mid width "
-      "%.4g (%.2f%%), sharpest turn %.0f deg; median lifetime %.1f frames "
-      "over %d that died; churn %.1f%% (%d of %d births)\n",
+      "%.4g (%.2f%%), sharpest turn %.0f deg; neighbours (mid points within "
+      "4 mid widths) %.0f deg apart, median over %d pairs; median lifetime "
+      "%.1f frames over %d that died; churn %.1f%% (%d of %d births)\n",
       w.wrinkles_per_100_triangles, w.median_segments, w.median_length,
       100 * w.median_length_relative, w.median_mid_width,
       100 * w.median_mid_width_relative, w.median_sharpest_turn,
-      w.median_lifetime, w.ended, 100 * w.churn(), w.churned_births, w.births);
+      w.median_neighbour_angle, w.neighbour_pairs, w.median_lifetime, w.ended,
+      100 * w.churn(), w.churned_births, w.births);
   absl::StrAppendFormat(
       &out,
       "median per frame: tensors %.3f ms, labeling %.3f ms, references %.3f ms "
@@ -185,13 +187,15 @@ std::string FormatReportJson(const AnalysisReport& report) {
       "\"median_segments\": %.2f, \"median_length\": %.6g, "
       "\"median_length_relative\": %.6f, \"median_mid_width\": %.6g, "
       "\"median_mid_width_relative\": %.6f, \"median_sharpest_turn\": "
-      "%.2f, \"median_lifetime_ended\": %.2f, \"ended\": %d, \"churn\": "
+      "%.2f, \"median_neighbour_angle\": %.2f, \"neighbour_pairs\": %d, "
+      "\"median_lifetime_ended\": %.2f, \"ended\": %d, \"churn\": "
       "%.6f, \"churned_births\": %d},\n"
       "  \"frames\": [\n",
       w.diagonal, w.wrinkles_per_100_triangles, w.median_segments,
       w.median_length, w.median_length_relative, w.median_mid_width,
-      w.median_mid_width_relative, w.median_sharpest_turn, w.median_lifetime,
-      w.ended, w.churn(), w.churned_births);
+      w.median_mid_width_relative, w.median_sharpest_turn,
+      w.median_neighbour_angle, w.neighbour_pairs, w.median_lifetime, w.ended,
+      w.churn(), w.churned_births);
   for (size_t i = 0; i < report.frames.size(); ++i) {
     const FrameReport& f = report.frames[i];
     absl::StrAppendFormat(
