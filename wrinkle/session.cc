@@ -126,9 +126,6 @@ void Session::UpdateReferencesAndField() {
                     &reference_[f], &updated);
     field_[f] = MakeStretchTensor(updated, frames_[f]);
   }
-  SmoothFoldDirections(topology_, frames_,
-                       params_.wrinkles.tracing.KeepThreshold(),
-                       params_.fold_directions, &fold_scratch_, &field_);
 }
 
 absl::Status Session::ProcessFrame(absl::Span<const float> positions) {

@@ -9,7 +9,6 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/fold_directions.h"
 #include "wrinkle/labeling.h"
 #include "wrinkle/mesh.h"
 #include "wrinkle/reference.h"
@@ -28,9 +27,6 @@ struct SessionParams {
   // keeps its reference.
   double degenerate_relative_area = 1e-6;
   WrinkleParams wrinkles;
-  // The compressed triangles' directions smoothed over their neighbours
-  // before the wrinkles read them (wrinkle/fold_directions.h).
-  FoldDirectionParams fold_directions;
   bool trace_wrinkles = true;
   // Baseline for metrics: forget every wrinkle each frame and trace anew.
   bool retrace_every_frame = false;
@@ -118,7 +114,6 @@ class Session {
   std::vector<uint8_t> current_degenerate_, previous_degenerate_;
   std::vector<StretchRatios> interframe_;
   std::vector<StretchTensor> field_;
-  FoldDirectionScratch fold_scratch_;
   std::vector<UnaryCost> unaries_, folded_unaries_;
   std::vector<Label> labels_, previous_labels_, argmin_labels_;
   std::vector<Eigen::Vector3d> positions_;
