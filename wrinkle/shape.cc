@@ -81,12 +81,13 @@ void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
   }
   const double max_width = std::numbers::pi * min_width;
   shape->mid_width = MidWidth(shape->max_compression, min_width);
-  shape->refined.resize(static_cast<size_t>(k) * (n - 1) + 1);
+  // Before sizing: k (n - 1) + 1 wraps around for an empty path.
   if (n < 2) {
     shape->refined.clear();
     shape->length = 0;
     return;
   }
+  shape->refined.resize(static_cast<size_t>(k) * (n - 1) + 1);
   // Tangents: averaged across edges, the segment's own direction at the ends.
   auto point = [&](int i) { return surface.Position(path.points[i]); };
   Eigen::Vector3d prev_tangent = (point(1) - point(0)).normalized();

@@ -65,6 +65,28 @@ TEST(ShapeTest, MidWidthFollowsCompression) {
 namespace crease {
 namespace {
 
+// Paths of no or one point have no shape (and sizing their samples first
+// wrapped around to a huge count for an empty one).
+TEST(ShapeTest, PathsOfFewerThanTwoPointsHaveNoShape) {
+  const io::TriangleMesh sheet = MakeGridSheet(2, 2, 1.0f, 1.0f);
+  auto session = *Session::Create(sheet.triangles, sheet.positions, {});
+  ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
+  static const ArcHeightTable kTable;
+  for (int points : {0, 1}) {
+    WrinklePath path;
+    for (int i = 0; i < points; ++i) {
+      path.points.push_back({0, 0.5});
+      path.faces.push_back(0);
+    }
+    WrinkleShape shape;
+    shape.refined.resize(7);
+    shape.length = 1;
+    ShapePath(session->surface(), path, 0.01, kTable, 4, &shape);
+    EXPECT_TRUE(shape.refined.empty()) << points << " points";
+    EXPECT_EQ(shape.length, 0) << points << " points";
+  }
+}
+
 TEST(TriangleRangesTest, EveryTriangleAWrinkleReachesListsIt) {
   // Wrinkles on a squeezed sheet; brute force: sample each triangle densely,
   // and where a sample lies within half a width of a refined point of a
