@@ -20,7 +20,8 @@ ABSL_FLAG(std::string, export, "",
           "Write what comes back as one glTF 2.0 binary (.glb) here: the "
           "wrinkled mesh per frame with --wrinkled_mesh_level, else the "
           "coarse mesh with the server's normal maps when there are any; one "
-          "node per frame, played by an animation at --fps (0: 30).");
+          "node per frame, played by an animation at --fps (0: 30). Its "
+          "directory is made if missing.");
 
 namespace crease::client {
 namespace {
@@ -174,10 +175,13 @@ absl::StatusOr<std::unique_ptr<GltfExport>> GltfExportFromFlags(
       std::filesystem::path(path).parent_path().empty()
           ? std::filesystem::path(".")
           : std::filesystem::path(path).parent_path();
+  // Made if missing, as --out's directory is, before any frame is streamed.
   std::error_code error;
+  std::filesystem::create_directories(dir, error);
   if (!std::filesystem::is_directory(dir, error)) {
-    return Invalid(absl::StrFormat("--export %s: %s is not a directory", path,
-                                   dir.string()));
+    return Invalid(absl::StrFormat(
+        "--export %s: %s is not a directory and cannot be made one%s", path,
+        dir.string(), error ? " (" + error.message() + ")" : ""));
   }
   return std::make_unique<GltfExport>(path, animation, fps);
 }

@@ -230,9 +230,18 @@ TEST(GltfExportErrorTest, FlagIsCheckedBeforeStreaming) {
   absl::SetFlag(&FLAGS_export, TempPath("scene.gltf"));
   EXPECT_THAT(GltfExportFromFlags(fox, kFps).status().message(),
               HasSubstr("give it a .glb name"));
-  absl::SetFlag(&FLAGS_export, TempPath("no_such_dir/scene.glb"));
+  // A missing directory is made, as --out's is; a file where the directory
+  // should be is refused.
+  const std::string made = TempPath("made_for_export");
+  std::filesystem::remove_all(made);
+  absl::SetFlag(&FLAGS_export, made + "/deeper/scene.glb");
+  EXPECT_TRUE(GltfExportFromFlags(fox, kFps).ok());
+  EXPECT_TRUE(std::filesystem::is_directory(made + "/deeper"));
+  const std::string file = TempPath("a_file.txt");
+  ASSERT_TRUE(files::WriteStringToFile(file, "x").ok());
+  absl::SetFlag(&FLAGS_export, file + "/scene.glb");
   EXPECT_THAT(GltfExportFromFlags(fox, kFps).status().message(),
-              HasSubstr("no_such_dir is not a directory"));
+              HasSubstr("a_file.txt is not a directory"));
   absl::SetFlag(&FLAGS_export, TempPath("scene.GLB"));
   EXPECT_TRUE(GltfExportFromFlags(fox, kFps).ok());
   absl::SetFlag(&FLAGS_export, "");
