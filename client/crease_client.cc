@@ -94,8 +94,7 @@ absl::StatusOr<std::unique_ptr<SessionStream>> CreaseClient::OpenSession(
   *request.mutable_start() = start;
   v1::SessionResponse response;
   if (!session->stream_->Write(request) || !session->stream_->Read(&response)) {
-    session->finished_ = true;
-    return FromGrpc(session->stream_->Finish());
+    return session->FinishOnce();
   }
   if (!response.has_started()) {
     session->Cancel();
@@ -106,10 +105,24 @@ absl::StatusOr<std::unique_ptr<SessionStream>> CreaseClient::OpenSession(
 }
 
 SessionStream::~SessionStream() {
-  if (!finished_) {
-    Cancel();
-    (void)stream_->Finish();
+  bool finished;
+  {
+    absl::MutexLock lock(&finish_mu_);
+    finished = finished_;
   }
+  if (!finished) {
+    Cancel();
+    (void)FinishOnce();
+  }
+}
+
+absl::Status SessionStream::FinishOnce() {
+  absl::MutexLock lock(&finish_mu_);
+  if (!finished_) {
+    finished_ = true;
+    final_status_ = FromGrpc(stream_->Finish());
+  }
+  return final_status_;
 }
 
 absl::Status SessionStream::Send(const v1::Frame& frame) {
@@ -153,10 +166,8 @@ absl::StatusOr<v1::FrameResult> SessionStream::Receive() {
       absl::MutexLock lock(&mu_);
       broken_ = true;
     }
-    finished_ = true;
-    final_status_ = FromGrpc(stream_->Finish());
-    return final_status_.ok() ? absl::OutOfRangeError("the session ended")
-                              : final_status_;
+    const absl::Status status = FinishOnce();
+    return status.ok() ? absl::OutOfRangeError("the session ended") : status;
   }
   if (!response.has_frame_result()) {
     return absl::InternalError("expected a frame result");
@@ -180,11 +191,12 @@ absl::Status SessionStream::WritesDone() {
 }
 
 absl::Status SessionStream::Finish() {
-  if (finished_) return final_status_;
+  {
+    absl::MutexLock lock(&finish_mu_);
+    if (finished_) return final_status_;
+  }
   (void)WritesDone();
-  finished_ = true;
-  final_status_ = FromGrpc(stream_->Finish());
-  return final_status_;
+  return FinishOnce();
 }
 
 void SessionStream::Cancel() { context_->TryCancel(); }

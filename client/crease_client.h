@@ -66,8 +66,12 @@ class SessionStream {
   int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
   bool writes_done_ ABSL_GUARDED_BY(mu_) = false;
   bool broken_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ = false;
-  absl::Status final_status_;  // once finished_
+  // Finishes the gRPC stream once, whichever of Receive, Finish and the
+  // destructor gets there first, and keeps its status.
+  absl::Status FinishOnce();
+  absl::Mutex finish_mu_;
+  bool finished_ ABSL_GUARDED_BY(finish_mu_) = false;
+  absl::Status final_status_ ABSL_GUARDED_BY(finish_mu_);
   int64_t bytes_sent_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t bytes_received_ ABSL_GUARDED_BY(mu_) = 0;
 };
