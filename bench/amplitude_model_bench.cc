@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "common/median.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/amplitude_model.h"
 #include "wrinkle/io/animation.h"
@@ -30,12 +31,6 @@
 
 namespace crease {
 namespace {
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
 
 [[noreturn]] void Fail(const std::string& what) {
   std::fprintf(stderr, "%s\n", what.c_str());

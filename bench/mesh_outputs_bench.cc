@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "common/median.h"
 #include "crease/v1/crease.pb.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
@@ -29,12 +30,6 @@
 
 namespace crease {
 namespace {
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
 
 // A paths-only answer, filled as the server fills it (FillFrameResult: the
 // wrinkles and the stage timings).

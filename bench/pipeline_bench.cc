@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "common/median.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/session.h"
@@ -22,12 +23,6 @@
 
 namespace crease {
 namespace {
-
-double Median(std::vector<double>& v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
 
 struct Frames {
   io::TriangleMesh mesh;

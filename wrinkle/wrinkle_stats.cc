@@ -5,17 +5,10 @@
 #include <numbers>
 #include <optional>
 
+#include "common/median.h"
+
 namespace crease {
 namespace {
-
-template <typename T>
-double Median(std::vector<T> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t mid = values.size() / 2;
-  if (values.size() % 2 == 1) return values[mid];
-  return 0.5 * (static_cast<double>(values[mid - 1]) + values[mid]);
-}
 
 // Smallest distance between two polylines on the surface: each one's points to
 // the other's segments, both ways (exact for crossing-free polylines up to the

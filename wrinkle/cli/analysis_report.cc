@@ -4,19 +4,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/median.h"
 
 namespace crease::cli {
 namespace {
-
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + mid, values.end());
-  if (values.size() % 2 == 1) return values[mid];
-  const double upper = values[mid];
-  return 0.5 *
-         (upper + *std::max_element(values.begin(), values.begin() + mid));
-}
 
 std::string JsonString(const std::string& s) {
   std::string out = "\"";
