@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "renderer/closest_point.h"
 #include "wrinkle/smooth_normals.h"
+#include "wrinkle/weld.h"
 
 namespace crease::renderer {
 namespace {
@@ -383,6 +384,16 @@ int PatchesPerDraw(int max_level, int requested) {
   const int half = (max_level + 1) / 2;
   return std::max(1,
                   kMaxTessellatedVerticesPerDraw / (3 * half * (half + 1) + 1));
+}
+
+absl::Span<const int32_t> WeldedIdsOr(absl::Span<const float> positions,
+                                      absl::Span<const int32_t> welded,
+                                      std::vector<int32_t>* storage) {
+  if (!welded.empty()) return welded;
+  int num_welded = 0;
+  *storage = WeldVerticesRelative(positions, kDefaultWeldRelativeTolerance,
+                                  &num_welded);
+  return *storage;
 }
 
 absl::Status ValidateRenderMesh(const RenderMesh& mesh) {

@@ -39,6 +39,13 @@ struct RenderMesh {
 // out of range.
 absl::Status ValidateRenderMesh(const RenderMesh& mesh);
 
+// `welded` when given, else the vertices welded by WeldVerticesRelative's
+// default tolerance into `storage` (which the result then views): what every
+// renderer does with a mesh whose caller gave no welding.
+absl::Span<const int32_t> WeldedIdsOr(absl::Span<const float> positions,
+                                      absl::Span<const int32_t> welded,
+                                      std::vector<int32_t>* storage);
+
 // Interleaved position + normal per vertex (6 floats). Normals are area
 // weighted and shared by every vertex with the same welded id. Reuses the
 // vector's storage from frame to frame.

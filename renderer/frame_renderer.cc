@@ -168,12 +168,7 @@ absl::Status FrameRenderer::Prepare(const RenderMesh& given_mesh,
   }
   PreparedFrame::Data& d = *out->data_;
   RenderMesh mesh = given_mesh;
-  if (mesh.welded.empty()) {
-    int num_welded = 0;
-    d.welded = WeldVerticesRelative(mesh.positions,
-                                    kDefaultWeldRelativeTolerance, &num_welded);
-    mesh.welded = d.welded;
-  }
+  mesh.welded = WeldedIdsOr(mesh.positions, mesh.welded, &d.welded);
   CREASE_ASSIGN_OR_RETURN(d.view, gl::SceneViewFor(mesh.positions, options));
   d.options = options;
   d.culling = gl::CullingFor(mesh, options.culling, &d.edge_scratch);
@@ -304,12 +299,7 @@ absl::Status FrameRenderer::DrawPattern(const RenderMesh& given_mesh,
     CREASE_ASSIGN_OR_RETURN(pattern_, gl::PatternPass::Create());
   }
   RenderMesh mesh = given_mesh;
-  if (mesh.welded.empty()) {
-    int num_welded = 0;
-    gl_->welded = WeldVerticesRelative(
-        mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
-    mesh.welded = gl_->welded;
-  }
+  mesh.welded = WeldedIdsOr(mesh.positions, mesh.welded, &gl_->welded);
   CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
                           gl::SceneViewFor(mesh.positions, options));
   CREASE_RETURN_IF_ERROR(BindTarget(options));

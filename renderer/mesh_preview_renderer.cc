@@ -271,12 +271,7 @@ absl::StatusOr<image::RgbaImage> MeshPreviewRenderer::Render(
     const PreviewOptions& preview) {
   CREASE_RETURN_IF_ERROR(Validate(given_mesh, preview));
   PreviewMesh mesh = given_mesh;
-  if (mesh.welded.empty()) {
-    int num_welded = 0;
-    gl_->welded = WeldVerticesRelative(
-        mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
-    mesh.welded = gl_->welded;
-  }
+  mesh.welded = WeldedIdsOr(mesh.positions, mesh.welded, &gl_->welded);
   CREASE_ASSIGN_OR_RETURN(const gl::SceneView view,
                           gl::SceneViewFor(mesh.positions, options));
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());

@@ -447,12 +447,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
         ValidateFrameWrinkles(*wrinkles, given_mesh.triangles.size()));
   }
   RenderMesh mesh = given_mesh;
-  if (mesh.welded.empty()) {
-    int num_welded = 0;
-    gl_->welded = WeldVerticesRelative(
-        mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
-    mesh.welded = gl_->welded;
-  }
+  mesh.welded = WeldedIdsOr(mesh.positions, mesh.welded, &gl_->welded);
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
   CREASE_RETURN_IF_ERROR(PrepareTarget(options.size));
   Gl& g = *gl_;
