@@ -13,6 +13,11 @@
 namespace crease::renderer {
 namespace {
 
+// Gillette's tessellation samples a wrinkle's profile with edges of 3/8 of
+// its width: the edge length wanted for L_min, and how wide on screen a
+// wrinkle must be for edges of min_edge_pixels to sample it so.
+constexpr float kEdgeOfMinWidth = 0.375f;
+
 Eigen::Vector3f Vertex(absl::Span<const float> positions, int32_t v) {
   return {positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]};
 }
@@ -144,7 +149,7 @@ void ChooseDrawnWrinkles(const FrameWrinkles& wrinkles,
   const int count = wrinkles.num_wrinkles();
   out->visible.assign(count, 0);
   out->displaced.assign(count, 0);
-  const float min_displaced_pixels = target.min_edge_pixels / 0.375f;
+  const float min_displaced_pixels = target.min_edge_pixels / kEdgeOfMinWidth;
   const float fade_start = kFadeStart * target.min_wrinkle_pixels;
   for (int w = 0; w < count; ++w) {
     for (const RefinedPoint& r : wrinkles.refined(w)) {
@@ -338,7 +343,8 @@ float EdgeLevel(const RenderMesh& mesh,
 // Levels of every triangle's edges: wrinkled edges by EdgeLevel, the rest 1.
 void SetEdgeLevels(const RenderMesh& mesh, const FrameWrinkles& wrinkles,
                    const TessellationTarget& target, WrinkleBuffers* out) {
-  const float target_edge = 0.375f * static_cast<float>(wrinkles.min_width);
+  const float target_edge =
+      kEdgeOfMinWidth * static_cast<float>(wrinkles.min_width);
   const std::vector<uint64_t>& wrinkled = out->wrinkled_edges;
   // The first vertex of each welded id.
   std::vector<int32_t>& representative = out->representative;

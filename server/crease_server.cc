@@ -23,9 +23,6 @@
 namespace crease::server {
 
 constexpr char kVersion[] = "0.1.0";
-// How long Shutdown waits, past the grace, for cancelled sessions to let go
-// of a worker or a render thread (a frame already rendering is not stopped).
-constexpr absl::Duration kShutdownSlack = absl::Seconds(2);
 // Streams ended in a second that make a flood: once one has passed the
 // reaper gives the heap's free pages back (a rapid-reset flood left 440 MB
 // resident, 114 MB after a trim).

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "server/health_service.h"
 #include "server/server_options.h"
 #include "server/service_state.h"
@@ -15,6 +16,11 @@ class Server;
 }
 
 namespace crease::server {
+
+// How long Shutdown waits, past the grace, for cancelled sessions to let go
+// of a worker or a render thread (a frame already rendering is not stopped);
+// the process waits as long past --shutdown_grace before it exits.
+inline constexpr absl::Duration kShutdownSlack = absl::Seconds(2);
 
 class CreaseService;
 

@@ -85,9 +85,6 @@ ABSL_FLAG(int, grpc_memory_mb, 1024,
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM, how long frames in flight may take");
 
-// How long past --shutdown_grace the process waits for a frame still in work.
-constexpr absl::Duration kShutdownSlack = absl::Seconds(2);
-
 namespace {
 
 using crease::server::CreaseServer;
@@ -206,7 +203,8 @@ void ShutDown(CreaseServer& server, absl::Duration grace) {
     server.Shutdown();
     stopped = true;
   });
-  const absl::Time give_up = absl::Now() + grace + kShutdownSlack;
+  const absl::Time give_up =
+      absl::Now() + grace + crease::server::kShutdownSlack;
   while (!stopped && absl::Now() < give_up)
     absl::SleepFor(absl::Milliseconds(20));
   if (!stopped) {
