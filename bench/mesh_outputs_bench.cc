@@ -36,7 +36,7 @@ namespace {
 v1::FrameResult PathsOnly(const Session& session, uint32_t index) {
   v1::FrameResult result;
   result.set_index(index);
-  const WrinkleTracker& tracker = session.wrinkles();
+  const WrinkleTracker& tracker = session.tracker();
   for (size_t w = 0; w < tracker.wrinkles().size(); ++w) {
     v1::Wrinkle* out = result.add_wrinkles();
     out->set_id(tracker.wrinkles()[w].id);
@@ -92,7 +92,7 @@ const Recorded& Record(const std::string& name) {
       std::fprintf(stderr, "%s: frame %d rejected\n", name.c_str(), f);
       std::exit(1);
     }
-    session->wrinkles().ExportFrame(&r.wrinkles[f]);
+    session->tracker().ExportFrame(&r.wrinkles[f]);
     r.fields.emplace_back(session->compression_field().begin(),
                           session->compression_field().end());
     r.labels.emplace_back(session->labels().begin(), session->labels().end());

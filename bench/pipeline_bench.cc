@@ -59,7 +59,7 @@ void RunFrames(benchmark::State& state, const Frames& frames,
     seed.push_back(t.seed_ms * 1e3);
     shape.push_back(t.shape_ms * 1e3);
     total.push_back(t.total_ms() * 1e3);
-    wrinkles += static_cast<double>((*session)->wrinkles().wrinkles().size());
+    wrinkles += static_cast<double>((*session)->tracker().wrinkles().size());
     next = (next + 1) % frames.positions.size();
   }
   const double triangles = static_cast<double>(frames.mesh.num_triangles());

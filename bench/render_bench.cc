@@ -80,7 +80,7 @@ Scene& SceneOf(const std::string& name, double min_width = 0) {
                                       scene->animation.mesh.positions, params);
     for (int f = 0; f < frames; ++f) {
       (void)scene->session->ProcessFrame(scene->animation.frames.Sample(f));
-      const size_t count = scene->session->wrinkles().wrinkles().size();
+      const size_t count = scene->session->tracker().wrinkles().size();
       if (pass == 0 && count > most) {
         most = count;
         scene->frame = f;
@@ -88,7 +88,7 @@ Scene& SceneOf(const std::string& name, double min_width = 0) {
       if (pass == 1 && f == scene->frame) break;
     }
   }
-  scene->session->wrinkles().ExportFrame(&scene->wrinkles);
+  scene->session->tracker().ExportFrame(&scene->wrinkles);
   return *scene;
 }
 
@@ -143,7 +143,7 @@ void BM_Render(benchmark::State& state, const std::string& name,
   state.counters["triangles"] =
       static_cast<double>(scene.animation.mesh.triangles.size());
   state.counters["wrinkles"] =
-      static_cast<double>(scene.session->wrinkles().wrinkles().size());
+      static_cast<double>(scene.session->tracker().wrinkles().size());
   // Of those: shaded, displacing, and the triangles tessellated for them.
   state.counters["drawn"] = stats.drawn_wrinkles;
   state.counters["displaced"] = stats.displaced_wrinkles;
@@ -414,7 +414,7 @@ const UvMapsWalk& UvMapsWalkOf(const std::string& name) {
   const int frames = std::min(60, animation.num_frames());
   for (int f = 0; f < frames; ++f) {
     (void)session->ProcessFrame(animation.frames.Sample(f));
-    session->wrinkles().ExportFrame(&walk.wrinkles.emplace_back());
+    session->tracker().ExportFrame(&walk.wrinkles.emplace_back());
   }
   const auto& weld = session->topology().weld_map();
   walk.welded.assign(weld.begin(), weld.end());

@@ -206,7 +206,7 @@ void MeshOutputs::FillFrame(const Session& session,
   Stopwatch stopwatch;
   const std::vector<int32_t>& welded = session.topology().weld_map();
   if (setup_.topology) {
-    session.wrinkles().ExportFrame(&wrinkles_);
+    session.tracker().ExportFrame(&wrinkles_);
     mesh_builder_.Compute(*setup_.topology, positions, welded, wrinkles_,
                           &mesh_);
     v1::WrinkledMesh* mesh = result->mutable_wrinkled_mesh();

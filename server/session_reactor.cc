@@ -429,7 +429,7 @@ RenderJob SessionReactor::MakeRenderJob(
   RenderJob job;
   job.mesh = {positions_, setup_.triangles, session_->topology().weld_map(),
               setup_.corner_uvs};
-  session_->wrinkles().ExportFrame(&frame_wrinkles_);
+  session_->tracker().ExportFrame(&frame_wrinkles_);
   job.wrinkles = &frame_wrinkles_;
   // A plain image (ImageRequest.plain) draws no wrinkles of either model.
   if (amplitude_maps_.enabled() && setup_.render_options.wrinkles) {

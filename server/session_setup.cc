@@ -405,7 +405,7 @@ void SetFrameError(uint32_t index, const absl::Status& status,
 void FillFrameResult(const Session& session, const v1::Outputs& outputs,
                      v1::FrameResult* result) {
   if (outputs.paths()) {
-    const WrinkleTracker& tracker = session.wrinkles();
+    const WrinkleTracker& tracker = session.tracker();
     for (size_t w = 0; w < tracker.wrinkles().size(); ++w) {
       v1::Wrinkle* out = result->add_wrinkles();
       out->set_id(tracker.wrinkles()[w].id);

@@ -90,7 +90,7 @@ class Session {
   double labeling_energy() const { return energy_; }
   // The wrinkles after this frame, their shapes (index-aligned) and, per
   // triangle, the ranges of wrinkle segments that may displace it.
-  const WrinkleTracker& wrinkles() const { return tracker_; }
+  const WrinkleTracker& tracker() const { return tracker_; }
   // The last frame's mesh as the wrinkle stages saw it: evaluates edge points.
   const SurfaceFrame& surface() const { return surface_; }
   const StageTimings& timings() const { return timings_; }

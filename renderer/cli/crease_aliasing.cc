@@ -67,7 +67,7 @@ absl::StatusOr<std::unique_ptr<Session>> SessionAtBusiestFrame(
     for (int f = 0; f < frames; ++f) {
       if (auto s = session->ProcessFrame(anim.frames.Sample(f)); !s.ok())
         return s;
-      const size_t count = session->wrinkles().wrinkles().size();
+      const size_t count = session->tracker().wrinkles().size();
       if (pass == 0 && count > most) {
         most = count;
         *frame = f;
@@ -132,7 +132,7 @@ absl::Status MeasureSet(FrameRenderer& renderer, const std::string& name) {
     const RenderMesh mesh = {positions, anim.mesh.triangles,
                              session->topology().weld_map()};
     FrameWrinkles wrinkles;
-    session->wrinkles().ExportFrame(&wrinkles);
+    session->tracker().ExportFrame(&wrinkles);
     double means[2];
     int pixels = 0;
     RenderStats stats;

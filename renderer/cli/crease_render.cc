@@ -181,7 +181,7 @@ RenderPlainAndWrinkled(absl::Span<const float> positions,
   options.camera = camera;
   const RenderMesh mesh = {positions, rendering.anim.mesh.triangles,
                            session.topology().weld_map()};
-  session.wrinkles().ExportFrame(&rendering.wrinkles);
+  session.tracker().ExportFrame(&rendering.wrinkles);
   options.wrinkles = false;
   CREASE_ASSIGN_OR_RETURN(image::RgbaImage plain,
                           renderer.Render(mesh, &rendering.wrinkles, options));
@@ -232,7 +232,7 @@ absl::StatusOr<Rendered> RenderFrames(const RenderRequest& request,
     if (progress) {
       std::fprintf(stderr, "\rrendered frame %d/%d (%zu wrinkles)   ",
                    frame + 1, frames,
-                   pipeline.session->wrinkles().wrinkles().size());
+                   pipeline.session->tracker().wrinkles().size());
     }
   }
   if (progress) std::fputc('\n', stderr);

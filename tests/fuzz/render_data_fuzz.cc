@@ -129,7 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int f = 0; f < animation.frames; ++f) {
     fuzz::MakeFrame(in, animation.sheet, positions);
     CREASE_FUZZ_CHECK(animation.session->ProcessFrame(positions).ok());
-    animation.session->wrinkles().ExportFrame(&wrinkles);
+    animation.session->tracker().ExportFrame(&wrinkles);
     CREASE_FUZZ_CHECK(
         ValidateFrameWrinkles(wrinkles, animation.sheet.triangles.size()).ok());
     const renderer::RenderMesh mesh = {

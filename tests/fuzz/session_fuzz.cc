@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CREASE_FUZZ_CHECK(session.ProcessFrame(positions).ok());
     fuzz::CheckSessionOutputs(session);
     most_wrinkles =
-        std::max(most_wrinkles, session.wrinkles().wrinkles().size());
+        std::max(most_wrinkles, session.tracker().wrinkles().size());
   }
   // What the corpus reaches, for whoever curates it.
   if (std::getenv("CREASE_FUZZ_VERBOSE") != nullptr) {

@@ -30,7 +30,7 @@ inline void CheckSessionOutputs(const Session& session) {
     CREASE_FUZZ_CHECK(AllFinite(t.compression_dir) && AllFinite(t.wrinkle_dir));
   }
 
-  const WrinkleTracker& tracker = session.wrinkles();
+  const WrinkleTracker& tracker = session.tracker();
   const int num_edges = session.topology().num_edges();
   CREASE_FUZZ_CHECK(tracker.wrinkles().size() == tracker.shapes().size());
   CREASE_FUZZ_CHECK(std::isfinite(tracker.min_width()) &&

@@ -78,7 +78,7 @@ std::unique_ptr<Scene> LoadScene(const char* glb, const char* animation,
   if (scene->session == nullptr) return nullptr;
   const auto sample = scene->animation.frames.Sample(frame);
   scene->positions.assign(sample.begin(), sample.end());
-  scene->session->wrinkles().ExportFrame(&scene->wrinkles);
+  scene->session->tracker().ExportFrame(&scene->wrinkles);
   RenderOptions& options = scene->options;
   options.width = kWidth;
   options.height = kHeight;

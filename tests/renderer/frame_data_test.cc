@@ -336,7 +336,7 @@ TEST(WrinkleBuffersTest, OffsetsAgreeOnASqueezedSheet) {
   ASSERT_NE(scene.session, nullptr);
   const std::vector<float>& positions = scene.positions;
   const Session* session = scene.session.get();
-  ASSERT_FALSE(session->wrinkles().wrinkles().empty());
+  ASSERT_FALSE(session->tracker().wrinkles().empty());
 
   EXPECT_GT(ExpectOffsetsAgreeAlongSharedEdges(*session, positions, "sheet"),
             10);
@@ -369,7 +369,7 @@ TEST(WrinkleBuffersTest, WrinklesTooNarrowOnScreenAreLeftOut) {
   const io::TriangleMesh& sheet = scene.mesh;
   const std::vector<float>& positions = scene.positions;
   const Session* session = scene.session.get();
-  ASSERT_FALSE(session->wrinkles().wrinkles().empty());
+  ASSERT_FALSE(session->tracker().wrinkles().empty());
   ASSERT_EQ(session->topology().triangles(), sheet.triangles);
   const FrameWrinkles wrinkles = WrinklesOf(*session);
   auto listed_at = [&](float distance) {
@@ -432,7 +432,7 @@ TEST(WrinkleBuffersTest, HeightsFadeInWithTheWidthOnScreen) {
 TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
   const SqueezedSheet scene = RunSqueezedSheet();
   ASSERT_NE(scene.session, nullptr);
-  const WrinkleTracker& tracker = scene.session->wrinkles();
+  const WrinkleTracker& tracker = scene.session->tracker();
   ASSERT_FALSE(tracker.wrinkles().empty());
   const FrameWrinkles wrinkles = WrinklesOf(*scene.session);
   int both = 0, normals_only = 0, neither = 0;

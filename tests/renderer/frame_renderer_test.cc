@@ -193,7 +193,7 @@ TEST_F(FrameRendererTest, WrinklesChangeOnlyTheirNeighbourhoodAndOpenNoHoles) {
   params.wrinkles.min_width = 0.012;  // 1.2 cm: visible at 640 x 480
   const auto session = testing::RunSessionTo(anim, 36, params);
   ASSERT_NE(session, nullptr);
-  ASSERT_GT(session->wrinkles().wrinkles().size(), 3u);
+  ASSERT_GT(session->tracker().wrinkles().size(), 3u);
   RenderOptions options;
   options.wrinkles = false;
   const auto plain =

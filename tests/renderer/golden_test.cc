@@ -74,7 +74,7 @@ TEST_F(GoldenTest, FlatSheetWithOneWrinkle) {
   ASSERT_NE(scene.session, nullptr);
   const std::vector<float>& positions = scene.positions;
   Session* session = scene.session.get();
-  ASSERT_EQ(session->wrinkles().wrinkles().size(), 1u);
+  ASSERT_EQ(session->tracker().wrinkles().size(), 1u);
   RenderOptions options;
   options.width = 256;
   options.height = 192;
@@ -139,7 +139,7 @@ double WrinkleDifference(const image::RgbaImage& image,
 TEST_F(GoldenTest, SubPixelWrinkleDoesNotAlias) {
   SqueezedSheet scene = RunSqueezedSheet(/*max_wrinkles=*/1);
   ASSERT_NE(scene.session, nullptr);
-  ASSERT_EQ(scene.session->wrinkles().wrinkles().size(), 1u);
+  ASSERT_EQ(scene.session->tracker().wrinkles().size(), 1u);
   RenderOptions options;
   options.background = {1, 0, 1, 1};
   // Low over the -X edge, looking across the wrinkle (it runs along Z).
@@ -227,7 +227,7 @@ TEST_F(GoldenTest, ClosedWrinkledMeshShowsNoBackgroundThroughIt) {
   for (int frame = 0; frame < anim.num_frames(); ++frame) {
     const auto positions = anim.frames.Sample(frame);
     ASSERT_TRUE(session->ProcessFrame(positions).ok());
-    if (session->wrinkles().wrinkles().empty() || frame % 3 != 0) continue;
+    if (session->tracker().wrinkles().empty() || frame % 3 != 0) continue;
     ++frames_with_wrinkles;
     options.wrinkles = false;
     options.culling = FaceCulling::kNone;

@@ -41,7 +41,7 @@ class RendererTest : public ::testing::Test {
 // A session's current wrinkles, as the renderer takes them.
 inline FrameWrinkles WrinklesOf(const Session& session) {
   FrameWrinkles wrinkles;
-  session.wrinkles().ExportFrame(&wrinkles);
+  session.tracker().ExportFrame(&wrinkles);
   return wrinkles;
 }
 

@@ -93,7 +93,7 @@ TEST_F(RenderPoolTest, FramesPreparedOnEitherSideEqualSynchronousRenders) {
       testing::RunSessionTo(animation_, 36);
   ASSERT_NE(session, nullptr);
   FrameWrinkles wrinkles;
-  session->wrinkles().ExportFrame(&wrinkles);
+  session->tracker().ExportFrame(&wrinkles);
   ASSERT_GT(wrinkles.num_wrinkles(), 0);
   const renderer::RenderMesh mesh{animation_.frames.Sample(36),
                                   animation_.mesh.triangles,

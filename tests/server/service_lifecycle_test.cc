@@ -47,11 +47,11 @@ TEST(ServiceLifecycleTest, ConcurrentSessionsEqualInProcessSessions) {
     const auto session =
         testing::RunSessionTo(a, kFrames - 1, {}, [&](int, const Session& s) {
           auto& out = frames.emplace_back();
-          for (size_t w = 0; w < s.wrinkles().wrinkles().size(); ++w) {
+          for (size_t w = 0; w < s.tracker().wrinkles().size(); ++w) {
             out.push_back(
-                {s.wrinkles().wrinkles()[w].id,
+                {s.tracker().wrinkles()[w].id,
                  static_cast<float>(
-                     s.wrinkles().shapes()[w].refined[0].position.x())});
+                     s.tracker().shapes()[w].refined[0].position.x())});
           }
         });
     EXPECT_NE(session, nullptr);

@@ -85,7 +85,7 @@ TEST_F(MeshOutputsTest, MeshAndFieldsAreTheLibrarys) {
     ASSERT_FALSE(result->has_error()) << result->error().message();
     const auto positions = pants_->frames.Sample(f);
     ASSERT_TRUE(local->ProcessFrame(positions).ok());
-    local->wrinkles().ExportFrame(&wrinkles);
+    local->tracker().ExportFrame(&wrinkles);
     builder.Compute(*refined, positions, local->topology().weld_map(), wrinkles,
                     &mesh);
     field_builder.Compute(positions, local->topology().triangles(),

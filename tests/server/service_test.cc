@@ -76,12 +76,12 @@ TEST_F(ServiceTest, FramesComeBackInOrderWithTheSessionsResults) {
     ASSERT_TRUE(local->ProcessFrame(pants_->frames.Sample(f)).ok());
     EXPECT_EQ(result->index(), static_cast<uint32_t>(f));
     ASSERT_EQ(result->wrinkles_size(),
-              static_cast<int>(local->wrinkles().wrinkles().size()));
+              static_cast<int>(local->tracker().wrinkles().size()));
     for (int w = 0; w < result->wrinkles_size(); ++w) {
-      EXPECT_EQ(result->wrinkles(w).id(), local->wrinkles().wrinkles()[w].id);
+      EXPECT_EQ(result->wrinkles(w).id(), local->tracker().wrinkles()[w].id);
       EXPECT_EQ(
           result->wrinkles(w).points_size(),
-          3 * static_cast<int>(local->wrinkles().shapes()[w].refined.size()));
+          3 * static_cast<int>(local->tracker().shapes()[w].refined.size()));
     }
     ASSERT_EQ(result->labels().size(), static_cast<size_t>(n));
     for (int t = 0; t < n; ++t) {
@@ -120,9 +120,9 @@ TEST_F(ServiceTest, FadeFramesZeroTurnsFadingOff) {
     ASSERT_TRUE(local->ProcessFrame(pants_->frames.Sample(f)).ok());
     ASSERT_TRUE(fading->ProcessFrame(pants_->frames.Sample(f)).ok());
     ASSERT_EQ(result->wrinkles_size(),
-              static_cast<int>(local->wrinkles().shapes().size()));
+              static_cast<int>(local->tracker().shapes().size()));
     for (int w = 0; w < result->wrinkles_size(); ++w) {
-      const auto& refined = local->wrinkles().shapes()[w].refined;
+      const auto& refined = local->tracker().shapes()[w].refined;
       ASSERT_EQ(result->wrinkles(w).heights_size(),
                 static_cast<int>(refined.size()));
       for (size_t i = 0; i < refined.size(); ++i) {
@@ -132,12 +132,12 @@ TEST_F(ServiceTest, FadeFramesZeroTurnsFadingOff) {
     }
     // Fading scales newborns' heights (and keeps dying ones longer).
     double local_height = 0, fading_height = 0;
-    for (const auto& shape : local->wrinkles().shapes())
+    for (const auto& shape : local->tracker().shapes())
       local_height += shape.mid_height;
-    for (const auto& shape : fading->wrinkles().shapes())
+    for (const auto& shape : fading->tracker().shapes())
       fading_height += shape.mid_height;
-    differ += local->wrinkles().wrinkles().size() !=
-                  fading->wrinkles().wrinkles().size() ||
+    differ += local->tracker().wrinkles().size() !=
+                  fading->tracker().wrinkles().size() ||
               local_height != fading_height;
   }
   EXPECT_GT(differ, 0);
@@ -377,9 +377,9 @@ TEST_F(ServiceTest, BadFramesGetErrorsAndChangeNothing) {
     ASSERT_TRUE(result.ok() && !result->has_error());
     ASSERT_TRUE(local->ProcessFrame(pants_->frames.Sample(f)).ok());
     ASSERT_EQ(result->wrinkles_size(),
-              static_cast<int>(local->wrinkles().wrinkles().size()));
+              static_cast<int>(local->tracker().wrinkles().size()));
     for (int w = 0; w < result->wrinkles_size(); ++w) {
-      const auto& refined = local->wrinkles().shapes()[w].refined;
+      const auto& refined = local->tracker().shapes()[w].refined;
       ASSERT_EQ(result->wrinkles(w).points_size(),
                 3 * static_cast<int>(refined.size()));
       for (size_t i = 0; i < refined.size(); ++i) {

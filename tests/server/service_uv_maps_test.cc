@@ -50,7 +50,7 @@ TEST_F(UvMapsServiceTest, MapsAreTheLibrarys) {
     EXPECT_EQ(sent.encoding(), v1::UV_MAP_ENCODING_PNG);
     const auto positions = pants_->frames.Sample(f);
     ASSERT_TRUE(local->ProcessFrame(positions).ok());
-    local->wrinkles().ExportFrame(&wrinkles);
+    local->tracker().ExportFrame(&wrinkles);
     const renderer::RenderMesh mesh = {positions, local->topology().triangles(),
                                        local->topology().weld_map(),
                                        pants_->mesh.corner_uvs};

@@ -23,7 +23,7 @@ FrameWrinkles SqueezedSheetWrinkles(std::unique_ptr<Session>* kept = nullptr) {
     EXPECT_TRUE(session->ProcessFrame(frame).ok());
   }
   FrameWrinkles wrinkles;
-  session->wrinkles().ExportFrame(&wrinkles);
+  session->tracker().ExportFrame(&wrinkles);
   if (kept != nullptr) *kept = std::move(session);
   return wrinkles;
 }
@@ -31,7 +31,7 @@ FrameWrinkles SqueezedSheetWrinkles(std::unique_ptr<Session>* kept = nullptr) {
 TEST(FrameWrinklesTest, ExportCopiesTheTrackersFrame) {
   std::unique_ptr<Session> session;
   const FrameWrinkles wrinkles = SqueezedSheetWrinkles(&session);
-  const WrinkleTracker& tracker = session->wrinkles();
+  const WrinkleTracker& tracker = session->tracker();
   ASSERT_GT(tracker.wrinkles().size(), 0u);
   ASSERT_EQ(wrinkles.num_wrinkles(),
             static_cast<int>(tracker.wrinkles().size()));

@@ -53,7 +53,7 @@ GatheredRun RunGatheredSheet(const SessionParams& params = {}) {
                     &positions);
     EXPECT_TRUE(session->ProcessFrame(positions).ok());
     if (frame < kGatherFrames) continue;
-    const WrinkleTracker& tracker = session->wrinkles();
+    const WrinkleTracker& tracker = session->tracker();
     std::vector<std::pair<double, double>>& edge =
         run.compressed_edge.emplace_back();
     for (int f = 0; f < 2 * kColumns; ++f) {  // the edge's row

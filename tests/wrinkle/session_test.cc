@@ -156,12 +156,12 @@ TEST(SessionTest, TrianglesCollapsedByTheWeldStayDegenerate) {
       EXPECT_TRUE(session->compression_field()[f].degenerate) << f;
       EXPECT_EQ(session->labels()[f], Label::kRest) << f;
     }
-    for (const WrinklePath& path : session->wrinkles().wrinkles()) {
+    for (const WrinklePath& path : session->tracker().wrinkles()) {
       for (int32_t f : path.faces) {
         EXPECT_GE(session->topology().face_edges(f)[0], 0);
       }
     }
-    wrinkles_seen += session->wrinkles().wrinkles().size();
+    wrinkles_seen += session->tracker().wrinkles().size();
   }
   EXPECT_GT(wrinkles_seen, 0u);  // the tracer did run on this sheet
 }
@@ -198,12 +198,12 @@ TEST(SessionTest, SteadyWrinklesDoNotAllocate) {
   ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
   for (int i = 0; i < 60; ++i)
     ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
-  ASSERT_GT(session->wrinkles().wrinkles().size(), 0u);
-  ASSERT_EQ(session->wrinkles().births(), 0);
+  ASSERT_GT(session->tracker().wrinkles().size(), 0u);
+  ASSERT_EQ(session->tracker().births(), 0);
   const long before = g_allocations.load();
   for (int i = 0; i < 20; ++i)
     ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
-  EXPECT_EQ(session->wrinkles().births(), 0);
+  EXPECT_EQ(session->tracker().births(), 0);
   EXPECT_LE(g_allocations.load() - before, 2);  // maxflow's pool, at most once
 }
 

@@ -101,7 +101,7 @@ TEST(TriangleRangesTest, EveryTriangleAWrinkleReachesListsIt) {
   for (int v = 0; v < sheet.num_vertices(); ++v) squeezed[3 * v] *= 0.59f;
   ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
   for (int i = 0; i < 6; ++i) ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
-  const WrinkleTracker& tracker = session->wrinkles();
+  const WrinkleTracker& tracker = session->tracker();
   ASSERT_FALSE(tracker.wrinkles().empty());
   const SurfaceFrame& surface = session->surface();
   const int k = params.wrinkles.samples_per_segment;

@@ -252,7 +252,7 @@ TEST(DefaultMinWidthTest, IndependentOfOrientationAndUnits) {
     mesh.triangles = anim.mesh.triangles;
     auto session = NewSession(mesh);
     EXPECT_TRUE(session->ProcessFrame(moved).ok());
-    return session->wrinkles().min_width();
+    return session->tracker().min_width();
   };
   const double upright = width_of(Eigen::Matrix3d::Identity());
   const Eigen::Matrix3d z_up =
@@ -272,7 +272,7 @@ TEST(DefaultMinWidthTest, AtLeastATenthOfTheMedianEdge) {
   const io::TriangleMesh sheet = MakeGridSheet(2, 2, 1.0f, 1.0f);
   auto session = NewSession(sheet);
   ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
-  EXPECT_NEAR(session->wrinkles().min_width(), 0.05, 1e-9);
+  EXPECT_NEAR(session->tracker().min_width(), 0.05, 1e-9);
   EXPECT_NEAR(DefaultMinWidth(session->surface(), 0.1), 0.1 * std::sqrt(2.0),
               1e-9);
 }
@@ -298,7 +298,7 @@ TEST(HysteresisTest, WrinklesRunOnWhereCompressionIsBelowTauButAboveKeep) {
     double longest = 0;
     for (int frame = 0; frame < 4; ++frame) {
       EXPECT_TRUE(session->ProcessFrame(squeezed).ok());
-      for (const WrinklePath& path : session->wrinkles().wrinkles()) {
+      for (const WrinklePath& path : session->tracker().wrinkles()) {
         EXPECT_EQ(CheckPath(session->topology(), path), "");
         double lo = 1, hi = 0;
         for (const EdgePoint& p : path.points) {
@@ -411,9 +411,8 @@ TEST_P(BundledTargetsTest, FewLongLastingFolds) {
   const io::Animation anim = testing::LoadBundled(GetParam().name);
   WrinkleStatistics stats;
   const auto session = testing::RunSessionTo(
-      anim, anim.num_frames() - 1, {}, [&](int, const Session& s) {
-        stats.AddFrame(s.surface(), s.wrinkles());
-      });
+      anim, anim.num_frames() - 1, {},
+      [&](int, const Session& s) { stats.AddFrame(s.surface(), s.tracker()); });
   ASSERT_NE(session, nullptr);
   const WrinkleStatsSummary s = stats.Summary();
   RecordProperty("per_100_triangles",
@@ -451,7 +450,7 @@ TEST(SmoothEachFrameTest, BundledPathsTurnLessSharply) {
       WrinkleStatistics stats;
       const auto session = testing::RunSessionTo(
           anim, anim.num_frames() - 1, params, [&](int, const Session& s) {
-            stats.AddFrame(s.surface(), s.wrinkles());
+            stats.AddFrame(s.surface(), s.tracker());
           });
       ASSERT_NE(session, nullptr);
       turn[smooth] = stats.Summary().median_sharpest_turn;

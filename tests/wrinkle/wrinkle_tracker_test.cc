@@ -28,7 +28,7 @@ double DegreesBetween(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
 }
 
 void ExpectValidPaths(const Session& session) {
-  for (const WrinklePath& path : session.wrinkles().wrinkles()) {
+  for (const WrinklePath& path : session.tracker().wrinkles()) {
     ASSERT_EQ(CheckPath(session.topology(), path), "") << "wrinkle " << path.id;
   }
 }
@@ -40,7 +40,7 @@ TEST(WrinkleTrackerTest, SqueezedSheetWrinklesRunAcrossTheSqueeze) {
     ASSERT_TRUE(session->ProcessFrame(frame).ok());
     ExpectValidPaths(*session);
   }
-  const WrinkleTracker& tracker = session->wrinkles();
+  const WrinkleTracker& tracker = session->tracker();
   ASSERT_GE(tracker.wrinkles().size(), 3u);
   const SurfaceFrame& surface = session->surface();
   double angle_sum = 0;
@@ -89,7 +89,7 @@ TEST(WrinkleTrackerTest, RigidMotionChangesNoT) {
     ASSERT_TRUE(moving->ProcessFrame(frame).ok());
   }
   std::map<uint32_t, WrinklePath> before;
-  for (const WrinklePath& p : still->wrinkles().wrinkles()) before[p.id] = p;
+  for (const WrinklePath& p : still->tracker().wrinkles()) before[p.id] = p;
   ASSERT_FALSE(before.empty());
   // Ten more frames: one session holds still, the other turns and travels
   // rigidly.
@@ -111,7 +111,7 @@ TEST(WrinkleTrackerTest, RigidMotionChangesNoT) {
     ASSERT_TRUE(moving->ProcessFrame(moved).ok());
   }
   int compared = 0;
-  for (const WrinklePath& p : moving->wrinkles().wrinkles()) {
+  for (const WrinklePath& p : moving->tracker().wrinkles()) {
     const auto it = before.find(p.id);
     if (it == before.end()) continue;
     ASSERT_EQ(p.points.size(), it->second.points.size()) << "wrinkle " << p.id;
@@ -134,7 +134,7 @@ TEST(WrinkleTrackerTest, RotatingCompressionTurnsPathsGradually) {
   std::map<uint32_t, Eigen::Vector3d> heading;  // end - start of each wrinkle
   auto headings = [&]() {
     std::map<uint32_t, Eigen::Vector3d> out;
-    for (const WrinklePath& p : session->wrinkles().wrinkles()) {
+    for (const WrinklePath& p : session->tracker().wrinkles()) {
       out[p.id] = session->surface().Position(p.points.back()) -
                   session->surface().Position(p.points.front());
     }
@@ -168,7 +168,7 @@ TEST(WrinkleTrackerTest, RotatingCompressionTurnsPathsGradually) {
   const Eigen::Vector3d wrinkle_dir(-std::sin(axis), 0, std::cos(axis));
   double error = 0;
   int segments = 0;
-  for (const WrinklePath& p : session->wrinkles().wrinkles()) {
+  for (const WrinklePath& p : session->tracker().wrinkles()) {
     for (int i = 0; i < p.num_segments(); ++i) {
       error += DegreesBetween(session->surface().Position(p.points[i + 1]) -
                                   session->surface().Position(p.points[i]),
@@ -208,7 +208,7 @@ TEST_P(BundledWrinklesTest, PersistentValidAndSteady) {
   for (int frame = 0; frame < anim.num_frames(); ++frame) {
     ASSERT_TRUE(session->ProcessFrame(anim.frames.Sample(frame)).ok());
     ASSERT_TRUE(baseline->ProcessFrame(anim.frames.Sample(frame)).ok());
-    const WrinkleTracker& tracker = session->wrinkles();
+    const WrinkleTracker& tracker = session->tracker();
     ExpectValidPaths(*session);
     EXPECT_LE(tracker.max_length_update(), 0.15 + 1e-9) << "frame " << frame;
     std::map<uint32_t, int> ages;
@@ -235,9 +235,9 @@ TEST_P(BundledWrinklesTest, PersistentValidAndSteady) {
                          radius, nullptr);
     baseline_jitter +=
         PathJitter(baseline->surface(), previous_baseline,
-                   baseline->wrinkles().wrinkles(), radius, nullptr);
+                   baseline->tracker().wrinkles(), radius, nullptr);
     previous = tracker.wrinkles();
-    previous_baseline = baseline->wrinkles().wrinkles();
+    previous_baseline = baseline->tracker().wrinkles();
   }
   RecordProperty("max_wrinkles", max_wrinkles);
   if (!GetParam().expect_wrinkles) {
@@ -269,7 +269,7 @@ TEST(WrinkleTrackerTest, LongRunsStayBounded) {
     ASSERT_TRUE(
         session->ProcessFrame(anim.frames.Sample(i % anim.num_frames())).ok());
     ExpectValidPaths(*session);
-    for (const WrinklePath& p : session->wrinkles().wrinkles()) {
+    for (const WrinklePath& p : session->tracker().wrinkles()) {
       ASSERT_LE(p.num_segments(), params.wrinkles.tracing.max_segments)
           << "frame " << i;
     }
@@ -294,7 +294,7 @@ TEST(WrinkleTrackerTest, FadingTurnsPopsIntoRampsAndLengthensLives) {
       *popped = 0;
       const auto session = testing::RunSessionTo(
           anim, anim.num_frames() - 1, params, [&](int, const Session& s) {
-            const WrinkleTracker& t = s.wrinkles();
+            const WrinkleTracker& t = s.tracker();
             std::map<uint32_t, double> now;
             for (size_t w = 0; w < t.wrinkles().size(); ++w) {
               const WrinklePath& path = t.wrinkles()[w];
@@ -341,7 +341,7 @@ TEST(WrinkleTrackerTest, ShapeCompressionChangesAtMost15PercentAFrame) {
   int limited = 0;
   const auto session = testing::RunSessionTo(
       anim, anim.num_frames() - 1, {}, [&](int frame, const Session& s) {
-        const WrinkleTracker& t = s.wrinkles();
+        const WrinkleTracker& t = s.tracker();
         std::map<uint32_t, double> now;
         for (size_t w = 0; w < t.wrinkles().size(); ++w) {
           const WrinklePath& path = t.wrinkles()[w];
@@ -371,11 +371,11 @@ TEST(WrinkleTrackerTest, TrouserKneeWrinklesWhileBent) {
   const auto session = testing::RunSessionTo(
       anim, anim.num_frames() - 1, {}, [](int frame, const Session& s) {
         if (frame < 8) {
-          EXPECT_TRUE(s.wrinkles().wrinkles().empty()) << frame;
+          EXPECT_TRUE(s.tracker().wrinkles().empty()) << frame;
         }
         // The first full bend is held over frames 31-42.
         if (frame >= 31 && frame <= 42) {
-          EXPECT_GE(s.wrinkles().wrinkles().size(), 5u) << frame;
+          EXPECT_GE(s.tracker().wrinkles().size(), 5u) << frame;
         }
       });
   ASSERT_NE(session, nullptr);

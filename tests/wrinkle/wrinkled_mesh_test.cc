@@ -330,7 +330,7 @@ TEST(WrinkledMeshTest, BundledKneeLiftsByTheTallestWrinkle) {
       anim, 90, {}, [&](int frame, const Session& session) {
         if (frame != 30 && frame != 90) return;
         FrameWrinkles wrinkles;
-        session.wrinkles().ExportFrame(&wrinkles);
+        session.tracker().ExportFrame(&wrinkles);
         double tallest = 0;
         for (const RefinedPoint& r : wrinkles.points) {
           tallest = std::max(tallest, r.height);
@@ -364,7 +364,7 @@ TEST(WrinkledMeshTest, FramesReuseTheirStorage) {
   std::vector<int32_t> welded;
   const auto session = testing::RunSessionTo(
       anim, anim.num_frames() - 1, {}, [&](int frame, const Session& session) {
-        session.wrinkles().ExportFrame(&frames[frame]);
+        session.tracker().ExportFrame(&frames[frame]);
         welded = session.topology().weld_map();
       });
   ASSERT_NE(session, nullptr);

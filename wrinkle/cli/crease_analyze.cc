@@ -285,7 +285,7 @@ FrameReport ReportFrame(int frame, const Sessions& sessions, double c_max,
       LabelFlicker(analysis.previous_argmin, sess.argmin_labels());
   f.energy = sess.labeling_energy();
   f.timings = sess.timings();
-  const WrinkleTracker& tracker = sess.wrinkles();
+  const WrinkleTracker& tracker = sess.tracker();
   f.wrinkles = static_cast<int>(tracker.wrinkles().size());
   f.births = tracker.births();
   f.deaths = static_cast<int>(tracker.deaths().size());
@@ -296,8 +296,8 @@ FrameReport ReportFrame(int frame, const Sessions& sessions, double c_max,
   if (const Session* retrace = sessions.retrace.get(); retrace != nullptr) {
     f.retrace_jitter =
         PathJitter(retrace->surface(), analysis.previous_retrace,
-                   retrace->wrinkles().wrinkles(), match_radius, nullptr);
-    analysis.previous_retrace = retrace->wrinkles().wrinkles();
+                   retrace->tracker().wrinkles(), match_radius, nullptr);
+    analysis.previous_retrace = retrace->tracker().wrinkles();
   }
   for (const WrinklePath& p : tracker.wrinkles()) {
     analysis.lifetime[p.id] = p.age + 1;

@@ -6,7 +6,7 @@
 namespace crease::cli {
 
 std::string FormatWrinklesJsonLine(int frame, const Session& session) {
-  const WrinkleTracker& tracker = session.wrinkles();
+  const WrinkleTracker& tracker = session.tracker();
   const SurfaceFrame& surface = session.surface();
   std::string out = absl::StrFormat("{\"frame\": %d, \"wrinkles\": [", frame);
   for (size_t w = 0; w < tracker.wrinkles().size(); ++w) {
@@ -38,7 +38,7 @@ std::string FormatWrinklesJsonLine(int frame, const Session& session) {
 }
 
 std::string FormatWrinklesObj(const Session& session) {
-  const WrinkleTracker& tracker = session.wrinkles();
+  const WrinkleTracker& tracker = session.tracker();
   std::string out =
       "# Crease wrinkle paths (refined), one object per wrinkle\n";
   int base = 1;
