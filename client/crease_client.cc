@@ -191,12 +191,15 @@ absl::Status SessionStream::WritesDone() {
 }
 
 absl::Status SessionStream::Finish() {
-  {
-    absl::MutexLock lock(&finish_mu_);
-    if (finished_) return final_status_;
+  // One lock over the check, WritesDone and Finish: a Receive that ends the
+  // stream meanwhile must not leave WritesDone to follow its Finish.
+  absl::MutexLock lock(&finish_mu_);
+  if (!finished_) {
+    (void)WritesDone();
+    finished_ = true;
+    final_status_ = FromGrpc(stream_->Finish());
   }
-  (void)WritesDone();
-  return FinishOnce();
+  return final_status_;
 }
 
 void SessionStream::Cancel() { context_->TryCancel(); }

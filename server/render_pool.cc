@@ -382,6 +382,9 @@ absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
   }
   std::unique_ptr<RenderPool> pool(new RenderPool());
   pool->prepare_off_gl_thread_ = options.prepare_off_gl_thread;
+  pool->prepared_keep_ = static_cast<size_t>(
+      std::max(1, options.threads_per_gpu) *
+      std::max<size_t>(1, options.gpus.size()) * options.frames_in_flight);
 
   std::vector<int> devices = options.gpus;
   if (devices.empty()) devices.push_back(-1);
@@ -513,6 +516,7 @@ void RenderPool::PrepareThenEnqueue(Queued item) {
     // A frame that fails here is queued unprepared: the GL thread's own
     // attempt answers it with the same error, UV maps and all.
     if (!prepared.ok()) GivePrepared(std::move(item.prepared));
+    item.queued = Stopwatch();  // queue_ms: the wait for a GL thread only
     absl::MutexLock lock(&mu_);
     EnqueueLocked(std::move(item));
     --preparing_;
@@ -533,8 +537,11 @@ std::unique_ptr<renderer::PreparedFrame> RenderPool::TakePrepared() {
 void RenderPool::GivePrepared(std::unique_ptr<renderer::PreparedFrame> frame) {
   if (frame == nullptr) return;
   absl::MutexLock lock(&prepared_mu_);
-  // As many as frames in flight at once usually are; a burst's extra ones go.
-  if (prepared_free_.size() < 64) prepared_free_.push_back(std::move(frame));
+  // As many as the GL threads can hold in flight; a burst's extra ones go,
+  // so a burst of large meshes does not keep their storage.
+  if (prepared_free_.size() < prepared_keep_) {
+    prepared_free_.push_back(std::move(frame));
+  }
 }
 
 bool RenderPool::Take(int queue, bool wait, Queued* item) {

@@ -152,8 +152,8 @@ class RenderPool {
   void Handed(int queue);  // a taken job left its GL thread
   // Queues `item` on the least busy GPU.
   void EnqueueLocked(Queued item) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Prepares `item`'s screen frame on the encoding pool, then queues it (or
-  // answers its error).
+  // Prepares `item`'s screen frame on the encoding pool, then queues it
+  // (unprepared when Prepare fails: the GL thread then answers the error).
   void PrepareThenEnqueue(Queued item);
   std::unique_ptr<renderer::PreparedFrame> TakePrepared();
   void GivePrepared(std::unique_ptr<renderer::PreparedFrame> frame);
@@ -164,6 +164,7 @@ class RenderPool {
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   int preparing_ ABSL_GUARDED_BY(mu_) = 0;  // jobs on the encoding pool
   bool prepare_off_gl_thread_ = true;
+  size_t prepared_keep_ = 8;  // free PreparedFrames kept: GL threads x slots
   absl::Mutex prepared_mu_;
   std::vector<std::unique_ptr<renderer::PreparedFrame>> prepared_free_
       ABSL_GUARDED_BY(prepared_mu_);

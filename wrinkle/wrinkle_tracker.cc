@@ -444,7 +444,8 @@ bool WrinkleTracker::TrySeed(const SurfaceFrame& surface, int32_t f,
   const double length = PathLength(surface, candidate_);
   const bool long_enough =
       candidate_.num_segments() >= params_.min_seed_segments &&
-      length >= params_.min_seed_aspect * std::numbers::pi * min_width_;
+      length >= std::max(width, params_.min_seed_aspect * std::numbers::pi *
+                                    min_width_);
   if (long_enough) {
     // A fold, not a pleat: one per compressed region, the folds' spacing.
     if (pleats_only) return false;

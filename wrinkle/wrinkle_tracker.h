@@ -30,7 +30,7 @@ struct WrinkleParams {
   // ... and be at least this many widest widths (L_max) long. Both give way
   // where the compression is confined to a band the newborn crosses whole
   // (a pleat at a gathered edge, a cuff, a waistband): it is then kept if it
-  // is at least its width long and the band runs along the compression
+  // is at least two of its widths long and the band runs along the compression
   // min_seed_aspect times its length (WrinkleTracker::SpansConfinedBand).
   double min_seed_aspect = 3.0;
   // The band rule above, with triangles other than compression peaks seeding

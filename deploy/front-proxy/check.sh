@@ -45,8 +45,9 @@ nice -n 19 python3 "$root/deploy/front-proxy/rapid_reset_probe.py" "127.0.0.1:$l
 probe_pid=$!
 sleep 0.5
 neighbour "$dir/flood.json"
-wait "$probe_pid" || true
+wait "$probe_pid" || { echo "check.sh: the probe failed:"; cat "$dir/probe.log"; exit 1; }
 probe_pid=
+grep -q "^[1-9][0-9]* pairs" "$dir/probe.log" || { echo "check.sh: no flood was sent:"; cat "$dir/probe.log"; exit 1; }
 peak_kb=$(awk '/VmHWM/ {print $2}' "/proc/$server_pid/status")
 
 python3 - "$dir/alone.json" "$dir/flood.json" "$peak_kb" "$(cat "$dir/probe.log")" <<'PY'
