@@ -15,11 +15,13 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "benchmark/benchmark.h"
 #include "common/median.h"
 #include "crease/v1/crease.pb.h"
+#include "server/session_setup.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/refined_topology.h"
@@ -31,32 +33,30 @@
 namespace crease {
 namespace {
 
-// A paths-only answer, filled as the server fills it (FillFrameResult: the
-// wrinkles and the stage timings).
+// A paths-only answer, as the server fills it (FillFrameResult: the
+// wrinkles and the stage timings, each timing at least 1 us so that every
+// one is encoded whatever this machine's speed).
 v1::FrameResult PathsOnly(const Session& session, uint32_t index) {
   v1::FrameResult result;
   result.set_index(index);
-  const WrinkleTracker& tracker = session.tracker();
-  for (size_t w = 0; w < tracker.wrinkles().size(); ++w) {
-    v1::Wrinkle* out = result.add_wrinkles();
-    out->set_id(tracker.wrinkles()[w].id);
-    out->set_age(static_cast<uint32_t>(tracker.wrinkles()[w].age));
-    for (const RefinedPoint& r : tracker.shapes()[w].refined) {
-      for (int c = 0; c < 3; ++c) {
-        out->add_points(static_cast<float>(r.position[c]));
-      }
-      out->add_widths(static_cast<float>(r.width));
-      out->add_heights(static_cast<float>(r.height));
-    }
+  v1::Outputs paths;
+  paths.set_paths(true);
+  server::FillFrameResult(session, paths, &result);
+  v1::StageTimings* t = result.mutable_timings();
+  for (auto [get, set] :
+       {std::pair{&v1::StageTimings::tensors_ms,
+                  &v1::StageTimings::set_tensors_ms},
+        std::pair{&v1::StageTimings::labeling_ms,
+                  &v1::StageTimings::set_labeling_ms},
+        std::pair{&v1::StageTimings::reference_ms,
+                  &v1::StageTimings::set_reference_ms},
+        std::pair{&v1::StageTimings::evolve_ms,
+                  &v1::StageTimings::set_evolve_ms},
+        std::pair{&v1::StageTimings::seed_ms, &v1::StageTimings::set_seed_ms},
+        std::pair{&v1::StageTimings::shape_ms,
+                  &v1::StageTimings::set_shape_ms}}) {
+    (t->*set)((t->*get)() + 1e-3);
   }
-  const StageTimings& t = session.timings();
-  v1::StageTimings* timings = result.mutable_timings();
-  timings->set_tensors_ms(t.tensors_ms + 1e-3);  // never 0: always encoded
-  timings->set_labeling_ms(t.labeling_ms + 1e-3);
-  timings->set_reference_ms(t.reference_ms + 1e-3);
-  timings->set_evolve_ms(t.evolve_ms + 1e-3);
-  timings->set_seed_ms(t.seed_ms + 1e-3);
-  timings->set_shape_ms(t.shape_ms + 1e-3);
   return result;
 }
 

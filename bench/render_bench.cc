@@ -292,14 +292,14 @@ void BM_RenderPattern(benchmark::State& state, int width, int height,
   PatternScene& scene = FoxPatternScene();
   const RenderMesh mesh{scene.positions, scene.animation.mesh.triangles,
                         scene.welded, scene.animation.mesh.corner_uvs};
-  const PatternWrinkles wrinkles{
+  PatternWrinkles wrinkles{
       {scene.pattern.width, scene.pattern.height, scene.pattern.channels,
        scene.pattern.samples, scene.pattern.wrap == PatternWrap::kRepeat},
       scene.amplitudes};
+  wrinkles.displace = run == PatternRun::kDisplaced;
   RenderOptions options;
   options.width = width;
   options.height = height;
-  options.pattern_displacement = run == PatternRun::kDisplaced;
   RenderStats stats;
   for (auto _ : state) {
     auto image =
@@ -631,7 +631,7 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
     for (int i = 0; i < in_flight; ++i) {
       server::RenderJob job;
       job.mesh = mesh;
-      job.wrinkles = &scene.wrinkles;
+      job.wrinkles = renderer::TracedWrinkles{&scene.wrinkles};
       job.options.width = width;
       job.options.height = height;
       job.options.wrinkles = variant != "plain";

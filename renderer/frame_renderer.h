@@ -4,6 +4,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <variant>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -67,15 +68,16 @@ struct RenderOptions {
   // 65,535 tessellated vertices (llvmpipe renders garbage past that in one
   // draw).
   int max_patches_per_draw = 0;
-  // The wrinkle-map model (RenderPattern): false (the default) bump-maps the
-  // coarse mesh, per-pixel normals filtered by the footprint; true also
-  // tessellates it and displaces it by the pattern along the smooth normal.
-  bool pattern_displacement = false;
-  // Displaced pattern: zero displacement at vertices on UV seams, which keeps
-  // the surface watertight where the two sides sample h at different UVs.
-  // false only for tests, to show the cracks it prevents.
-  bool pattern_seam_fade = true;
 };
+
+// What a frame draws for its session's wrinkle model, one descriptor per
+// model (docs/architecture.md, "Wrinkle models"): SCA 2015's traced wrinkles
+// (Render) or the wrinkle-map model's pattern and amplitudes (RenderPattern).
+// A new model adds its descriptor here and its pass beside PatternPass.
+struct TracedWrinkles {
+  const FrameWrinkles* frame = nullptr;  // null: none
+};
+using WrinkleDraw = std::variant<TracedWrinkles, PatternWrinkles>;
 
 // What one Render drew, for tests and benchmarks.
 struct RenderStats {
@@ -129,12 +131,12 @@ class FrameRenderer {
 
   // Draws `mesh` (corner_uvs needed) with the amplitude-modulated wrinkle-map
   // model (AmplitudeModel's amplitudes of this frame on this mesh) instead of
-  // SCA 2015's wrinkles: bump-mapped, or displaced with
-  // options.pattern_displacement (docs/algorithm.md, "Drawing the wrinkle-map
-  // model"). options.wrinkles and options.displacement are not used.
-  // InvalidArgument for a bad mesh (as Render), missing or non-finite corner
-  // UVs, or wrinkles that fail ValidatePatternWrinkles. `stats` (may be null)
-  // receives the tessellated triangles and draw calls.
+  // SCA 2015's wrinkles: bump-mapped, or displaced with wrinkles.displace
+  // (docs/algorithm.md, "Drawing the wrinkle-map model"). options.wrinkles and
+  // options.displacement are not used. InvalidArgument for a bad mesh (as
+  // Render), missing or non-finite corner UVs, or wrinkles that fail
+  // ValidatePatternWrinkles. `stats` (may be null) receives the tessellated
+  // triangles and draw calls.
   absl::StatusOr<image::RgbaImage> RenderPattern(
       const RenderMesh& mesh, const PatternWrinkles& wrinkles,
       const RenderOptions& options, RenderStats* stats = nullptr);

@@ -35,6 +35,14 @@ struct PatternMap {
 struct PatternWrinkles {
   PatternMap pattern;
   absl::Span<const float> amplitudes;
+  // false (the default) bump-maps the coarse mesh, per-pixel normals
+  // filtered by the footprint; true also tessellates it and displaces it by
+  // the pattern along the smooth normal.
+  bool displace = false;
+  // Displaced: zero displacement at vertices on UV seams, which keeps the
+  // surface watertight where the two sides sample h at different UVs. false
+  // only for tests, to show the cracks it prevents.
+  bool seam_fade = true;
 };
 
 // Per side. The renderer keeps 2 half-float RGBA layers per channel with

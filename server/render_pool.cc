@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <variant>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -120,6 +121,12 @@ void PostTask(ThreadPool* encoders, std::shared_ptr<Completion> completion,
   });
 }
 
+// SCA 2015's traced wrinkles of `job` (null for another model's job).
+const FrameWrinkles* TracedFrame(const RenderJob& job) {
+  const auto* traced = std::get_if<renderer::TracedWrinkles>(&job.wrinkles);
+  return traced != nullptr ? traced->frame : nullptr;
+}
+
 }  // namespace
 
 // One GL thread: its context, renderers and read-back ring, and the frames
@@ -152,6 +159,8 @@ class RenderPool::Lane {
   void Run();
   void Draw(Pending& frame);
   void DrawUvMaps(Pending& frame);
+  // The screen image of a job not prepared off this thread, by its model.
+  absl::StatusOr<renderer::ReadbackTicket> DrawScreen(const RenderJob& job);
   void FinishOldest();
   void Fail(Pending& frame, const absl::Status& status);
 
@@ -232,14 +241,25 @@ void RenderPool::Lane::DrawUvMaps(Pending& frame) {
     uv_renderer_ = *std::move(made);
   }
   std::unique_ptr<renderer::UvMaps> maps = uv_buffers_->Take();
-  const absl::Status drawn =
-      uv_renderer_->Render(job.mesh, job.wrinkles, *job.uv_maps, maps.get());
+  const absl::Status drawn = uv_renderer_->Render(job.mesh, TracedFrame(job),
+                                                  *job.uv_maps, maps.get());
   frame.outcome.uv_maps_ms = watch.Lap();
   if (drawn.ok()) {
     frame.uv_maps = std::move(maps);
   } else {
     frame.outcome.uv_maps = drawn;
   }
+}
+
+absl::StatusOr<renderer::ReadbackTicket> RenderPool::Lane::DrawScreen(
+    const RenderJob& job) {
+  if (const auto* pattern =
+          std::get_if<renderer::PatternWrinkles>(&job.wrinkles)) {
+    return frame_->RenderPatternToReadback(job.mesh, *pattern, job.options,
+                                           readback_.get());
+  }
+  return frame_->RenderToReadback(job.mesh, TracedFrame(job), job.options,
+                                  readback_.get());
 }
 
 void RenderPool::Lane::Draw(Pending& frame) {
@@ -256,11 +276,7 @@ void RenderPool::Lane::Draw(Pending& frame) {
     absl::StatusOr<renderer::ReadbackTicket> ticket =
         frame.item.prepared != nullptr
             ? frame_->DrawToReadback(*frame.item.prepared, readback_.get())
-        : job.pattern
-            ? frame_->RenderPatternToReadback(job.mesh, *job.pattern,
-                                              job.options, readback_.get())
-            : frame_->RenderToReadback(job.mesh, job.wrinkles, job.options,
-                                       readback_.get());
+            : DrawScreen(job);
     if (ticket.ok()) {
       frame.ticket = *ticket;
     } else {
@@ -481,7 +497,8 @@ void RenderPool::Submit(RenderJob job,
                         absl::AnyInvocable<void(RenderOutcome) &&> done) {
   Queued item{std::move(job), std::move(done), Stopwatch(), nullptr};
   const RenderJob& j = item.job;
-  if (prepare_off_gl_thread_ && j.screen && !j.pattern &&
+  if (prepare_off_gl_thread_ && j.screen &&
+      std::holds_alternative<renderer::TracedWrinkles>(j.wrinkles) &&
       (j.abandoned == nullptr || !j.abandoned->load())) {
     PrepareThenEnqueue(std::move(item));
     return;
@@ -511,7 +528,7 @@ void RenderPool::PrepareThenEnqueue(Queued item) {
   encoders_->Post([this, item = std::move(item)]() mutable {
     item.prepared = TakePrepared();
     const absl::Status prepared =
-        renderer::FrameRenderer::Prepare(item.job.mesh, item.job.wrinkles,
+        renderer::FrameRenderer::Prepare(item.job.mesh, TracedFrame(item.job),
                                          item.job.options, item.prepared.get());
     // A frame that fails here is queued unprepared: the GL thread's own
     // attempt answers it with the same error, UV maps and all.

@@ -28,10 +28,10 @@ enum class ImageEncoding { kJpeg, kPng };
 // has run (the session waits for its image before it reads the next frame).
 struct RenderJob {
   renderer::RenderMesh mesh;  // with corner_uvs when uv_maps is set
-  const FrameWrinkles* wrinkles = nullptr;
-  // Set: the screen image draws the wrinkle-map model instead of `wrinkles`
-  // (Parameters.model WRINKLE_MODEL_AMPLITUDE_MAPS), borrowing its storage.
-  std::optional<renderer::PatternWrinkles> pattern;
+  // The session's model's wrinkles, borrowing its storage. The UV maps are
+  // drawn from SCA 2015's traced wrinkles only (a Start asking for them with
+  // another model is refused).
+  renderer::WrinkleDraw wrinkles;
   // Draw the screen image with `options` (Outputs.image).
   bool screen = true;
   renderer::RenderOptions options;

@@ -87,7 +87,7 @@ void SessionReactor::Account() {
   if (!state_->options.session_log) return;
   const std::string code = absl::StatusCodeToString(
       static_cast<absl::StatusCode>(status.error_code()));
-  if (!started_) {
+  if (served_ == nullptr) {
     // Streams that never started (refused tokens, refused or evicted
     // streams, resets): at most one line a second per code, with how many
     // more; a flood of bad calls must not become a flood of log lines.

@@ -200,11 +200,11 @@ void SessionReactor::OnReadDone(bool ok) {
   // up. Image frames always go to the pool: their answer is slow anyway.
   ServiceState* const state = state_;
   const size_t triangles =
-      started_
-          ? setup_.triangles.size() * mesh_outputs_.work_per_triangle()
+      served_ != nullptr
+          ? served_->work_triangles()
           : static_cast<size_t>(request_.start().topology().triangles_size()) /
                 3;
-  const bool small = !(started_ && (setup_.image || setup_.uv_maps)) &&
+  const bool small = !(served_ != nullptr && served_->renders()) &&
                      triangles <= static_cast<size_t>(kInlineMaxTriangles);
   if (state->messages_in_work.fetch_add(1) == 0 && small) {
     Work();
@@ -230,7 +230,7 @@ void SessionReactor::Work() {
     // Cancelled while waiting for a worker: nobody wants the answer.
     Lock lock(mu_);
     FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
-  } else if (!started_) {
+  } else if (served_ == nullptr) {
     HandleStart();
   } else if (request_.has_frame()) {
     if (state_->options.before_frame_for_testing) {
@@ -271,194 +271,66 @@ void SessionReactor::HandleStart() {
       reserved_bytes_ = cost.bytes;
     }
   }
-  if (setup.ok() && !setup->rest_positions.empty()) {
-    absl::StatusOr<std::unique_ptr<Session>> session =
-        Session::Create(setup->triangles, setup->rest_positions, setup->params);
-    if (session.ok()) {
-      session_ = *std::move(session);
-    } else {
-      setup = absl::InvalidArgumentError(
-          absl::StrFormat("start.topology: %s", session.status().message()));
-    }
-  }
-  if (!setup.ok()) {
+  absl::StatusOr<std::unique_ptr<ServedSession>> served =
+      setup.ok()
+          ? ServedSession::Create(*std::move(setup))
+          : absl::StatusOr<std::unique_ptr<ServedSession>>(setup.status());
+  if (!served.ok()) {
     Lock lock(mu_);
-    FinishLocked(ToGrpc(setup.status()));
+    FinishLocked(ToGrpc(served.status()));
     return;
   }
-  setup_ = *std::move(setup);
-  mesh_outputs_ = MeshOutputs(std::move(setup_.mesh_outputs));
-  amplitude_maps_ = AmplitudeMaps(std::move(setup_.amplitude_maps));
-  started_ = true;
-  if (state_->options.session_log) {
-    std::string outputs;
-    for (const auto& [wanted, name] :
-         {std::pair{setup_.outputs.paths(), "paths"},
-          std::pair{setup_.outputs.labels(), "labels"},
-          std::pair{setup_.outputs.tensors(), "tensors"},
-          std::pair{setup_.outputs.vertex_fields(), "vertex_fields"}}) {
-      if (wanted) absl::StrAppend(&outputs, " ", name);
-    }
-    if (setup_.outputs.wrinkled_mesh().level() > 0) {
-      absl::StrAppendFormat(&outputs, " wrinkled_mesh level %d",
-                            setup_.outputs.wrinkled_mesh().level());
-    }
-    if (setup_.image) {
-      absl::StrAppendFormat(
-          &outputs, " %s %dx%d",
-          setup_.encoding == ImageEncoding::kPng ? "png" : "jpeg",
-          setup_.render_options.width, setup_.render_options.height);
-    }
-    Log(absl::StrFormat("started: %d vertices, %d triangles; outputs:%s",
-                        setup_.vertex_count, setup_.triangles.size(),
-                        outputs.empty() ? " none" : outputs));
-  }
-  v1::Started* started = response_.mutable_started();
-  started->set_session_id(id_);
-  *started->mutable_parameters() = setup_.effective;
-  *started->mutable_limits() = LimitsToProto(state_->options.limits);
-  mesh_outputs_.FillStarted(started);
+  served_ = *std::move(served);
+  if (state_->options.session_log) LogStarted();
+  served_->FillStarted(id_, state_->options.limits,
+                       response_.mutable_started());
   Write();
 }
 
-void SessionReactor::FrameError(const absl::Status& status) {
-  SetFrameError(request_.frame().index(), status, "",
-                response_.mutable_frame_result());
-  Write();
+void SessionReactor::LogStarted() const {
+  const SessionSetup& setup = served_->setup();
+  std::string outputs;
+  for (const auto& [wanted, name] :
+       {std::pair{setup.outputs.paths(), "paths"},
+        std::pair{setup.outputs.labels(), "labels"},
+        std::pair{setup.outputs.tensors(), "tensors"},
+        std::pair{setup.outputs.vertex_fields(), "vertex_fields"}}) {
+    if (wanted) absl::StrAppend(&outputs, " ", name);
+  }
+  if (setup.outputs.wrinkled_mesh().level() > 0) {
+    absl::StrAppendFormat(&outputs, " wrinkled_mesh level %d",
+                          setup.outputs.wrinkled_mesh().level());
+  }
+  if (setup.image) {
+    absl::StrAppendFormat(
+        &outputs, " %s %dx%d",
+        setup.encoding == ImageEncoding::kPng ? "png" : "jpeg",
+        setup.render_options.width, setup.render_options.height);
+  }
+  Log(absl::StrFormat("started: %d vertices, %d triangles; outputs:%s",
+                      setup.vertex_count, setup.triangles.size(),
+                      outputs.empty() ? " none" : outputs));
 }
 
 void SessionReactor::HandleFrame() {
-  const v1::Frame& frame = request_.frame();
-  absl::StatusOr<std::optional<image::Camera>> camera =
-      ValidateFrame(frame, setup_.vertex_count, last_index_);
-  if (!camera.ok()) {
-    FrameError(camera.status());
-    return;
-  }
-  positions_.assign(frame.positions().begin(), frame.positions().end());
-  if (session_ == nullptr) {
-    // No rest positions were given: weld on the first frame.
-    absl::StatusOr<std::unique_ptr<Session>> session =
-        Session::Create(setup_.triangles, positions_, setup_.params);
-    if (!session.ok()) {
-      FrameError(session.status());
-      return;
-    }
-    session_ = *std::move(session);
-  }
-  if (absl::Status s = session_->ProcessFrame(positions_); !s.ok()) {
-    FrameError(s);
-    return;
-  }
-  Stopwatch amplitude_watch;
-  if (absl::Status s = amplitude_maps_.Update(*session_, setup_.rest_positions,
-                                              setup_.corner_uvs, positions_);
-      !s.ok()) {
-    FrameError(s);
-    return;
-  }
-  const double amplitude_ms = amplitude_watch.Lap();
-  last_index_ = frame.index();
   v1::FrameResult* result = response_.mutable_frame_result();
-  result->set_index(frame.index());
-  FillFrameResult(*session_, setup_.outputs, result);
-  mesh_outputs_.FillFrame(*session_, positions_, result);
-  amplitude_maps_.FillFrame(amplitude_ms, result);
-  if (!setup_.image && !setup_.uv_maps) {
+  if (!served_->AnswerFrame(request_.frame(), result)) {
     Write();
     return;
   }
-  RenderJob job = MakeRenderJob(*camera);
-  state_->render_pool->Submit(std::move(job), [this](RenderOutcome outcome) {
-    if (abandoned_) {
-      // Cancelled (or timed out writing): no answer to write or count.
-      Lock lock(mu_);
-      FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
-      return;
-    }
-    AddRenderings(std::move(outcome), response_.mutable_frame_result());
-    Write();
-  });
+  state_->render_pool->Submit(
+      served_->MakeRenderJob(&abandoned_), [this](RenderOutcome outcome) {
+        if (abandoned_) {
+          // Cancelled (or timed out writing): no answer to write or count.
+          Lock lock(mu_);
+          FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+          return;
+        }
+        served_->AddRenderings(std::move(outcome),
+                               response_.mutable_frame_result());
+        Write();
+      });
   // Nothing after Submit: the render thread owns the reactor now.
-}
-
-void SessionReactor::AddRenderings(RenderOutcome outcome,
-                                   v1::FrameResult* result) {
-  v1::StageTimings* timings = result->mutable_timings();
-  timings->set_queue_ms(outcome.queue_ms);
-  if (setup_.image) {
-    if (!outcome.encoded.ok()) {
-      SetFrameError(result->index(), outcome.encoded.status(),
-                    "image: ", result);
-      return;
-    }
-    v1::Image* image = result->mutable_image();
-    image->set_format(setup_.encoding == ImageEncoding::kPng
-                          ? v1::IMAGE_FORMAT_PNG
-                          : v1::IMAGE_FORMAT_JPEG);
-    image->set_width(setup_.render_options.width);
-    image->set_height(setup_.render_options.height);
-    image->set_data(*std::move(outcome.encoded));
-    timings->set_render_ms(outcome.render_ms);
-    timings->set_encode_ms(outcome.encode_ms);
-  }
-  if (!setup_.uv_maps) return;
-  if (!outcome.uv_maps.has_value() || !outcome.uv_maps->ok()) {
-    SetFrameError(result->index(),
-                  outcome.uv_maps.has_value()
-                      ? outcome.uv_maps->status()
-                      : absl::InternalError("no maps came back"),
-                  "uv_maps: ", result);
-    return;
-  }
-  EncodedUvMaps& encoded = **outcome.uv_maps;
-  v1::UvMaps* maps = result->mutable_uv_maps();
-  maps->set_size(static_cast<uint32_t>(encoded.size));
-  maps->set_encoding(setup_.uv_maps_raw ? v1::UV_MAP_ENCODING_RAW
-                                        : v1::UV_MAP_ENCODING_PNG);
-  maps->set_normal_map(std::move(encoded.normal_map));
-  maps->set_height_map(std::move(encoded.height_map));
-  maps->set_height_range(encoded.height_range);
-  timings->set_uv_maps_ms(outcome.uv_maps_ms);
-}
-
-RenderJob SessionReactor::MakeRenderJob(
-    const std::optional<image::Camera>& camera) {
-  // A camera given stays for the frames after this one.
-  if (camera.has_value()) setup_.render_options.camera = *camera;
-  RenderJob job;
-  job.mesh = {positions_, setup_.triangles, session_->topology().weld_map(),
-              setup_.corner_uvs};
-  session_->tracker().ExportFrame(&frame_wrinkles_);
-  job.wrinkles = &frame_wrinkles_;
-  // A plain image (ImageRequest.plain) draws no wrinkles of either model.
-  if (amplitude_maps_.enabled() && setup_.render_options.wrinkles) {
-    job.pattern = amplitude_maps_.Wrinkles();
-  }
-  job.screen = setup_.image;
-  job.uv_maps = setup_.uv_maps;
-  job.uv_maps_raw = setup_.uv_maps_raw;
-  job.options = setup_.render_options;
-  if (job.screen && !job.options.camera) {
-    job.options.camera = SteadyCamera(static_cast<float>(job.options.width) /
-                                      static_cast<float>(job.options.height));
-  }
-  job.encoding = setup_.encoding;
-  job.jpeg_quality = setup_.jpeg_quality;
-  job.abandoned = &abandoned_;
-  return job;
-}
-
-const image::Camera& SessionReactor::SteadyCamera(float aspect) {
-  // No camera from the client: framed on the first frame and kept steady
-  // (re-framed only when the mesh leaves the view), so the picture does not
-  // zoom with the pose.
-  if (!steady_camera_) {
-    steady_camera_ = image::AutoFrame(positions_, aspect);
-  } else {
-    image::KeepInView(positions_, aspect, &*steady_camera_);
-  }
-  return *steady_camera_;
 }
 
 void SessionReactor::Write() {

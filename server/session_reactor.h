@@ -12,13 +12,9 @@
 
 #include "absl/time/time.h"
 #include "crease/v1/crease.grpc.pb.h"
-#include "server/amplitude_maps.h"
-#include "server/mesh_outputs.h"
 #include "server/render_pool.h"
+#include "server/served_session.h"
 #include "server/service_state.h"
-#include "server/session_setup.h"
-#include "wrinkle/frame_wrinkles.h"
-#include "wrinkle/session.h"
 #include "wrinkle/stopwatch.h"
 
 namespace crease::server {
@@ -83,15 +79,7 @@ class SessionReactor
   void Work();
   void HandleStart();
   void HandleFrame();
-  // The current frame's render: its mesh and wrinkles (into frame_wrinkles_),
-  // seen from the camera given (kept for later frames) or else SteadyCamera.
-  // The image and UV maps a render thread made, into `result` (or its
-  // error).
-  void AddRenderings(RenderOutcome outcome, v1::FrameResult* result);
-  RenderJob MakeRenderJob(const std::optional<image::Camera>& camera);
-  // steady_camera_, framed on the first frame and kept in view after.
-  const image::Camera& SteadyCamera(float aspect);
-  void FrameError(const absl::Status& status);
+  void LogStarted() const;
   void Write();
   // With mu_ held. Ends the stream once; nothing may touch the reactor after
   // the caller releases mu_ (OnDone may delete it).
@@ -133,17 +121,8 @@ class SessionReactor
   grpc::ByteBuffer read_buffer_, write_buffer_;
   v1::SessionRequest request_;
   v1::SessionResponse response_;
-  bool started_ = false;
-  Stopwatch work_timer_;  // since the message's work began
-  SessionSetup setup_;
-  std::unique_ptr<Session> session_;
-  std::optional<uint32_t> last_index_;
-  std::vector<float> positions_;  // the frame being worked on
-  FrameWrinkles frame_wrinkles_;  // its wrinkles, while it renders
-  MeshOutputs mesh_outputs_;      // wrinkled mesh, vertex fields
-  AmplitudeMaps amplitude_maps_;  // the wrinkle-map model, when chosen
-  // When the client gives no camera: the first frame's framing, kept steady.
-  std::optional<image::Camera> steady_camera_;
+  Stopwatch work_timer_;                   // since the message's work began
+  std::unique_ptr<ServedSession> served_;  // once the Start is accepted
 };
 
 }  // namespace crease::server

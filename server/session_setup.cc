@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
+#include "server/models/registry.h"
 
 namespace crease::server {
 namespace {
@@ -346,24 +347,8 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
       setup.mesh_outputs,
       ValidateMeshOutputs(start, setup.triangles, setup.vertex_count, limits));
   CREASE_ASSIGN_OR_RETURN(
-      setup.amplitude_maps,
-      ValidateAmplitudeMaps(start, setup.corner_uvs, &setup.effective));
-  if (setup.amplitude_maps.enabled) {
-    setup.render_options.pattern_displacement = setup.amplitude_maps.displace;
-    // The UV maps and the wrinkled mesh are drawn from SCA 2015's wrinkles:
-    // refused rather than sent beside images of another model.
-    if (setup.uv_maps) {
-      return Invalid(
-          "start.outputs.uv_maps: drawn from SCA 2015's wrinkles, not with "
-          "WRINKLE_MODEL_AMPLITUDE_MAPS (its vertex_amplitudes and pattern "
-          "are the model's whole output)");
-    }
-    if (start.outputs().wrinkled_mesh().level() > 0) {
-      return Invalid(
-          "start.outputs.wrinkled_mesh: drawn from SCA 2015's wrinkles, not "
-          "with WRINKLE_MODEL_AMPLITUDE_MAPS");
-    }
-  }
+      setup.model, ModelFromStart(start, setup.corner_uvs, &setup.effective));
+  CREASE_RETURN_IF_ERROR(setup.model->CheckOutputs(start.outputs()));
   return setup;
 }
 

@@ -5,6 +5,7 @@
 // everything a client sends, with errors that name the field.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -12,8 +13,8 @@
 #include "absl/status/statusor.h"
 #include "crease/v1/crease.pb.h"
 #include "renderer/frame_renderer.h"
-#include "server/amplitude_maps.h"
 #include "server/mesh_outputs.h"
+#include "server/models/wrinkle_model.h"
 #include "server/render_pool.h"
 #include "server/server_options.h"
 #include "wrinkle/session.h"
@@ -39,7 +40,7 @@ struct SessionSetup {
   std::optional<renderer::UvMapOptions> uv_maps;
   bool uv_maps_raw = false;
   MeshOutputsSetup mesh_outputs;
-  AmplitudeMapsSetup amplitude_maps;  // Parameters.model
+  std::unique_ptr<WrinkleModel> model;  // Parameters.model (never null)
 };
 
 // INVALID_ARGUMENT naming the field for a malformed Start; RESOURCE_EXHAUSTED

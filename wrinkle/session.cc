@@ -53,6 +53,8 @@ Session::Session(MeshTopology topology, const SessionParams& params)
   surface_.edge_matrices = current_;
   surface_.frames = frames_;
   surface_.field = field_;
+  // Nothing reads them without the field: not left uninitialised.
+  if (!params_.compute_field) reference_.clear();
 }
 
 absl::Status Session::ValidateFrame(absl::Span<const float> positions) const {
@@ -130,6 +132,11 @@ void Session::UpdateReferencesAndField() {
 
 absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
   CREASE_RETURN_IF_ERROR(ValidateFrame(positions));
+  if (!params_.compute_field) {
+    timings_ = {};
+    ++frames_processed_;
+    return absl::OkStatus();
+  }
 
   Stopwatch stopwatch;
   ComputeEdgeMatrices(positions);

@@ -27,7 +27,12 @@ struct SessionParams {
   // keeps its reference.
   double degenerate_relative_area = 1e-6;
   WrinkleParams wrinkles;
-  bool trace_wrinkles = true;
+  // The labeling, adaptive references and compression field (steps 2-5).
+  // Off, a frame is only validated and counted: labels stay Rest, the field
+  // the identity, the references empty, and nothing is traced. For a served
+  // session whose model and outputs read none of it (server/served_session.h).
+  bool compute_field = true;
+  bool trace_wrinkles = true;  // steps 6-11; needs compute_field
   // Baseline for metrics: forget every wrinkle each frame and trace anew.
   bool retrace_every_frame = false;
 };

@@ -139,12 +139,13 @@ void PatternPass::UploadCorners(const RenderMesh& mesh,
 }
 
 void PatternPass::SetUniforms(const SceneView& view,
-                              const RenderOptions& options, int channels) {
+                              const RenderOptions& options, int channels,
+                              bool displace) {
   glUseProgram(program_.get());
   glUniformMatrix4fv(view_projection_, 1, GL_FALSE,
                      view.view_projection.data());
   lighting_.Set(view, options.base_color);
-  glUniform1i(displace_, options.pattern_displacement ? 1 : 0);
+  glUniform1i(displace_, displace ? 1 : 0);
   glUniform1i(channels_, channels);
   glUniform3fv(wavelength_, 1, wavelengths_.data());
   // A wavelength holds one crest and one valley, about two of an SCA
@@ -163,11 +164,12 @@ void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
                        RenderStats* stats) {
   UploadPattern(wrinkles.pattern);
   const int channels = options.wrinkles ? wrinkles.pattern.channels : 0;
-  if (options.pattern_displacement && channels > 0) {
+  const bool displace = wrinkles.displace && channels > 0;
+  if (displace) {
     FillPatternTessellation(
         mesh, wrinkles, wavelengths_,
         {view.view_projection, options.width, options.height,
-         options.min_edge_pixels, max_level_, options.pattern_seam_fade},
+         options.min_edge_pixels, max_level_, wrinkles.seam_fade},
         &tessellation_);
   } else {
     ClearPatternTessellation(mesh.positions.size() / 3, mesh.triangles.size(),
@@ -175,7 +177,7 @@ void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
   }
   UploadCorners(mesh, wrinkles);
   levels_buffer_.UploadStorage(0, tessellation_.levels);
-  SetUniforms(view, options, channels);
+  SetUniforms(view, options, channels, displace);
   glBindVertexArray(vao_.get());
   glPatchParameteri(GL_PATCH_VERTICES, 3);
   const int num_patches = static_cast<int>(mesh.triangles.size());

@@ -35,7 +35,7 @@ class PatternPass {
   void UploadPattern(const PatternMap& pattern);
   void UploadCorners(const RenderMesh& mesh, const PatternWrinkles& wrinkles);
   void SetUniforms(const SceneView& view, const RenderOptions& options,
-                   int channels);
+                   int channels, bool displace);
 
   Program program_;
   VertexArray vao_;

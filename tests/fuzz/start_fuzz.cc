@@ -1,11 +1,11 @@
 // Fuzzes the server's handling of a client's Start message (bytes off the
 // wire): parsing, ValidateStart against small limits, then, for what it
-// accepts, a Session on the validated setup, a few frames and FillFrameResult
-// with every output, the mesh outputs the Start asked for and the wrinkle-map
-// model when chosen. Validation must
-// return only the documented codes, an accepted Start keeps its corner UVs as
-// sent (finite, 6 per triangle, or none), and must give a session that
-// accepts finite frames.
+// accepts, a ServedSession (the server's own Start -> answer sequence) and a
+// few frames answered with what the Start asked for (and, for odd-sized
+// inputs, the paths, labels and tensors as well, so the analysis runs whole).
+// Validation must return only the documented codes, an accepted Start keeps
+// its corner UVs as sent (finite, 6 per triangle, or none), and its session
+// must answer finite frames without an error.
 
 #include <cmath>
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "crease/v1/crease.pb.h"
+#include "server/served_session.h"
 #include "server/session_setup.h"
 #include "tests/fuzz/session_invariants.h"
 
@@ -25,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_vertices = 2000;
   limits.max_triangles = 4000;
   limits.max_image_size = 1024;
-  const absl::StatusOr<server::SessionSetup> setup =
+  absl::StatusOr<server::SessionSetup> setup =
       server::ValidateStart(start, limits, /*can_render=*/true);
   if (!setup.ok()) {
     CREASE_FUZZ_CHECK(absl::IsInvalidArgument(setup.status()) ||
@@ -42,30 +43,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CREASE_FUZZ_CHECK(std::isfinite(setup->corner_uvs[i]));
     CREASE_FUZZ_CHECK(setup->corner_uvs[i] == sent_uvs[static_cast<int>(i)]);
   }
-  absl::StatusOr<std::unique_ptr<Session>> session =
-      Session::Create(setup->triangles, setup->rest_positions, setup->params);
-  if (!session.ok()) {
-    CREASE_FUZZ_CHECK(absl::IsInvalidArgument(session.status()));
+  const std::vector<float> rest = setup->rest_positions;
+  const uint32_t vertex_count = setup->vertex_count;
+  const std::shared_ptr<const RefinedTopology> refined =
+      setup->mesh_outputs.topology;
+  const bool vertex_amplitudes = start.outputs().vertex_amplitudes();
+  if (size % 2 == 1) {
+    setup->outputs.set_paths(true);
+    setup->outputs.set_labels(true);
+    setup->outputs.set_tensors(true);
+  }
+  absl::StatusOr<std::unique_ptr<server::ServedSession>> served =
+      server::ServedSession::Create(*std::move(setup));
+  if (!served.ok()) {
+    CREASE_FUZZ_CHECK(absl::IsInvalidArgument(served.status()));
     return 0;
   }
-  // Frames: the rest shape (or a line of vertices when none was sent), then
-  // the same squeezed along x and bent along z.
-  std::vector<float> positions = setup->rest_positions;
-  if (positions.empty()) {
-    for (uint32_t v = 0; v < setup->vertex_count; ++v) {
-      positions.insert(positions.end(),
-                       {0.01f * (v % 17), 0.01f * (v / 17), 0.0f});
-    }
-  }
-  v1::Outputs all;
-  all.set_paths(true);
-  all.set_labels(true);
-  all.set_tensors(true);
-  // The mesh outputs as the Start asked for them.
-  server::MeshOutputs mesh_outputs(setup->mesh_outputs);
   v1::Started started;
-  mesh_outputs.FillStarted(&started);
-  const auto& refined = setup->mesh_outputs.topology;
+  (*served)->FillStarted("fuzz", limits, &started);
   if (refined != nullptr) {
     CREASE_FUZZ_CHECK(started.wrinkled_mesh().triangles_size() ==
                       3 * refined->num_triangles());
@@ -73,34 +68,40 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       CREASE_FUZZ_CHECK(v < started.wrinkled_mesh().vertex_count());
     }
   }
-  // The wrinkle-map model, when chosen: an accepted Start's model builds and
-  // updates on every finite frame.
-  server::AmplitudeMaps amplitude_maps(setup->amplitude_maps);
-  std::optional<uint32_t> last_index;
+  // Frames: the rest shape (or a line of vertices when none was sent), then
+  // the same squeezed along x and bent along z.
+  std::vector<float> positions = rest;
+  if (positions.empty()) {
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+      positions.insert(positions.end(),
+                       {0.01f * (v % 17), 0.01f * (v / 17), 0.0f});
+    }
+  }
   for (uint32_t frame = 0; frame < 3; ++frame) {
     v1::Frame message;
     message.set_index(frame);
     message.mutable_positions()->Add(positions.begin(), positions.end());
-    CREASE_FUZZ_CHECK(
-        server::ValidateFrame(message, setup->vertex_count, last_index).ok());
-    last_index = frame;
-    CREASE_FUZZ_CHECK((*session)->ProcessFrame(positions).ok());
-    fuzz::CheckSessionOutputs(**session);
     v1::FrameResult result;
-    server::FillFrameResult(**session, all, &result);
-    CREASE_FUZZ_CHECK(result.labels().size() ==
-                      static_cast<size_t>((*session)->num_triangles()));
-    mesh_outputs.FillFrame(**session, positions, &result);
-    CREASE_FUZZ_CHECK(amplitude_maps
-                          .Update(**session, setup->rest_positions,
-                                  setup->corner_uvs, positions)
-                          .ok());
-    amplitude_maps.FillFrame(0.0, &result);
-    if (amplitude_maps.enabled() && start.outputs().vertex_amplitudes()) {
+    (void)(*served)->AnswerFrame(message, &result);
+    if ((*served)->analysis() == nullptr) {
+      // No rest positions, and the first frame's welding refused the mesh.
+      CREASE_FUZZ_CHECK(result.error().code() ==
+                        static_cast<int>(absl::StatusCode::kInvalidArgument));
+      return 0;
+    }
+    CREASE_FUZZ_CHECK(!result.has_error());
+    CREASE_FUZZ_CHECK(result.index() == frame);
+    fuzz::CheckSessionOutputs(*(*served)->analysis());
+    if ((*served)->setup().outputs.labels()) {
+      CREASE_FUZZ_CHECK(
+          result.labels().size() ==
+          static_cast<size_t>((*served)->analysis()->num_triangles()));
+    }
+    if (vertex_amplitudes) {
       const v1::VertexAmplitudes& a = result.vertex_amplitudes();
       CREASE_FUZZ_CHECK(a.channels() >= 1 && a.channels() <= 3);
       CREASE_FUZZ_CHECK(static_cast<uint32_t>(a.amplitudes_size()) ==
-                        a.channels() * setup->vertex_count);
+                        a.channels() * vertex_count);
       for (float x : a.amplitudes()) CREASE_FUZZ_CHECK(std::isfinite(x));
     }
     if (refined != nullptr) {

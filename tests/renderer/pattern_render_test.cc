@@ -145,9 +145,10 @@ TEST_F(PatternRenderTest, ZeroAmplitudesMatchThePlainMesh) {
   const auto plain = renderer_->Render(sheet.Mesh(), nullptr, sheet.options);
   ASSERT_TRUE(plain.ok()) << plain.status();
   for (bool displace : {false, true}) {
-    sheet.options.pattern_displacement = displace;
+    PatternWrinkles wrinkles = sheet.Wrinkles();
+    wrinkles.displace = displace;
     const auto image =
-        renderer_->RenderPattern(sheet.Mesh(), sheet.Wrinkles(), sheet.options);
+        renderer_->RenderPattern(sheet.Mesh(), wrinkles, sheet.options);
     ASSERT_TRUE(image.ok()) << image.status();
     int worst = 0;
     for (size_t i = 0; i < plain->pixels.size(); ++i) {
@@ -263,19 +264,19 @@ TEST_F(PatternRenderTest, DisplacedFoxHasNoCracks) {
   RecordProperty("largest_amplitude", std::to_string(largest));
   const RenderMesh render_mesh{positions, mesh.triangles, topology->weld_map(),
                                mesh.corner_uvs};
-  const PatternWrinkles wrinkles{MapOf(pattern), model->vertex_amplitudes()};
+  PatternWrinkles wrinkles{MapOf(pattern), model->vertex_amplitudes()};
+  wrinkles.displace = true;
   RenderOptions options;
   options.width = 480;
   options.height = 360;
   options.samples = 1;  // every pixel is covered or not
   options.background = {1, 0, 1, 1};
   options.min_edge_pixels = 2.0f;  // many tessellated edges to crack
-  options.pattern_displacement = true;
   int with_rule = 0, without_rule = 0;
   for (float azimuth : {0.0f, 90.0f, 180.0f, 270.0f}) {
     options.camera = image::AutoFrame(positions, 480.0f / 360.0f, azimuth);
     const std::string side = std::to_string(static_cast<int>(azimuth));
-    options.pattern_seam_fade = true;
+    wrinkles.seam_fade = true;
     RenderStats stats;
     ASSERT_TRUE(
         renderer_->RenderPattern(render_mesh, wrinkles, options, &stats).ok());
@@ -284,7 +285,7 @@ TEST_F(PatternRenderTest, DisplacedFoxHasNoCracks) {
                                    "pattern_fox_cracks_" + side);
     EXPECT_EQ(cracks, 0) << "azimuth " << azimuth;
     with_rule += cracks;
-    options.pattern_seam_fade = false;
+    wrinkles.seam_fade = false;
     without_rule += CountCracks(*renderer_, render_mesh, wrinkles, options,
                                 "pattern_fox_no_seam_rule_" + side);
   }

@@ -114,7 +114,7 @@ TEST_F(RenderPoolTest, FramesPreparedOnEitherSideEqualSynchronousRenders) {
     for (int i = 0; i < 5; ++i) {  // more than the 3 buffer sets
       RenderJob job = Job(36, options_);
       job.mesh = mesh;
-      job.wrinkles = &wrinkles;
+      job.wrinkles = renderer::TracedWrinkles{&wrinkles};
       jobs.push_back(std::move(job));
     }
     for (const RenderOutcome& outcome : RunAll(**pool, std::move(jobs))) {

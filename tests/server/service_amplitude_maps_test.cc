@@ -15,7 +15,7 @@
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/gpu_context.h"
-#include "server/amplitude_maps.h"
+#include "server/models/wrinkle_map_model.h"
 #include "tests/server/served_pants_fixture.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
@@ -117,7 +117,6 @@ void AmplitudeMapsServiceTest::CheckAgainstLibrary(bool displace, int frames) {
   options.width = 160;
   options.height = 120;
   options.camera = camera;
-  options.pattern_displacement = displace;
   float largest = 0;
   for (int f = 0; f < frames; ++f) {
     ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
@@ -141,6 +140,7 @@ void AmplitudeMapsServiceTest::CheckAgainstLibrary(bool displace, int frames) {
     wrinkles.pattern = {pattern->width, pattern->height, pattern->channels,
                         pattern->samples, true};
     wrinkles.amplitudes = model->vertex_amplitudes();
+    wrinkles.displace = displace;
     absl::StatusOr<image::RgbaImage> expected =
         renderer_->RenderPattern(mesh, wrinkles, options);
     ASSERT_TRUE(expected.ok()) << expected.status();

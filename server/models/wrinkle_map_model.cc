@@ -1,4 +1,4 @@
-#include "server/amplitude_maps.h"
+#include "server/models/wrinkle_map_model.h"
 
 #include <algorithm>
 #include <bit>
@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
 #include "image/image_encoding.h"
+#include "wrinkle/stopwatch.h"
 
 namespace crease::server {
 namespace {
@@ -171,28 +172,9 @@ absl::StatusOr<WrinklePattern> DecodePatternPng(std::string_view png,
   return pattern;
 }
 
-absl::StatusOr<AmplitudeMapsSetup> ValidateAmplitudeMaps(
+absl::StatusOr<std::unique_ptr<WrinkleModel>> WrinkleMapModel::FromStart(
     const v1::Start& start, absl::Span<const float> corner_uvs,
     v1::Parameters* effective) {
-  const v1::Parameters& p = start.parameters();
-  AmplitudeMapsSetup setup;
-  setup.vertex_amplitudes = start.outputs().vertex_amplitudes();
-  switch (p.model()) {
-    case v1::WRINKLE_MODEL_UNSPECIFIED:
-    case v1::WRINKLE_MODEL_SCA2015:
-      if (setup.vertex_amplitudes) {
-        return absl::InvalidArgumentError(
-            "start.outputs.vertex_amplitudes: needs start.parameters.model "
-            "WRINKLE_MODEL_AMPLITUDE_MAPS");
-      }
-      effective->set_model(v1::WRINKLE_MODEL_SCA2015);
-      return setup;
-    case v1::WRINKLE_MODEL_AMPLITUDE_MAPS:
-      break;
-    default:
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "start.parameters.model: unknown value %d", p.model()));
-  }
   if (corner_uvs.empty()) {
     return absl::InvalidArgumentError(
         "start.parameters.model: WRINKLE_MODEL_AMPLITUDE_MAPS needs "
@@ -206,54 +188,72 @@ absl::StatusOr<AmplitudeMapsSetup> ValidateAmplitudeMaps(
           i / 6, i / 2 % 3, corner_uvs[i], kMaxUvMagnitude));
     }
   }
-  const v1::AmplitudeMapParameters& a = p.amplitude_maps();
+  const v1::AmplitudeMapParameters& a = start.parameters().amplitude_maps();
   CREASE_ASSIGN_OR_RETURN(
-      setup.params, ModelParams(a, start.topology().rest_positions_size() > 0));
+      AmplitudeModelParams params,
+      ModelParams(a, start.topology().rest_positions_size() > 0));
   CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern, Pattern(a));
-  setup.enabled = true;
-  setup.displace = a.displace();
   effective->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
-  FillEffective(setup.params, pattern, a.pattern_png().empty(),
+  FillEffective(params, pattern, a.pattern_png().empty(),
                 a.has_wavelength() ? a.wavelength() : 1.0 / 16.0, a.displace(),
                 effective->mutable_amplitude_maps());
-  setup.pattern = std::make_shared<const WrinklePattern>(std::move(pattern));
-  return setup;
+  return std::make_unique<WrinkleMapModel>(
+      params, std::make_shared<const WrinklePattern>(std::move(pattern)),
+      start.outputs().vertex_amplitudes(), a.displace());
 }
 
-absl::Status AmplitudeMaps::Update(const Session& session,
-                                   absl::Span<const float> rest_positions,
-                                   absl::Span<const float> corner_uvs,
-                                   absl::Span<const float> positions) {
-  if (!setup_.enabled) return absl::OkStatus();
+absl::Status WrinkleMapModel::CheckOutputs(const v1::Outputs& outputs) const {
+  if (outputs.has_uv_maps() && outputs.uv_maps().size() > 0) {
+    return absl::InvalidArgumentError(
+        "start.outputs.uv_maps: drawn from SCA 2015's wrinkles, not with "
+        "WRINKLE_MODEL_AMPLITUDE_MAPS (its vertex_amplitudes and pattern "
+        "are the model's whole output)");
+  }
+  if (outputs.wrinkled_mesh().level() > 0) {
+    return absl::InvalidArgumentError(
+        "start.outputs.wrinkled_mesh: drawn from SCA 2015's wrinkles, not "
+        "with WRINKLE_MODEL_AMPLITUDE_MAPS");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WrinkleMapModel::Update(const Session& analysis,
+                                     const ModelFrame& frame) {
+  Stopwatch watch;
   if (!model_) {
     CREASE_ASSIGN_OR_RETURN(
         AmplitudeModel model,
-        AmplitudeModel::Create(
-            session.topology(), corner_uvs, *setup_.pattern,
-            rest_positions.empty() ? positions : rest_positions,
-            setup_.params));
+        AmplitudeModel::Create(analysis.topology(), frame.corner_uvs, *pattern_,
+                               frame.rest_positions.empty()
+                                   ? frame.positions
+                                   : frame.rest_positions,
+                               params_));
     model_ = std::move(model);
   }
-  return model_->Update(positions, session.references());
+  CREASE_RETURN_IF_ERROR(
+      model_->Update(frame.positions, analysis.references()));
+  update_ms_ = watch.Lap();
+  return absl::OkStatus();
 }
 
-void AmplitudeMaps::FillFrame(double update_ms, v1::FrameResult* result) const {
-  if (!setup_.enabled || !model_) return;
-  result->mutable_timings()->set_amplitude_maps_ms(update_ms);
-  if (!setup_.vertex_amplitudes) return;
+void WrinkleMapModel::FillFrame(v1::FrameResult* result) const {
+  if (!model_) return;
+  result->mutable_timings()->set_amplitude_maps_ms(update_ms_);
+  if (!vertex_amplitudes_) return;
   v1::VertexAmplitudes* out = result->mutable_vertex_amplitudes();
   out->set_channels(static_cast<uint32_t>(model_->channels()));
   const absl::Span<const float> amplitudes = model_->vertex_amplitudes();
   out->mutable_amplitudes()->Add(amplitudes.begin(), amplitudes.end());
 }
 
-renderer::PatternWrinkles AmplitudeMaps::Wrinkles() const {
+renderer::WrinkleDraw WrinkleMapModel::Draw(const Session&) {
   renderer::PatternWrinkles wrinkles;
-  if (!setup_.enabled || !model_) return wrinkles;
-  const WrinklePattern& pattern = *setup_.pattern;
+  if (!model_) return wrinkles;
+  const WrinklePattern& pattern = *pattern_;
   wrinkles.pattern = {pattern.width, pattern.height, pattern.channels,
                       pattern.samples, pattern.wrap == PatternWrap::kRepeat};
   wrinkles.amplitudes = model_->vertex_amplitudes();
+  wrinkles.displace = displace_;
   return wrinkles;
 }
 
