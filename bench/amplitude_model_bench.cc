@@ -1,6 +1,6 @@
 // Per-frame cost of the amplitude-modulated wrinkle map model (Volino 1999,
-// wrinkle/amplitude_model.h) on every bundled set and on synthetic sheets,
-// and the bytes its answer needs per frame (3 floats per vertex).
+// wrinkle/wrinkle_maps/amplitude_model.h) on every bundled set and on synthetic
+// sheets, and the bytes its answer needs per frame (3 floats per vertex).
 //
 // Each set is run through a Session once, up front, keeping every frame's
 // adaptive references; each iteration is one AmplitudeModel::Update on the
@@ -21,13 +21,13 @@
 
 #include "benchmark/benchmark.h"
 #include "common/median.h"
+#include "common/stopwatch.h"
 #include "tests/testing/bundled_path.h"
-#include "wrinkle/amplitude_model.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/gltf.h"
-#include "wrinkle/session.h"
-#include "wrinkle/stopwatch.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
 
 namespace crease {
 namespace {

@@ -20,15 +20,15 @@
 
 #include "benchmark/benchmark.h"
 #include "common/median.h"
+#include "common/stopwatch.h"
 #include "crease/v1/crease.pb.h"
 #include "server/session_setup.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/refined_topology.h"
-#include "wrinkle/session.h"
-#include "wrinkle/stopwatch.h"
-#include "wrinkle/vertex_fields.h"
-#include "wrinkle/wrinkled_mesh.h"
+#include "wrinkle/outputs/refined_topology.h"
+#include "wrinkle/outputs/vertex_fields.h"
+#include "wrinkle/outputs/wrinkled_mesh.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

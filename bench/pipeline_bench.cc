@@ -17,9 +17,9 @@
 #include "benchmark/benchmark.h"
 #include "common/median.h"
 #include "tests/testing/bundled_path.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

@@ -31,12 +31,12 @@
 #include "server/render_pool.h"
 #endif
 #include "tests/testing/bundled_path.h"
-#include "wrinkle/amplitude_model.h"
+#include "wrinkle/core/mesh.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/gltf.h"
-#include "wrinkle/mesh.h"
-#include "wrinkle/session.h"
-#include "wrinkle/wrinkle_pattern.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::renderer {
 namespace {

@@ -46,3 +46,23 @@ function(crease_check_part)
     endif()
   endforeach()
 endfunction()
+
+# crease_check_includes(FOLDER f ALLOWED a b ...): the sources in folder f (not its
+# subfolders) include from the project's wrinkle/ tree only headers of f and of the
+# folders a, b, ... (each "wrinkle/x"); the folders' order in docs/architecture.md.
+function(crease_check_includes)
+  cmake_parse_arguments(RULE "" "FOLDER" "ALLOWED" ${ARGN})
+  file(GLOB sources ${PROJECT_SOURCE_DIR}/${RULE_FOLDER}/*.h
+       ${PROJECT_SOURCE_DIR}/${RULE_FOLDER}/*.cc)
+  foreach(source IN LISTS sources)
+    file(STRINGS ${source} includes REGEX "^#include \"wrinkle/")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^#include \"(wrinkle/.*)/[^/]*\".*$" "\\1" folder "${line}")
+      if(NOT folder STREQUAL RULE_FOLDER AND NOT folder IN_LIST RULE_ALLOWED)
+        message(FATAL_ERROR "${source}: ${line} reaches ${folder}, which "
+                            "${RULE_FOLDER} must not include (docs/architecture.md, "
+                            "\"The wrinkle/ folders\")")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()

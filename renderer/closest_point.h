@@ -32,7 +32,7 @@ float SegmentTriangleDistanceSq(const Eigen::Vector3f& p0,
 
 // Whether some point of triangle abc can lie in the projection cell of a
 // wrinkle's segment v0 v1 whose bisector normals are s0 and s1
-// (wrinkle/projection_shared.h): where c = (v0 - p).s0 and g = (v1 - p).s1
+// (wrinkle/data/projection_shared.h): where c = (v0 - p).s0 and g = (v1 - p).s1
 // differ in sign or vanish. Both are affine in p, so when every corner gives
 // both the same strict sign by more than 1e-4 |s| `scale` (`scale`: the
 // distances the products are made of, for the shaders' rounding), no point of

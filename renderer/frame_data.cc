@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_format.h"
 #include "renderer/closest_point.h"
-#include "wrinkle/smooth_normals.h"
-#include "wrinkle/weld.h"
+#include "wrinkle/data/smooth_normals.h"
+#include "wrinkle/data/weld.h"
 
 namespace crease::renderer {
 namespace {

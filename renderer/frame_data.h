@@ -13,7 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "wrinkle/frame_wrinkles.h"
+#include "wrinkle/data/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
 
 namespace crease::renderer {

@@ -19,7 +19,7 @@
 #include "renderer/gl/shader_library.h"
 #include "renderer/gl/stream_buffer.h"
 #include "renderer/uv_maps.h"
-#include "wrinkle/weld.h"
+#include "wrinkle/data/weld.h"
 
 namespace crease::shaders {
 extern const char kShader_mesh_vert[];

@@ -14,7 +14,7 @@
 #include "renderer/gpu_context.h"
 #include "renderer/pattern_data.h"
 #include "renderer/pixel_readback.h"
-#include "wrinkle/frame_wrinkles.h"
+#include "wrinkle/data/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
 
 namespace crease::renderer {

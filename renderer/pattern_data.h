@@ -2,10 +2,10 @@
 #define CREASE_RENDERER_PATTERN_DATA_H_
 
 // The CPU half of drawing the amplitude-modulated wrinkle-map model (Volino &
-// Magnenat-Thalmann 1999; wrinkle/amplitude_model.h computes it): the plain
-// data FrameRenderer takes, the pattern's texture layers, and the per-vertex
-// and per-edge data of the displaced variant. No GL: tested without a
-// context. docs/algorithm.md, "Drawing the wrinkle-map model".
+// Magnenat-Thalmann 1999; wrinkle/wrinkle_maps/amplitude_model.h computes it):
+// the plain data FrameRenderer takes, the pattern's texture layers, and the
+// per-vertex and per-edge data of the displaced variant. No GL: tested without
+// a context. docs/algorithm.md, "Drawing the wrinkle-map model".
 
 #include <Eigen/Core>
 #include <array>

@@ -15,7 +15,7 @@
 #include "renderer/gl/stream_buffer.h"
 #include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_pieces.h"
-#include "wrinkle/weld.h"
+#include "wrinkle/data/weld.h"
 
 namespace crease::shaders {
 extern const char kShader_uv_map_vert[];

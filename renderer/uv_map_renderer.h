@@ -7,7 +7,7 @@
 #include "renderer/frame_data.h"
 #include "renderer/gpu_context.h"
 #include "renderer/uv_maps.h"
-#include "wrinkle/frame_wrinkles.h"
+#include "wrinkle/data/frame_wrinkles.h"
 
 namespace crease::renderer {
 

@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
+#include "common/stopwatch.h"
 #include "renderer/uv_maps.h"
-#include "wrinkle/stopwatch.h"
 
 namespace crease::server {
 namespace {

@@ -17,12 +17,12 @@
 #include "renderer/frame_data.h"
 #include "renderer/uv_maps.h"
 #include "server/server_options.h"
-#include "wrinkle/frame_wrinkles.h"
+#include "wrinkle/data/frame_wrinkles.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/refined_topology.h"
-#include "wrinkle/session.h"
-#include "wrinkle/vertex_fields.h"
-#include "wrinkle/wrinkled_mesh.h"
+#include "wrinkle/outputs/refined_topology.h"
+#include "wrinkle/outputs/vertex_fields.h"
+#include "wrinkle/outputs/wrinkled_mesh.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
 

@@ -14,11 +14,11 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
+#include "common/stopwatch.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/pattern_data.h"
 #include "renderer/uv_maps.h"
 #include "server/thread_pool.h"
-#include "wrinkle/stopwatch.h"
 
 namespace crease::server {
 

@@ -22,7 +22,7 @@
 #include "server/render_pool.h"
 #include "server/server_options.h"
 #include "server/session_setup.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
 

@@ -11,11 +11,11 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "common/stopwatch.h"
 #include "crease/v1/crease.grpc.pb.h"
 #include "server/render_pool.h"
 #include "server/served_session.h"
 #include "server/service_state.h"
-#include "wrinkle/stopwatch.h"
 
 namespace crease::server {
 

@@ -17,7 +17,7 @@
 #include "server/models/wrinkle_model.h"
 #include "server/render_pool.h"
 #include "server/server_options.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
 

@@ -1,6 +1,6 @@
 // Wrinkle lookup shared by the evaluation and fragment shaders. Inserted after
-// wrinkle/profile_shared.h, wrinkle/projection_shared.h and
-// wrinkle/wrinkle_lookup_shared.h (the per-segment projection, the offset and
+// wrinkle/data/profile_shared.h, wrinkle/data/projection_shared.h and
+// wrinkle/data/wrinkle_lookup_shared.h (the per-segment projection, the offset and
 // the direction across, which the CPU's wrinkled mesh uses too). Per triangle:
 // offset into `ranges`, how many, how many of those (listed first) displace
 // the surface, padding; each range is [first, last] refined points of one

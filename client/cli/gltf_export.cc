@@ -13,8 +13,8 @@
 #include "common/status_macros.h"
 #include "image/image_encoding.h"
 #include "image/rgba_image.h"
-#include "wrinkle/smooth_normals.h"
-#include "wrinkle/weld.h"
+#include "wrinkle/data/smooth_normals.h"
+#include "wrinkle/data/weld.h"
 
 ABSL_FLAG(std::string, export, "",
           "Write what comes back as one glTF 2.0 binary (.glb) here: the "

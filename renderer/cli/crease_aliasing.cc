@@ -25,7 +25,7 @@
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 ABSL_FLAG(std::string, data, "data", "Directory of the bundled animations.");
 ABSL_FLAG(std::string, sets, "fox_walk,cloth_pants_knee,cesiumman_walk",

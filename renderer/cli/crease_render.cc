@@ -25,7 +25,7 @@
 #include "renderer/frame_renderer.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/gltf.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
 ABSL_FLAG(std::string, pc2, "",

@@ -1,8 +1,8 @@
 #ifndef CREASE_RENDERER_GL_SHADER_LIBRARY_H_
 #define CREASE_RENDERER_GL_SHADER_LIBRARY_H_
 // Internal to renderer/: the GLSL shared between stages, as the stages that
-// use it include it: the wrinkle lookup (wrinkle/profile_shared.h,
-// wrinkle/projection_shared.h, wrinkle/wrinkle_lookup_shared.h,
+// use it include it: the wrinkle lookup (wrinkle/data/profile_shared.h,
+// wrinkle/data/projection_shared.h, wrinkle/data/wrinkle_lookup_shared.h,
 // shaders/wrinkle_field.glsl) and the cloth lighting
 // (shaders/cloth_lighting.glsl).
 

@@ -3,13 +3,13 @@
 
 // SCA 2015 (Gillette, Peters et al., "Real-Time Dynamic Wrinkling of Coarse
 // Animated Cloth"), Parameters.model WRINKLE_MODEL_SCA2015 and the default.
-// Its work is the shared analysis itself (wrinkle/session.h, steps 1-11):
-// it asks for all of it and draws the traced wrinkles.
+// Its work is the shared analysis itself (wrinkle/sca2015/session.h, steps
+// 1-11): it asks for all of it and draws the traced wrinkles.
 
 #include <memory>
 
 #include "server/models/wrinkle_model.h"
-#include "wrinkle/frame_wrinkles.h"
+#include "wrinkle/data/frame_wrinkles.h"
 
 namespace crease::server {
 

@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
+#include "common/stopwatch.h"
 #include "image/image_encoding.h"
-#include "wrinkle/stopwatch.h"
 
 namespace crease::server {
 namespace {

@@ -16,9 +16,9 @@
 #include "crease/v1/crease.pb.h"
 #include "renderer/pattern_data.h"
 #include "server/models/wrinkle_model.h"
-#include "wrinkle/amplitude_model.h"
-#include "wrinkle/session.h"
-#include "wrinkle/wrinkle_pattern.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::server {
 

@@ -3,8 +3,8 @@
 
 // The seam between a served session (server/served_session.h) and a wrinkle
 // model (docs/architecture.md, "Wrinkle models"). Every session runs the
-// shared analysis (wrinkle/session.h: welding, and when someone reads them
-// the compression field and SCA 2015's traced wrinkles); its model then
+// shared analysis (wrinkle/sca2015/session.h: welding, and when someone reads
+// them the compression field and SCA 2015's traced wrinkles); its model then
 // updates on it, fills its part of each answer and says what to draw. The
 // server chooses the model in one place, ModelFromStart (models/registry.h).
 
@@ -12,7 +12,7 @@
 #include "absl/types/span.h"
 #include "crease/v1/crease.pb.h"
 #include "renderer/frame_renderer.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
 

@@ -15,7 +15,7 @@
 
 #include "tests/fuzz/fuzz_input.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::fuzz {
 

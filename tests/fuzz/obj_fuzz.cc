@@ -12,7 +12,7 @@
 
 #include "tests/fuzz/session_invariants.h"
 #include "wrinkle/io/obj.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace crease;

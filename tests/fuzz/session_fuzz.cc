@@ -13,7 +13,7 @@
 #include "tests/fuzz/fuzz_input.h"
 #include "tests/fuzz/fuzzed_sheet.h"
 #include "tests/fuzz/session_invariants.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace crease;

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "tests/fuzz/fuzz_check.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::fuzz {
 

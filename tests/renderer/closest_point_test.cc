@@ -8,7 +8,7 @@
 #include <cmath>
 #include <random>
 
-#include "wrinkle/projection_shared.h"
+#include "wrinkle/data/projection_shared.h"
 
 namespace crease::renderer {
 namespace {

@@ -29,8 +29,8 @@
 #include "tests/testing/bundled_path.h"
 #include "tests/testing/session_runner.h"
 #include "wrinkle/io/gltf.h"
-#include "wrinkle/refined_topology.h"
-#include "wrinkle/wrinkled_mesh.h"
+#include "wrinkle/outputs/refined_topology.h"
+#include "wrinkle/outputs/wrinkled_mesh.h"
 
 namespace crease::renderer {
 namespace {

@@ -9,11 +9,11 @@
 #include "tests/renderer/shader_twin.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
+#include "wrinkle/data/profile_shared.h"
+#include "wrinkle/data/projection_shared.h"
+#include "wrinkle/data/weld.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/profile_shared.h"
-#include "wrinkle/projection_shared.h"
-#include "wrinkle/session.h"
-#include "wrinkle/weld.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::renderer {
 namespace {

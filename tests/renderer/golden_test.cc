@@ -15,9 +15,9 @@
 #include "tests/renderer/renderer_fixture.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::renderer {
 namespace {

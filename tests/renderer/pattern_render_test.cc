@@ -19,11 +19,11 @@
 #include "tests/renderer/image_difference.h"
 #include "tests/renderer/renderer_fixture.h"
 #include "tests/testing/bundled_path.h"
-#include "wrinkle/amplitude_model.h"
+#include "wrinkle/core/mesh.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/gltf.h"
-#include "wrinkle/mesh.h"
-#include "wrinkle/synthetic_sheet.h"
-#include "wrinkle/wrinkle_pattern.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::renderer {
 namespace {

@@ -12,9 +12,9 @@
 
 #include "gtest/gtest.h"
 #include "renderer/frame_renderer.h"
-#include "wrinkle/frame_wrinkles.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/data/frame_wrinkles.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::renderer {
 

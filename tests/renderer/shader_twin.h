@@ -2,7 +2,7 @@
 #define CREASE_TESTS_RENDERER_SHADER_TWIN_H_
 
 // The C++ twin of the evaluation stage's wrinkle lookup, written apart from
-// the shaders and from wrinkle/wrinkle_lookup.cc, on the renderer's own
+// the shaders and from wrinkle/outputs/wrinkle_lookup.cc, on the renderer's own
 // buffers: what the tests hold both to.
 
 #include <Eigen/Core>
@@ -13,9 +13,9 @@
 
 #include "gtest/gtest.h"
 #include "renderer/frame_data.h"
-#include "wrinkle/frame_wrinkles.h"
-#include "wrinkle/profile_shared.h"
-#include "wrinkle/projection_shared.h"
+#include "wrinkle/data/frame_wrinkles.h"
+#include "wrinkle/data/profile_shared.h"
+#include "wrinkle/data/projection_shared.h"
 
 namespace crease::renderer {
 

@@ -18,9 +18,9 @@
 #include "tests/renderer/renderer_fixture.h"
 #include "tests/renderer/uv_map_difference.h"
 #include "tests/testing/bundled_path.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/data/weld.h"
 #include "wrinkle/io/gltf.h"
-#include "wrinkle/synthetic_sheet.h"
-#include "wrinkle/weld.h"
 
 namespace crease::renderer {
 namespace {

@@ -1,9 +1,9 @@
-// The CPU's wrinkle lookup (wrinkle/wrinkle_lookup.h, which places the
+// The CPU's wrinkle lookup (wrinkle/outputs/wrinkle_lookup.h, which places the
 // wrinkled mesh) against the renderer's: on the renderer's own buffers, with
 // every wrinkle displacing at full height (a view so close that no level of
 // detail applies), both give the same offset at every point.
 
-#include "wrinkle/wrinkle_lookup.h"
+#include "wrinkle/outputs/wrinkle_lookup.h"
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -14,7 +14,7 @@
 #include "tests/renderer/renderer_fixture.h"
 #include "tests/renderer/shader_twin.h"
 #include "tests/testing/bundled_data.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::renderer {
 namespace {

@@ -15,7 +15,7 @@
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease::server {
 namespace {

@@ -10,9 +10,9 @@
 #include "renderer/gpu_context.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
-#include "wrinkle/frame_wrinkles.h"
+#include "wrinkle/data/frame_wrinkles.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
 namespace {

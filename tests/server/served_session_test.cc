@@ -16,9 +16,9 @@
 #include "server/session_setup.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
-#include "wrinkle/amplitude_model.h"
-#include "wrinkle/session.h"
-#include "wrinkle/wrinkle_pattern.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::server {
 namespace {

@@ -21,9 +21,9 @@
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/png_bomb.h"
 #include "tests/testing/session_runner.h"
-#include "wrinkle/amplitude_model.h"
-#include "wrinkle/session.h"
-#include "wrinkle/wrinkle_pattern.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::server {
 namespace {

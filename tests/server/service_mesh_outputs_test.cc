@@ -11,11 +11,11 @@
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
-#include "wrinkle/refined_topology.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
-#include "wrinkle/vertex_fields.h"
-#include "wrinkle/wrinkled_mesh.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/outputs/refined_topology.h"
+#include "wrinkle/outputs/vertex_fields.h"
+#include "wrinkle/outputs/wrinkled_mesh.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
 namespace {

@@ -23,7 +23,7 @@
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease::server {
 namespace {

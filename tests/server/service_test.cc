@@ -13,7 +13,7 @@
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
 namespace {

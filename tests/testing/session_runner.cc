@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::testing {
 

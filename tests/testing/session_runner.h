@@ -9,7 +9,7 @@
 #include "absl/functional/function_ref.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::testing {
 

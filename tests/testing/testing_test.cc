@@ -7,7 +7,7 @@
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

@@ -9,9 +9,9 @@
 #include "gtest/gtest.h"
 #include "tests/testing/bundled_path.h"
 #include "tests/testing/session_runner.h"
-#include "wrinkle/amplitude_model.h"
 #include "wrinkle/io/gltf.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
 
 namespace crease {
 namespace {

@@ -1,4 +1,4 @@
-#include "wrinkle/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
 
 #include <Eigen/Geometry>
 #include <algorithm>
@@ -12,9 +12,9 @@
 #include "gtest/gtest.h"
 #include "tests/testing/session_runner.h"
 #include "tests/wrinkle/wrinkle_sheet_test.h"
-#include "wrinkle/mesh.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/core/mesh.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

@@ -1,4 +1,4 @@
-#include "wrinkle/frame_wrinkles.h"
+#include "wrinkle/data/frame_wrinkles.h"
 
 #include <cmath>
 #include <functional>
@@ -8,9 +8,9 @@
 #include "gtest/gtest.h"
 #include "tests/testing/session_runner.h"
 #include "tests/wrinkle/wrinkle_sheet_test.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
-#include "wrinkle/weld.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/data/weld.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "gtest/gtest.h"
 #include "tests/testing/session_runner.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

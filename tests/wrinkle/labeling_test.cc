@@ -1,4 +1,4 @@
-#include "wrinkle/labeling.h"
+#include "wrinkle/sca2015/labeling.h"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "wrinkle/mesh.h"
+#include "wrinkle/core/mesh.h"
 
 #include <algorithm>
 #include <set>
@@ -6,8 +6,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/bundled_data.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/obj.h"
-#include "wrinkle/synthetic_sheet.h"
 
 namespace crease {
 namespace {

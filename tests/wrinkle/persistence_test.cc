@@ -1,12 +1,12 @@
-#include "wrinkle/persistence.h"
+#include "wrinkle/sca2015/persistence.h"
 
 #include <cmath>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "wrinkle/mesh.h"
-#include "wrinkle/metrics.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/core/mesh.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/sca2015/metrics.h"
 
 namespace crease {
 namespace {

@@ -1,4 +1,4 @@
-#include "wrinkle/projection_shared.h"
+#include "wrinkle/data/projection_shared.h"
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>

@@ -1,4 +1,4 @@
-#include "wrinkle/reference.h"
+#include "wrinkle/sca2015/reference.h"
 
 #include <cmath>
 #include <random>

@@ -1,4 +1,4 @@
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 #include <atomic>
 #include <cmath>
@@ -11,9 +11,9 @@
 #include "gtest/gtest.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/metrics.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/sca2015/metrics.h"
 
 // Counts heap allocations so the test can check that ProcessFrame makes none.
 // GCC 12 cannot see that the replaced new and delete below pair malloc with

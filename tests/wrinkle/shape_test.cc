@@ -1,12 +1,12 @@
-#include "wrinkle/shape.h"
+#include "wrinkle/sca2015/shape.h"
 
 #include <cmath>
 #include <numbers>
 
 #include "gtest/gtest.h"
-#include "wrinkle/profile_shared.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/data/profile_shared.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

@@ -1,4 +1,4 @@
-#include "wrinkle/stretch.h"
+#include "wrinkle/core/stretch.h"
 
 #include <Eigen/Geometry>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "wrinkle/vertex_fields.h"
+#include "wrinkle/outputs/vertex_fields.h"
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -10,8 +10,8 @@
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
 #include "tests/wrinkle/wrinkle_sheet_test.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

@@ -1,4 +1,4 @@
-#include "wrinkle/wrinkle_pattern.h"
+#include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 #include <cmath>
 #include <limits>

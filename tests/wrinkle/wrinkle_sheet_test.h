@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/triangle_mesh.h"
-#include "wrinkle/synthetic_sheet.h"
 
 namespace crease::testing {
 

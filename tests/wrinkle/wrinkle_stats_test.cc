@@ -2,7 +2,7 @@
 // cases, the scale-aware default width, the two thresholds, joining, and the
 // targets on the bundled animations.
 
-#include "wrinkle/wrinkle_stats.h"
+#include "wrinkle/sca2015/wrinkle_stats.h"
 
 #include <Eigen/Geometry>
 #include <algorithm>
@@ -16,12 +16,12 @@
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
 #include "tests/wrinkle/wrinkle_sheet_test.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/joining.h"
-#include "wrinkle/metrics.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
-#include "wrinkle/tracing.h"
+#include "wrinkle/sca2015/joining.h"
+#include "wrinkle/sca2015/metrics.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/sca2015/tracing.h"
 
 namespace crease {
 namespace {

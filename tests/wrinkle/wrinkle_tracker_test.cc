@@ -1,4 +1,4 @@
-#include "wrinkle/wrinkle_tracker.h"
+#include "wrinkle/sca2015/wrinkle_tracker.h"
 
 #include <Eigen/Geometry>
 #include <algorithm>
@@ -14,8 +14,8 @@
 #include "tests/testing/session_runner.h"
 #include "tests/wrinkle/wrinkle_sheet_test.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/metrics.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/metrics.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

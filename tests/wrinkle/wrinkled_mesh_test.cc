@@ -1,4 +1,4 @@
-#include "wrinkle/wrinkled_mesh.h"
+#include "wrinkle/outputs/wrinkled_mesh.h"
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -10,10 +10,10 @@
 #include "gtest/gtest.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
-#include "wrinkle/refined_topology.h"
-#include "wrinkle/session.h"
-#include "wrinkle/synthetic_sheet.h"
-#include "wrinkle/weld.h"
+#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/data/weld.h"
+#include "wrinkle/outputs/refined_topology.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "wrinkle/labeling.h"
-#include "wrinkle/metrics.h"
-#include "wrinkle/session.h"
-#include "wrinkle/wrinkle_stats.h"
+#include "wrinkle/sca2015/labeling.h"
+#include "wrinkle/sca2015/metrics.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/sca2015/wrinkle_stats.h"
 
 namespace crease::cli {
 

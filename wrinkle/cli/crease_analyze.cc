@@ -28,8 +28,8 @@
 #include "wrinkle/cli/wrinkle_output.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/ply.h"
-#include "wrinkle/metrics.h"
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/metrics.h"
+#include "wrinkle/sca2015/session.h"
 
 ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
 ABSL_FLAG(std::string, pc2, "",

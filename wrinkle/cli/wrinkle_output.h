@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "wrinkle/session.h"
+#include "wrinkle/sca2015/session.h"
 
 namespace crease::cli {
 

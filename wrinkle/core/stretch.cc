@@ -1,0 +1,105 @@
+#include "wrinkle/core/stretch.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace crease {
+
+Eigen::Matrix2d EdgeMatrix(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1,
+                           const Eigen::Vector3d& x2, LocalFrame* frame) {
+  const Eigen::Vector3d e1 = x1 - x0;
+  const Eigen::Vector3d e2 = x2 - x0;
+  const double len1 = e1.norm();
+  const Eigen::Vector3d normal = e1.cross(e2);
+  const double normal_len = normal.norm();
+  Eigen::Matrix2d m = Eigen::Matrix2d::Zero();
+  if (len1 == 0.0 || normal_len == 0.0) {
+    *frame = LocalFrame{};
+    m(0, 0) = len1;
+    return m;
+  }
+  frame->x_axis = e1 / len1;
+  frame->y_axis = (normal / normal_len).cross(frame->x_axis);
+  m(0, 0) = len1;
+  m(0, 1) = e2.dot(frame->x_axis);
+  m(1, 1) = e2.dot(frame->y_axis);
+  return m;
+}
+
+bool IsDegenerate(const Eigen::Matrix2d& m, double relative_area) {
+  const double det = m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0);
+  const double len1_sq = m(0, 0) * m(0, 0) + m(1, 0) * m(1, 0);
+  const double len2_sq = m(0, 1) * m(0, 1) + m(1, 1) * m(1, 1);
+  const Eigen::Vector2d e3 = m.col(1) - m.col(0);
+  const double longest_sq = std::max({len1_sq, len2_sq, e3.squaredNorm()});
+  return !(std::abs(det) > relative_area * longest_sq) || !std::isfinite(det);
+}
+
+void SingularValues(const Eigen::Matrix2d& f, double* s1, double* s2) {
+  const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
+  // F = rotation part (e, k) + reflection part (g, h); s1 = |rot| + |ref|,
+  // s2 = |rot| - |ref| = det F / s1 (the quotient avoids cancellation when s2
+  // << s1).
+  const double e = 0.5 * (a + d), g = 0.5 * (a - d);
+  const double h = 0.5 * (c + b), k = 0.5 * (c - b);
+  *s1 = std::sqrt(e * e + k * k) + std::sqrt(g * g + h * h);
+  *s2 = *s1 > 0.0 ? (a * d - b * c) / *s1 : 0.0;
+}
+
+Svd2 ClosedFormSvd(const Eigen::Matrix2d& f) {
+  Svd2 out;
+  SingularValues(f, &out.s1, &out.s2);
+  if (!(out.s1 > 0.0)) {
+    out.s1 = out.s2 = 0.0;
+    return out;
+  }
+  const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
+  // Dominant eigenvector of F F^T = [[p, m], [m, n]]: the null vector of either
+  // row of F F^T - s1^2 I, whichever row is longer (the shorter may vanish).
+  const double p = a * a + b * b, m = a * c + b * d, n = c * c + d * d;
+  const double s1_sq = out.s1 * out.s1;
+  double ux = m, uy = s1_sq - p;
+  const double alt_x = s1_sq - n, alt_y = m;
+  if (alt_x * alt_x + alt_y * alt_y > ux * ux + uy * uy) {
+    ux = alt_x;
+    uy = alt_y;
+  }
+  const double u_len_sq = ux * ux + uy * uy;
+  if (u_len_sq > 1e-300 * s1_sq * s1_sq) {
+    const double inv = 1.0 / std::sqrt(u_len_sq);
+    ux *= inv;
+    uy *= inv;
+  } else {
+    ux = 1.0;  // F is a scaled rotation: any direction is singular
+    uy = 0.0;
+  }
+  // v1 = F^T u1 / |F^T u1|; u2, v2 are u1, v1 turned by 90 degrees.
+  double vx = a * ux + c * uy, vy = b * ux + d * uy;
+  const double v_inv = 1.0 / std::sqrt(vx * vx + vy * vy);
+  vx *= v_inv;
+  vy *= v_inv;
+  // s2 = u2 . F v2 carries the sign of det F.
+  out.s2 = -uy * (a * -vy + b * vx) + ux * (c * -vy + d * vx);
+  out.u << ux, -uy, uy, ux;
+  out.v << vx, -vy, vy, vx;
+  return out;
+}
+
+StretchRatios MakeStretchRatios(double s1, double s2) {
+  if (!(s2 > 0.0) || !std::isfinite(s1)) return StretchRatios::Degenerate();
+  return StretchRatios{s1, s2, 1.0 / s2, false};
+}
+
+StretchTensor MakeStretchTensor(const Svd2& svd, const LocalFrame& current) {
+  if (!(svd.s2 > 0.0) || !std::isfinite(svd.s1))
+    return StretchTensor::Degenerate();
+  StretchTensor t;
+  t.lambda_max = svd.s1;
+  t.lambda_min = svd.s2;
+  t.compression = 1.0 / svd.s2;
+  t.compression_dir = current.Lift(svd.u.col(1));
+  t.wrinkle_dir = current.Lift(svd.u.col(0));
+  return t;
+}
+
+}  // namespace crease

@@ -1,0 +1,47 @@
+#ifndef CREASE_WRINKLE_CORE_SYNTHETIC_SHEET_H_
+#define CREASE_WRINKLE_CORE_SYNTHETIC_SHEET_H_
+
+#include <vector>
+
+#include "wrinkle/io/triangle_mesh.h"
+
+namespace crease {
+
+// A flat nx x nz grid of quads (2 triangles each, diagonals alternating) in the
+// XZ plane, `width` x `depth`, at y = 0. For tests and benchmarks at any size.
+io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth);
+
+// Planar UVs for a sheet made by MakeGridSheet(_, _, width, depth): corner
+// uv = (x / width, z / depth), filled into sheet->corner_uvs.
+void SetSheetUvs(float width, float depth, io::TriangleMesh* sheet);
+
+// Frame `frame` of a periodic animation of such a sheet: the sheet is squeezed
+// along X by up to `max_squeeze` (0.3 = to 70 %), more at larger z, and the
+// lost length bulges up in Y, with a period of `period` frames. Writes packed
+// xyz into *positions.
+void AnimateSheet(const io::TriangleMesh& rest, int frame, int period,
+                  float max_squeeze, std::vector<float>* positions);
+
+// A sheet made by MakeGridSheet(_, _, 1, 1) squeezed in its plane along X,
+// most in the middle: x' = x - k sin(2 pi (x - 1/2)) / (2 pi), so dx'/dx = 1 -
+// k cos(2 pi (x - 1/2)) (to 1 - k at x = 1/2, stretched to 1 + k at the sides).
+void SqueezeSheetMiddle(const io::TriangleMesh& rest, float k,
+                        std::vector<float>* positions);
+
+// A sheet made by MakeGridSheet(_, _, width, depth) hung from its edge
+// z = 0, which is gathered as a waistband or a curtain's heading is: the
+// whole sheet is drawn in about its centre line to 1 - `gather` of its width
+// (0.6: to 40 %), and from `band` below the edge on, the slack goes into
+// `coarse_folds` out-of-plane zigzag waves (y) that keep every edge across
+// the sheet its rest length (their corners on vertex columns when the
+// columns are a multiple of 2 coarse_folds), as a coarse simulation's own
+// folds take it up. The band itself is held flat, so it compresses in the
+// sheet's plane (fully, then a smoothstep to none from `band` to 2 `band`),
+// and there, folds are the wrinkles' to add.
+// Writes packed xyz into *positions.
+void GatherSheetEdge(const io::TriangleMesh& rest, float gather, float band,
+                     int coarse_folds, std::vector<float>* positions);
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_CORE_SYNTHETIC_SHEET_H_

@@ -1,0 +1,92 @@
+// The wrinkle lookup's geometry, written once in the subset of C++ and GLSL
+// both accept (like profile_shared.h and projection_shared.h, after which the
+// renderer inserts it into its GLSL): one segment's and one end's part in the
+// smooth projection of a surface point onto a wrinkle's refined centre line,
+// the offset that projection gives, and the direction across the wrinkle.
+// shaders/wrinkle_field.glsl walks its GPU buffers with these; the CPU
+// (wrinkle/outputs/wrinkle_lookup.cc: the wrinkled mesh) walks a FrameWrinkles
+// with the same, so both displace a point by the same rule. In C++ the vector
+// types are glsl_vec.h's, in namespace crease::glsl.
+
+#ifndef CREASE_WRINKLE_DATA_WRINKLE_LOOKUP_SHARED_H_
+#define CREASE_WRINKLE_DATA_WRINKLE_LOOKUP_SHARED_H_
+
+#ifdef __cplusplus
+#include "wrinkle/data/glsl_vec.h"
+#include "wrinkle/data/profile_shared.h"
+#include "wrinkle/data/projection_shared.h"
+#define CREASE_INOUT(type) type&
+namespace crease::glsl {
+#else
+#define CREASE_INOUT(type) inout type
+#endif
+
+// Segment v0 v1 of a refined centre line (widths w0, w1; bisector normals s0,
+// s1; heights h0, h1) as a candidate for p's projection (Eq. 7.1-7.3): when p
+// is within reach of it (closer to its midpoint than half its length plus
+// half its wider end's width, plus `margin`) and in its cell, and nearer than
+// best_d2, the projection q, its squared distance and the width and height
+// there replace the best so far.
+CREASE_SHARED_FN void ProjectOntoSegment(
+    vec3 v0, float w0, vec3 s0, float h0, vec3 v1, float w1, vec3 s1, float h1,
+    vec3 p, float margin, CREASE_INOUT(float) best_d2, CREASE_INOUT(vec3) q,
+    CREASE_INOUT(float) width, CREASE_INOUT(float) height) {
+  vec3 z0 = v1 - v0;
+  vec3 from_mid = p - 0.5 * (v0 + v1);
+  float reach = 0.5 * (length(z0) + max(w0, w1)) + margin;
+  if (dot(from_mid, from_mid) > reach * reach) return;
+  vec3 z1 = v0 - p;
+  vec3 ds = s1 - s0;
+  float alpha =
+      VoronoiAlpha(dot(z0, ds), dot(z0, s0) + dot(z1, ds), dot(z1, s0));
+  vec3 c = v0 + alpha * z0;
+  vec3 pc = p - c;
+  float d2 = dot(pc, pc);
+  if (alpha >= 0.0 && d2 < best_d2) {
+    best_d2 = d2;
+    q = c;
+    width = mix(w0, w1, alpha);
+    height = mix(h0, h1, alpha);
+  }
+}
+
+// A wrinkle's own end point (width w, height h) as the projection of a p that
+// is in no segment's cell (past that end; the end cell's boundary projects
+// onto it, so this is continuous): taken when nearer than best_d2.
+CREASE_SHARED_FN void ProjectOntoEnd(vec3 end, float w, float h, vec3 p,
+                                     CREASE_INOUT(float) best_d2,
+                                     CREASE_INOUT(vec3) q,
+                                     CREASE_INOUT(float) width,
+                                     CREASE_INOUT(float) height) {
+  vec3 pe = p - end;
+  float d2 = dot(pe, pe);
+  if (d2 < best_d2) {
+    best_d2 = d2;
+    q = end;
+    width = w;
+    height = h;
+  }
+}
+
+// The offset along the normal of a point at squared distance d2 from the
+// centre line where the wrinkle is `width` wide and `height` high: the
+// cross-section at 2 distance / width (0 where there is no width).
+CREASE_SHARED_FN float OffsetAtDistance(float d2, float width, float height) {
+  if (width <= 0.0) return 0.0;
+  return WrinkleProfile(2.0 * CREASE_SQRT(d2) / width, height);
+}
+
+// The unit direction across the wrinkle at p (normal n), from its projection
+// q towards p in the tangent plane; zero on the centre line.
+CREASE_SHARED_FN vec3 AcrossDirection(vec3 p, vec3 q, vec3 n) {
+  vec3 across = p - q;
+  across -= dot(across, n) * n;
+  float len = length(across);
+  return len > 1e-12 ? across / len : vec3(0.0);
+}
+
+#ifdef __cplusplus
+}  // namespace crease::glsl
+#endif
+
+#endif  // CREASE_WRINKLE_DATA_WRINKLE_LOOKUP_SHARED_H_

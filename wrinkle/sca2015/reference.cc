@@ -1,0 +1,32 @@
+#include "wrinkle/sca2015/reference.h"
+
+namespace crease {
+
+ReferenceUpdate UpdateReference(Label label, const Eigen::Matrix2d& current,
+                                const Svd2& svd, const ReferenceParams& params,
+                                Eigen::Matrix2d* reference, Svd2* updated) {
+  *updated = svd;
+  switch (label) {
+    case Label::kCompress: {
+      const double r = params.compress_relaxation;
+      updated->s1 = (1.0 - r) * svd.s1 + r;
+      updated->s2 = (1.0 - r) * svd.s2 + r;
+      const Eigen::Vector2d inv_s(1.0 / updated->s1, 1.0 / updated->s2);
+      *reference = svd.v * inv_s.asDiagonal() * svd.u.transpose() * current;
+      return ReferenceUpdate::kRelaxed;
+    }
+    case Label::kStretch:
+      if (svd.s1 > 1.0 && svd.s2 > 1.0) {
+        *reference = current;
+        updated->s1 = updated->s2 = 1.0;
+        updated->v = svd.u;  // F = I = U I U^T
+        return ReferenceUpdate::kReplaced;
+      }
+      return ReferenceUpdate::kKept;
+    case Label::kRest:
+      return ReferenceUpdate::kKept;
+  }
+  return ReferenceUpdate::kKept;
+}
+
+}  // namespace crease

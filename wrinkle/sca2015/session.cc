@@ -1,0 +1,185 @@
+#include "wrinkle/sca2015/session.h"
+
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "common/status_macros.h"
+#include "common/stopwatch.h"
+
+namespace crease {
+namespace {
+
+Eigen::Vector3d Vertex(absl::Span<const float> positions, int32_t v) {
+  return Eigen::Vector3d(positions[3 * v], positions[3 * v + 1],
+                         positions[3 * v + 2]);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Session>> Session::Create(
+    absl::Span<const io::Triangle> triangles,
+    absl::Span<const float> rest_positions, const SessionParams& params) {
+  CREASE_ASSIGN_OR_RETURN(
+      MeshTopology topology,
+      MeshTopology::Build(triangles, rest_positions, params.topology));
+  return std::unique_ptr<Session>(new Session(std::move(topology), params));
+}
+
+Session::Session(MeshTopology topology, const SessionParams& params)
+    : topology_(std::move(topology)),
+      params_(params),
+      spatial_edges_(SpatialEdges(topology_.adjacent_face_pairs(),
+                                  params.labeling.spatial_step)),
+      labeler_(topology_.num_triangles(), spatial_edges_),
+      tracker_(params.wrinkles) {
+  const size_t n = topology_.num_triangles();
+  current_.resize(n);
+  previous_.resize(n);
+  reference_.resize(n);
+  frames_.resize(n);
+  current_degenerate_.resize(n);
+  previous_degenerate_.resize(n);
+  interframe_.resize(n);
+  field_.resize(n);
+  unaries_.resize(n);
+  folded_unaries_.resize(n);
+  labels_.assign(n, Label::kRest);
+  previous_labels_.assign(n, Label::kRest);
+  argmin_labels_.assign(n, Label::kRest);
+  positions_.resize(topology_.num_vertices());
+  surface_.topology = &topology_;
+  surface_.positions = positions_;
+  surface_.edge_matrices = current_;
+  surface_.frames = frames_;
+  surface_.field = field_;
+  // Nothing reads them without the field: not left uninitialised.
+  if (!params_.compute_field) reference_.clear();
+}
+
+absl::Status Session::ValidateFrame(absl::Span<const float> positions) const {
+  const size_t expected = 3 * static_cast<size_t>(topology_.num_vertices());
+  if (positions.size() != expected) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "positions: %d floats, expected %d (3 per vertex for %d vertices)",
+        positions.size(), expected, topology_.num_vertices()));
+  }
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (!std::isfinite(positions[i])) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("positions: vertex %d has a non-finite %c coordinate",
+                          i / 3, "xyz"[i % 3]));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
+  for (size_t v = 0; v < positions_.size(); ++v)
+    positions_[v] = Vertex(positions, v);
+  const std::vector<io::Triangle>& triangles = topology_.triangles();
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    const io::Triangle& t = triangles[f];
+    current_[f] = EdgeMatrix(positions_[t[0]], positions_[t[1]],
+                             positions_[t[2]], &frames_[f]);
+    // A triangle the weld collapsed has no edges to trace across, whatever
+    // its corners' positions do later: degenerate for the whole session.
+    current_degenerate_[f] =
+        topology_.face_edges(f)[0] < 0 ||
+        IsDegenerate(current_[f], params_.degenerate_relative_area);
+  }
+}
+
+void Session::ComputeInterframeCosts() {
+  const LabelingParams& lp = params_.labeling;
+  for (size_t f = 0; f < current_.size(); ++f) {
+    if (current_degenerate_[f] || previous_degenerate_[f]) {
+      interframe_[f] = StretchRatios::Degenerate();
+      unaries_[f] = DegenerateUnaryCosts(lp);
+    } else {
+      double s1, s2;
+      SingularValues(current_[f] * Inverse2(previous_[f]), &s1, &s2);
+      interframe_[f] = MakeStretchRatios(s1, s2);
+      unaries_[f] = interframe_[f].degenerate
+                        ? DegenerateUnaryCosts(lp)
+                        : UnaryCosts(interframe_[f].compression,
+                                     interframe_[f].lambda_max, lp);
+    }
+    argmin_labels_[f] = ArgminLabel(unaries_[f]);
+    folded_unaries_[f] = unaries_[f];
+    AddTemporalCost(previous_labels_[f], lp.temporal_step, folded_unaries_[f]);
+  }
+}
+
+void Session::UpdateReferencesAndField() {
+  for (size_t f = 0; f < current_.size(); ++f) {
+    if (current_degenerate_[f]) {
+      field_[f] = StretchTensor::Degenerate();
+      continue;
+    }
+    if (IsDegenerate(reference_[f], params_.degenerate_relative_area)) {
+      // No usable reference yet (the triangle was degenerate before): start
+      // from now.
+      reference_[f] = current_[f];
+    }
+    const Svd2 svd = ClosedFormSvd(current_[f] * Inverse2(reference_[f]));
+    Svd2 updated;
+    UpdateReference(labels_[f], current_[f], svd, params_.reference,
+                    &reference_[f], &updated);
+    field_[f] = MakeStretchTensor(updated, frames_[f]);
+  }
+}
+
+absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
+  CREASE_RETURN_IF_ERROR(ValidateFrame(positions));
+  if (!params_.compute_field) {
+    timings_ = {};
+    ++frames_processed_;
+    return absl::OkStatus();
+  }
+
+  Stopwatch stopwatch;
+  ComputeEdgeMatrices(positions);
+  if (frames_processed_ == 0) {
+    // First frame: the reference is the current shape, everything rests.
+    reference_ = current_;
+    std::fill(labels_.begin(), labels_.end(), Label::kRest);
+    std::fill(argmin_labels_.begin(), argmin_labels_.end(), Label::kRest);
+    std::fill(interframe_.begin(), interframe_.end(), StretchRatios{});
+    timings_.tensors_ms = stopwatch.Lap();
+    timings_.labeling_ms = 0;
+    UpdateReferencesAndField();
+    timings_.reference_ms = stopwatch.Lap();
+    energy_ = 0.0;
+  } else {
+    ComputeInterframeCosts();
+    timings_.tensors_ms = stopwatch.Lap();
+
+    labeler_.Solve(folded_unaries_, absl::MakeSpan(labels_));
+    energy_ = LabelingEnergy(folded_unaries_, spatial_edges_, labels_);
+    timings_.labeling_ms = stopwatch.Lap();
+
+    UpdateReferencesAndField();
+    timings_.reference_ms = stopwatch.Lap();
+  }
+  if (params_.trace_wrinkles) {
+    if (frames_processed_ == 0) {
+      tracker_.Initialize(surface_);  // no wrinkles on the first frame
+    } else if (params_.retrace_every_frame) {
+      tracker_.RetraceFromScratch(surface_);
+    } else {
+      tracker_.Step(surface_);
+    }
+    timings_.evolve_ms = tracker_.timings().evolve_ms;
+    timings_.seed_ms = tracker_.timings().seed_ms;
+    timings_.shape_ms = tracker_.timings().shape_ms;
+  }
+  // Copies, not swaps: surface_ keeps pointing at this frame's buffers.
+  previous_ = current_;
+  previous_degenerate_ = current_degenerate_;
+  previous_labels_ = labels_;
+  ++frames_processed_;
+  return absl::OkStatus();
+}
+
+}  // namespace crease

@@ -1,0 +1,216 @@
+#include "wrinkle/sca2015/wrinkle_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <optional>
+
+#include "common/median.h"
+
+namespace crease {
+namespace {
+
+// Smallest distance between two polylines on the surface: each one's points to
+// the other's segments, both ways (exact for crossing-free polylines up to the
+// segment-segment interior case, which needs no more precision here).
+double PolylineDistance(const SurfaceFrame& surface,
+                        const std::vector<EdgePoint>& a,
+                        const std::vector<EdgePoint>& b) {
+  double best = INFINITY;
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::vector<EdgePoint>& from = pass == 0 ? a : b;
+    const std::vector<EdgePoint>& to = pass == 0 ? b : a;
+    for (const EdgePoint& p : from) {
+      const Eigen::Vector3d q = surface.Position(p);
+      for (size_t i = 0; i + 1 < to.size(); ++i) {
+        best = std::min(best, SegmentDistanceSq(q, surface.Position(to[i]),
+                                                surface.Position(to[i + 1])));
+      }
+    }
+  }
+  return std::sqrt(best);
+}
+
+// L_max of a shaped wrinkle: its widest refined width (the ends').
+double WidestWidth(const std::vector<RefinedPoint>& refined) {
+  double widest = 0;
+  for (const RefinedPoint& r : refined) widest = std::max(widest, r.width);
+  return widest;
+}
+
+}  // namespace
+
+std::optional<double> SharpestTurnDegrees(
+    const std::vector<RefinedPoint>& refined, double step) {
+  if (!(step > 0) || refined.size() < 2) return std::nullopt;
+  double length = 0;
+  for (size_t i = 1; i < refined.size(); ++i) {
+    length += (refined[i].position - refined[i - 1].position).norm();
+  }
+  if (!(length >= 2 * step) || !std::isfinite(length)) return std::nullopt;
+  // Samples centred on the path, at (length mod step) / 2 + k step, so both
+  // ends are looked at alike.
+  double to_next = 0.5 * std::fmod(length, step);
+  Eigen::Vector3d last_sample = Eigen::Vector3d::Zero();
+  Eigen::Vector3d last_chord = Eigen::Vector3d::Zero();
+  bool have_sample = false, have_chord = false;
+  double sharpest = 0;
+  for (size_t i = 1; i < refined.size(); ++i) {
+    Eigen::Vector3d from = refined[i - 1].position;
+    const Eigen::Vector3d to = refined[i].position;
+    double left = (to - from).norm();
+    while (left >= to_next) {
+      if (left > 0) from += (to - from) * (to_next / left);
+      left -= to_next;
+      to_next = step;
+      if (have_sample) {
+        const Eigen::Vector3d chord = from - last_sample;
+        const double c = chord.dot(last_chord) /
+                         std::max(chord.norm() * last_chord.norm(), 1e-300);
+        if (have_chord) {
+          sharpest = std::max(sharpest, std::acos(std::clamp(c, -1.0, 1.0)));
+        }
+        last_chord = chord;
+        have_chord = true;
+      }
+      last_sample = from;
+      have_sample = true;
+    }
+    to_next -= left;
+  }
+  return sharpest * 180.0 / std::numbers::pi;
+}
+
+std::optional<MidPoint> ArcLengthMiddle(
+    const std::vector<RefinedPoint>& refined) {
+  double total = 0;
+  for (size_t i = 1; i < refined.size(); ++i) {
+    total += (refined[i].position - refined[i - 1].position).norm();
+  }
+  if (refined.size() < 2 || !(total > 0)) return std::nullopt;
+  double walked = 0;
+  for (size_t i = 1; i < refined.size(); ++i) {
+    const Eigen::Vector3d chord = refined[i].position - refined[i - 1].position;
+    const double length = chord.norm();
+    if (length > 0 && walked + length >= 0.5 * total) {
+      const double t = (0.5 * total - walked) / length;
+      return MidPoint{refined[i - 1].position + t * chord, chord / length};
+    }
+    walked += length;
+  }
+  return std::nullopt;  // not reached: the chords add up to total
+}
+
+void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
+                                 const std::vector<WrinklePath>& paths,
+                                 const std::vector<WrinkleShape>& shapes,
+                                 const std::vector<WrinkleDeath>& deaths) {
+  if (frame_ == 0) {
+    triangles_ = surface.topology->num_triangles();
+    Eigen::Vector3d lo = surface.positions[0], hi = lo;
+    for (const Eigen::Vector3d& p : surface.positions) {
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+    }
+    diagonal_ = (hi - lo).norm();
+  }
+  // Deaths first: this frame's births are compared with them.
+  for (const WrinkleDeath& death : deaths) {
+    auto it = seen_.find(death.id);
+    if (it == seen_.end()) continue;
+    if (death.joined) {  // lives on in the wrinkle it joined
+      seen_.erase(it);
+      continue;
+    }
+    lifetimes_.push_back(it->second.frames);
+    recent_deaths_.push_back(
+        {frame_, it->second.mid_width, std::move(it->second.points)});
+    seen_.erase(it);
+  }
+  std::erase_if(recent_deaths_, [&](const Dead& d) {
+    return d.frame <= frame_ - kChurnWindow;
+  });
+  alive_sum_ += static_cast<double>(paths.size());
+  AddNeighbourAngles(shapes);
+  for (size_t w = 0; w < paths.size(); ++w) {
+    const WrinklePath& path = paths[w];
+    const double mid_width = w < shapes.size() ? shapes[w].mid_width : 0.0;
+    segments_.push_back(path.num_segments());
+    lengths_.push_back(w < shapes.size() ? shapes[w].length : 0.0);
+    mid_widths_.push_back(mid_width);
+    if (w < shapes.size()) {
+      const std::optional<double> turn = SharpestTurnDegrees(
+          shapes[w].refined, WidestWidth(shapes[w].refined));
+      if (turn.has_value()) sharpest_turns_.push_back(*turn);
+    }
+    auto [it, born] = seen_.try_emplace(path.id);
+    if (born) {
+      ++births_;
+      churned_ += NearRecentDeath(surface, path, mid_width);
+    }
+    ++it->second.frames;
+    it->second.mid_width = mid_width;
+    it->second.points = path.points;
+  }
+  ++frame_;
+}
+
+void WrinkleStatistics::AddNeighbourAngles(
+    const std::vector<WrinkleShape>& shapes) {
+  middles_.clear();
+  for (const WrinkleShape& shape : shapes) {
+    if (const std::optional<MidPoint> mid = ArcLengthMiddle(shape.refined)) {
+      middles_.push_back({mid->point, mid->tangent, shape.mid_width});
+    }
+  }
+  for (size_t a = 0; a < middles_.size(); ++a) {
+    for (size_t b = a + 1; b < middles_.size(); ++b) {
+      const double reach =
+          kNeighbourWidths * std::max(middles_[a].width, middles_[b].width);
+      if ((middles_[a].point - middles_[b].point).squaredNorm() >
+          reach * reach) {
+        continue;
+      }
+      const double c =
+          std::min(1.0, std::abs(middles_[a].tangent.dot(middles_[b].tangent)));
+      neighbour_angles_.push_back(std::acos(c) * 180.0 / std::numbers::pi);
+    }
+  }
+}
+
+bool WrinkleStatistics::NearRecentDeath(const SurfaceFrame& surface,
+                                        const WrinklePath& path,
+                                        double mid_width) const {
+  for (const Dead& dead : recent_deaths_) {
+    const double reach = kChurnWidths * std::max(mid_width, dead.mid_width);
+    if (PolylineDistance(surface, path.points, dead.points) <= reach)
+      return true;
+  }
+  return false;
+}
+
+WrinkleStatsSummary WrinkleStatistics::Summary() const {
+  WrinkleStatsSummary s;
+  s.frames = frame_;
+  s.triangles = triangles_;
+  s.diagonal = diagonal_;
+  if (frame_ > 0 && triangles_ > 0)
+    s.wrinkles_per_100_triangles = 100.0 * alive_sum_ / frame_ / triangles_;
+  s.median_segments = Median(segments_);
+  s.median_length = Median(lengths_);
+  s.median_mid_width = Median(mid_widths_);
+  if (diagonal_ > 0) {
+    s.median_length_relative = s.median_length / diagonal_;
+    s.median_mid_width_relative = s.median_mid_width / diagonal_;
+  }
+  s.median_sharpest_turn = Median(sharpest_turns_);
+  s.median_neighbour_angle = Median(neighbour_angles_);
+  s.neighbour_pairs = static_cast<int>(neighbour_angles_.size());
+  s.median_lifetime = Median(lifetimes_);
+  s.ended = static_cast<int>(lifetimes_.size());
+  s.births = births_;
+  s.churned_births = churned_;
+  return s;
+}
+
+}  // namespace crease

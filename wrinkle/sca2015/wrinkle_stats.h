@@ -1,0 +1,132 @@
+#ifndef CREASE_WRINKLE_SCA2015_WRINKLE_STATS_H_
+#define CREASE_WRINKLE_SCA2015_WRINKLE_STATS_H_
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "wrinkle/core/surface.h"
+#include "wrinkle/sca2015/wrinkle_tracker.h"
+
+namespace crease {
+
+// What a viewer sees of a session's wrinkles over a whole animation
+// (docs/algorithm.md, "Wrinkle statistics"): how many, how long, how wide, how
+// long they live and how often one dies and is reborn in the same place.
+struct WrinkleStatsSummary {
+  int frames = 0;
+  int triangles = 0;
+  double diagonal = 0;  // of the first frame's bounding box, model units
+  // Wrinkles alive per frame, averaged over every frame, per 100 triangles.
+  double wrinkles_per_100_triangles = 0;
+  // Medians over every wrinkle-frame (one wrinkle on one frame).
+  double median_segments = 0;   // coarse path segments (triangles crossed)
+  double median_length = 0;     // refined polyline, model units
+  double median_mid_width = 0;  // model units
+  double median_length_relative = 0;     // / diagonal
+  double median_mid_width_relative = 0;  // / diagonal
+  // Median over wrinkle-frames of the sharpest turn, in degrees, along the
+  // refined path resampled every L_max (its widest width) of arc length
+  // (SharpestTurnDegrees): 0 for a straight fold, 90 for an L. Paths shorter
+  // than two L_max are left out.
+  double median_sharpest_turn = 0;
+  // Fold families: over every pair of wrinkles in one frame whose mid points
+  // (arc-length middles of the refined lines) lie within kNeighbourWidths of
+  // the larger of their mid widths, the median angle in degrees between
+  // their mid tangents (0: parallel, 90: crossing at right angles; a
+  // tangent has no sign). 0 and no pairs when no two wrinkles are that near.
+  double median_neighbour_angle = 0;
+  int neighbour_pairs = 0;
+  // Median lifetime in frames of the wrinkles that died before the last frame
+  // (those alive at the end have not finished their lives; one joined into
+  // another has not died); 0 if none died.
+  double median_lifetime = 0;
+  int ended = 0;  // how many died
+  int births = 0;
+  // Births within two widths of a wrinkle that died in the last 5 frames.
+  int churned_births = 0;
+  double churn() const {
+    return births > 0 ? static_cast<double>(churned_births) / births : 0.0;
+  }
+};
+
+// The largest angle, in degrees, between consecutive chords of `refined`
+// resampled every `step` of arc length, the samples centred on its length (the
+// remainder shorter than a step split between the two ends): how sharply a
+// path turns at the scale of its width. Nothing for paths shorter than two
+// steps (no two chords to compare) or step <= 0.
+std::optional<double> SharpestTurnDegrees(
+    const std::vector<RefinedPoint>& refined, double step);
+
+// The point at half the arc length of `refined` and the unit tangent there
+// (of the chord it lies on); nothing for fewer than two points or a line of
+// no length.
+struct MidPoint {
+  Eigen::Vector3d point, tangent;
+};
+std::optional<MidPoint> ArcLengthMiddle(
+    const std::vector<RefinedPoint>& refined);
+
+// Accumulates WrinkleStatsSummary frame by frame from a Session's tracker.
+class WrinkleStatistics {
+ public:
+  // Frames a death counts against births for churn: the frame it died on and
+  // the 4 before.
+  static constexpr int kChurnWindow = 5;
+  // A birth this many widths (the larger of the two wrinkles' mid widths) or
+  // less from a recently dead wrinkle is churn.
+  static constexpr double kChurnWidths = 2.0;
+
+  // Wrinkles this near (in mid widths) count as neighbours for
+  // median_neighbour_angle.
+  static constexpr double kNeighbourWidths = 4.0;
+  // Call after every processed frame, the first included.
+  void AddFrame(const SurfaceFrame& surface, const WrinkleTracker& tracker) {
+    AddFrame(surface, tracker.wrinkles(), tracker.shapes(), tracker.deaths());
+  }
+  // The same from plain data: this frame's wrinkles, their shapes
+  // (index-aligned) and the wrinkles that died on this frame.
+  void AddFrame(const SurfaceFrame& surface,
+                const std::vector<WrinklePath>& paths,
+                const std::vector<WrinkleShape>& shapes,
+                const std::vector<WrinkleDeath>& deaths);
+  WrinkleStatsSummary Summary() const;
+
+ private:
+  struct Seen {
+    int frames = 0;  // frames it was alive
+    double mid_width = 0;
+    std::vector<EdgePoint> points;  // as on the last frame it was alive
+  };
+  struct Dead {
+    int frame = 0;
+    double mid_width = 0;
+    std::vector<EdgePoint> points;
+  };
+  bool NearRecentDeath(const SurfaceFrame& surface, const WrinklePath& path,
+                       double mid_width) const;
+  void AddNeighbourAngles(const std::vector<WrinkleShape>& shapes);
+
+  int frame_ = 0;
+  int triangles_ = 0;
+  double diagonal_ = 0;
+  double alive_sum_ = 0;
+  std::vector<double> segments_, lengths_, mid_widths_, sharpest_turns_;
+  std::vector<double> neighbour_angles_;
+  struct Middle {  // scratch: one wrinkle's middle this frame
+    Eigen::Vector3d point, tangent;
+    double width;
+  };
+  std::vector<Middle> middles_;
+  std::vector<int> lifetimes_;
+  int births_ = 0;
+  int churned_ = 0;
+  absl::flat_hash_map<uint32_t, Seen> seen_;
+  std::vector<Dead> recent_deaths_;
+};
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_SCA2015_WRINKLE_STATS_H_
