@@ -98,7 +98,7 @@ bool WritePng(const PngRows& rows, int level, PngFilter filter,
     // A smooth map's Sub-filtered rows are mostly runs of zeros, which
     // run-length matches alone find: a fifth smaller and a little quicker
     // than the default strategy's hash-chain matches (docs/benchmarks.md,
-    // session 17).
+    // "UV maps").
     png_set_compression_strategy(png, Z_RLE);
   }
   png_set_IHDR(png, info, rows.width, rows.height, rows.bit_depth,

@@ -292,7 +292,7 @@ void UvMapRenderer::PrepareBase(UvMapBase* found, const RenderMesh& mesh,
 // The last frame's boxes, gathered into 32-texel tiles and copied a run of
 // tiles at a time: a frame's pieces cover a tenth of a 1024² map's texels
 // (their tiles 29 %), and the whole copy cost 0.8 ms (docs/benchmarks.md,
-// session 12).
+// "UV maps").
 void UvMapRenderer::RestoreBase(int size) {
   constexpr int kTile = 32;
   Gl& g = *gl_;

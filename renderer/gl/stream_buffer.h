@@ -49,7 +49,7 @@ class StreamBuffer {
 // A StreamBuffer of vec4s that shaders read as a samplerBuffer (texelFetch)
 // on a texture unit. llvmpipe gathers an SSBO element lane by lane, checking
 // bounds for each; a buffer texture's fetch is cheaper (docs/benchmarks.md,
-// "Points and frames as buffer textures (session 11)"). The texture follows
+// "Screen images"). The texture follows
 // the buffer object, whose storage Upload may reallocate, so it is attached
 // once.
 class TexelBuffer {
