@@ -16,8 +16,15 @@ ABSL_FLAG(double, amplitude_scale, 0,
           "default, 1).");
 ABSL_FLAG(double, sensitivity_alpha, 0,
           "amplitude_maps: the paper's alpha in an edge's sensitivity "
-          "m = alpha A / (1 + alpha A); smaller keeps the channels apart "
-          "(0: the server's default).");
+          "m = alpha A / (1 + alpha A), with --crest_count_sensitivity; "
+          "smaller keeps the channels apart (0: the server's default).");
+ABSL_FLAG(bool, crest_count_sensitivity, false,
+          "amplitude_maps: the paper's Eq. 2 sensitivity (crests crossed, "
+          "saturating) instead of the default directional one (the edge's "
+          "direction against each channel's crests).");
+ABSL_FLAG(double, directional_sharpness, 0,
+          "amplitude_maps: p of the directional sensitivity |cos|^p, 1..64 "
+          "(0: the server's default, 4).");
 ABSL_FLAG(double, max_slope, -1,
           "amplitude_maps: cap each channel's amplitude so the relief's slope "
           "stays under this (0: no cap; -1: the server's default, 1).");
@@ -60,6 +67,11 @@ absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
   }
   if (const double a = absl::GetFlag(FLAGS_sensitivity_alpha); a != 0) {
     params->set_sensitivity_alpha(a);
+  }
+  params->set_crest_count_sensitivity(
+      absl::GetFlag(FLAGS_crest_count_sensitivity));
+  if (const double p = absl::GetFlag(FLAGS_directional_sharpness); p != 0) {
+    params->set_directional_sharpness(p);
   }
   if (const double s = absl::GetFlag(FLAGS_max_slope); s >= 0) {
     params->set_max_slope(s);

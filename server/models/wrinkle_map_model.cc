@@ -45,6 +45,11 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   if (p.literal_shrink()) params.shrink = ShrinkFormula::kLiteral;
   if (p.literal_sensitivity()) {
     params.sensitivity = SensitivityFormula::kLiteral;
+  } else if (p.crest_count_sensitivity()) {
+    params.sensitivity = SensitivityFormula::kReconstructed;
+  }
+  if (p.has_directional_sharpness()) {
+    params.directional_sharpness = p.directional_sharpness();
   }
   params.clamp_negative = !p.keep_negative();
   switch (p.rest_lengths()) {
@@ -78,6 +83,7 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
       {"sensitivity_alpha", params.sensitivity_alpha, 0, 1e6, true},
       {"scale", params.scale, 0, 100, false},
       {"max_slope", params.max_slope, 0, 100, false},
+      {"directional_sharpness", params.directional_sharpness, 1, 64, false},
   };
   for (const auto& r : ranges) {
     const bool above_low = r.low_open ? r.value > r.low : r.value >= r.low;
@@ -131,6 +137,9 @@ void FillEffective(const AmplitudeModelParams& params,
   out->set_literal_shrink(params.shrink == ShrinkFormula::kLiteral);
   out->set_literal_sensitivity(params.sensitivity ==
                                SensitivityFormula::kLiteral);
+  out->set_crest_count_sensitivity(params.sensitivity ==
+                                   SensitivityFormula::kReconstructed);
+  out->set_directional_sharpness(params.directional_sharpness);
   out->set_keep_negative(!params.clamp_negative);
   out->set_displace(displace);
   out->clear_pattern_png();  // not echoed: the client has it

@@ -70,6 +70,9 @@ TEST_F(AmplitudeMapsServiceTest, StartedEchoesTheEffectiveParameters) {
   EXPECT_EQ(a.pattern_channels(), 3u);
   EXPECT_FALSE(a.keep_negative());
   EXPECT_FALSE(a.displace());
+  EXPECT_FALSE(a.literal_sensitivity());
+  EXPECT_FALSE(a.crest_count_sensitivity());  // directional channels
+  EXPECT_EQ(a.directional_sharpness(), 4.0);
   // An SCA 2015 session says so too.
   auto sca = running_->Client()->OpenSession(StartFor(*pants_));
   ASSERT_TRUE(sca.ok()) << sca.status();
@@ -190,6 +193,13 @@ TEST_F(AmplitudeMapsServiceTest, BadRequestsAreRefusedNamingTheField) {
       {"start.parameters.amplitude_maps.scale: 101 is outside [0, 100]",
        [](v1::Start* s) {
          s->mutable_parameters()->mutable_amplitude_maps()->set_scale(101);
+       }},
+      {"start.parameters.amplitude_maps.directional_sharpness: 0.5 is "
+       "outside [1, 64]",
+       [](v1::Start* s) {
+         s->mutable_parameters()
+             ->mutable_amplitude_maps()
+             ->set_directional_sharpness(0.5);
        }},
       {"start.parameters.amplitude_maps.wavelength",
        [](v1::Start* s) {

@@ -89,9 +89,10 @@ TEST(AmplitudeModelTest, PatternVariationOfSinusoid) {
   EXPECT_NEAR(PatternVariation(pattern, 0, a, b, 8), 8 * sum, 1e-9);
 }
 
-// The paper's model: no slope cap (ours).
+// The paper's model: Eq. 2 per edge and no slope cap (both ours).
 AmplitudeModelParams Paper() {
   AmplitudeModelParams p;
+  p.sensitivity = SensitivityFormula::kReconstructed;
   p.max_slope = 0.0;
   return p;
 }
@@ -488,6 +489,82 @@ TEST(AmplitudeModelTest, RejectsBadInput) {
   references[5](1, 0) = NAN;
   EXPECT_THAT(adaptive->Update(rest, references).message(),
               HasSubstr("triangle 5"));
+}
+
+// kDirectional's weight by hand: a sinusoid's channel (S along u) under
+// compression along u, v, at 60° and mixed with stretching; an isotropic
+// channel; nothing compressed; a flat channel.
+TEST(AmplitudeModelTest, ChannelWeightByHand) {
+  const Eigen::Matrix2d along_u{{1.0, 0.0}, {0.0, 0.0}};
+  const auto uniaxial = [](double degrees) {
+    const double a = degrees * kPi / 180.0;
+    const Eigen::Vector2d g(std::cos(a), std::sin(a));
+    return Eigen::Matrix2d(0.1 * g * g.transpose());
+  };
+  EXPECT_NEAR(ChannelWeight(uniaxial(0), along_u, 4.0), 1.0, 1e-12);
+  EXPECT_NEAR(ChannelWeight(uniaxial(90), along_u, 4.0), 0.0, 1e-12);
+  EXPECT_NEAR(ChannelWeight(uniaxial(60), along_u, 4.0), 0.0625, 1e-12);
+  EXPECT_NEAR(ChannelWeight(uniaxial(60), along_u, 2.0), 0.25, 1e-12);
+  const Eigen::Matrix2d mixed{{0.1, 0.0}, {0.0, -0.05}};
+  EXPECT_NEAR(ChannelWeight(mixed, along_u, 4.0), 1.0, 1e-12);
+  const Eigen::Matrix2d mixed_v{{-0.05, 0.0}, {0.0, 0.1}};
+  EXPECT_NEAR(ChannelWeight(mixed_v, along_u, 4.0), 0.0, 1e-12);
+  EXPECT_NEAR(ChannelWeight(uniaxial(37), Eigen::Matrix2d::Identity(), 4.0),
+              1.0, 1e-12);
+  EXPECT_EQ(ChannelWeight(-Eigen::Matrix2d::Identity(), along_u, 4.0), 1.0);
+  EXPECT_EQ(ChannelWeight(uniaxial(0), Eigen::Matrix2d::Zero(), 4.0), 0.0);
+}
+
+// A sinusoid's structure tensor is (2π f)² / 2 across its crests, 0 along;
+// central differences read the slope low by sin(x) / x, x = 2π / 32 texels.
+TEST(AmplitudeModelTest, PatternStructureTensorOfSinusoid) {
+  const Eigen::Matrix2d s = PatternStructureTensor(CrestsAlongV(), 0);
+  const double x = 2 * kPi / 32;
+  const double expected = 0.5 * (2 * kPi * 16) * (2 * kPi * 16) *
+                          (std::sin(x) / x) * (std::sin(x) / x);
+  EXPECT_NEAR(s(0, 0), expected, 1e-3 * expected);
+  EXPECT_NEAR(s(1, 1), 0.0, 1e-9 * expected);
+  EXPECT_NEAR(s(0, 1), 0.0, 1e-9 * expected);
+}
+
+// The default pattern (0°, 60°, 120° sinusoids) on a sheet squeezed along u:
+// directional channels drive the channel across whose crests it shrinks and
+// leave the two others under a tenth of it, while the paper's Eq. 2 drives
+// all three nearly alike (the egg-crate). Interior vertices only: a border
+// vertex's edges run in two directions, too few to fit a tensor.
+TEST(AmplitudeModelTest, UniaxialCompressionDrivesOneChannel) {
+  const Sheet sheet = MakeSheet();
+  const WrinklePattern pattern = *MakeSinusoidPattern({});
+  std::vector<float> squeezed;
+  testing::SqueezeSheet(sheet.mesh, 0.8, 0.0, 2.0, &squeezed);
+  for (bool directional : {true, false}) {
+    AmplitudeModelParams p;
+    p.max_slope = 0.0;
+    if (!directional) p.sensitivity = SensitivityFormula::kReconstructed;
+    auto model = AmplitudeModel::Create(sheet.topology, sheet.mesh.corner_uvs,
+                                        pattern, sheet.mesh.positions, p);
+    ASSERT_TRUE(model.ok()) << model.status();
+    ASSERT_TRUE(model->Update(squeezed).ok());
+    double worst_ratio = 0, least_ratio = 1;
+    int interior = 0;
+    for (int v = 0; v < sheet.mesh.num_vertices(); ++v) {
+      const float x = sheet.mesh.positions[3 * v];
+      const float z = sheet.mesh.positions[3 * v + 2];
+      if (x <= 0.0f || x >= 1.0f || z <= 0.0f || z >= 1.0f) continue;
+      ++interior;
+      const float* a = &model->vertex_amplitudes()[3 * v];
+      ASSERT_GT(a[0], 0.0f) << "vertex " << v;
+      const double ratio = std::max(a[1], a[2]) / a[0];
+      worst_ratio = std::max(worst_ratio, ratio);
+      least_ratio = std::min(least_ratio, ratio);
+    }
+    EXPECT_EQ(interior, 7 * 7);
+    if (directional) {
+      EXPECT_LT(worst_ratio, 0.1);
+    } else {
+      EXPECT_GT(least_ratio, 0.5);  // the cause the directional rule cures
+    }
+  }
 }
 
 }  // namespace

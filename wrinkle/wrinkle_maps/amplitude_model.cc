@@ -1,5 +1,6 @@
 #include "wrinkle/wrinkle_maps/amplitude_model.h"
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -83,6 +84,11 @@ absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params) {
   if (!(params.max_slope >= 0.0 && params.max_slope <= 100.0)) {
     return out_of_range("max_slope", params.max_slope, "[0, 100]");
   }
+  if (!(params.directional_sharpness >= 1.0 &&
+        params.directional_sharpness <= 64.0)) {
+    return out_of_range("directional_sharpness", params.directional_sharpness,
+                        "[1, 64]");
+  }
   if (params.min_edge_segments < 1 ||
       params.min_edge_segments > kMaxEdgeSegments) {
     return out_of_range("min_edge_segments", params.min_edge_segments,
@@ -122,9 +128,35 @@ double ShrinkTerm(double current_length, double rest_length,
 double SensitivityFromVariation(double variation,
                                 const AmplitudeModelParams& params) {
   const double a = params.sensitivity_alpha * variation;
-  return params.sensitivity == SensitivityFormula::kReconstructed
-             ? a / (1.0 + a)
-             : 1.0 / (1.0 + a);
+  return params.sensitivity == SensitivityFormula::kLiteral ? 1.0 / (1.0 + a)
+                                                            : a / (1.0 + a);
+}
+
+double ChannelWeight(const Eigen::Matrix2d& compression,
+                     const Eigen::Matrix2d& structure, double sharpness) {
+  // Closed-form eigen decomposition of the symmetric 2×2 T.
+  const double half_trace = 0.5 * (compression(0, 0) + compression(1, 1));
+  const double half_gap = 0.5 * (compression(0, 0) - compression(1, 1));
+  const double off = 0.5 * (compression(0, 1) + compression(1, 0));
+  const double radius = std::hypot(half_gap, off);
+  const double largest = half_trace + radius, smallest = half_trace - radius;
+  if (!(largest > 0.0)) return 1.0;  // nothing compressed: no direction
+  Eigen::Matrix2d positive = compression;
+  if (smallest < 0.0) {
+    // Only the compressed direction: λ₁ v vᵀ, v the eigenvector of λ₁.
+    Eigen::Vector2d v = radius > 0.0 ? Eigen::Vector2d(half_gap + radius, off)
+                                     : Eigen::Vector2d(1.0, 0.0);
+    if (v.squaredNorm() <= 0.0) v = Eigen::Vector2d(0.0, 1.0);
+    v.normalize();
+    positive = largest * v * v.transpose();
+  }
+  const double structure_radius =
+      std::hypot(0.5 * (structure(0, 0) - structure(1, 1)), structure(0, 1));
+  const double structure_largest = 0.5 * structure.trace() + structure_radius;
+  if (!(structure_largest > 0.0)) return 0.0;  // a flat channel
+  const double ratio =
+      (structure * positive).trace() / (structure_largest * largest);
+  return std::pow(std::clamp(ratio, 0.0, 1.0), 0.5 * sharpness);
 }
 
 double PatternVariation(const WrinklePattern& pattern, int channel,
@@ -245,6 +277,15 @@ void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
   for (int c = 0; c < channels_; ++c) {
     channel_wavelength_[c] = PatternWavelength(pattern, c);
   }
+  const bool directional =
+      params_.sensitivity == SensitivityFormula::kDirectional;
+  if (directional) {
+    channel_structure_.resize(channels_);
+    for (int c = 0; c < channels_; ++c) {
+      channel_structure_[c] = PatternStructureTensor(pattern, c);
+    }
+    BuildDirectionalFits(corner_uvs);
+  }
   const auto corner_uv = [&](int32_t f, int corner) {
     const size_t i = 6 * static_cast<size_t>(f) + 2 * corner;
     return Eigen::Vector2f(corner_uvs[i], corner_uvs[i + 1]);
@@ -261,10 +302,14 @@ void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
       const Eigen::Vector2f uv1 = corner_uv(f, (k + 1) % 3);
       uv_length_[e] += (uv1 - uv0).cast<double>().norm() / (end - begin);
       for (int c = 0; c < channels_; ++c) {
-        const double a =
-            PatternVariation(pattern, c, uv0, uv1, params_.min_edge_segments);
-        sensitivity_[e * channels_ + c] += static_cast<float>(
-            SensitivityFromVariation(a, params_) / (end - begin));
+        const double m = directional
+                             ? 1.0
+                             : SensitivityFromVariation(
+                                   PatternVariation(pattern, c, uv0, uv1,
+                                                    params_.min_edge_segments),
+                                   params_);
+        sensitivity_[e * channels_ + c] +=
+            static_cast<float>(m / (end - begin));
       }
     }
   }
@@ -287,6 +332,63 @@ void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
     inv_uv_length_squared_[e] =
         uv_length_[e] > 1e-12 ? 1.0 / (uv_length_[e] * uv_length_[e]) : 0.0;
   }
+}
+
+void AmplitudeModel::BuildDirectionalFits(absl::Span<const float> corner_uvs) {
+  edge_form_.assign(num_edges(), Eigen::Vector3d::Zero());
+  for (int e = 0; e < num_edges(); ++e) {
+    const int begin = side_offset_[e], end = side_offset_[e + 1];
+    for (int side = begin; side < end; ++side) {
+      const size_t f = 6 * static_cast<size_t>(side_face_[side]);
+      const int k = side_slot_[side];
+      const Eigen::Vector2d d(
+          double{corner_uvs[f + 2 * ((k + 1) % 3)]} - corner_uvs[f + 2 * k],
+          double{corner_uvs[f + 2 * ((k + 1) % 3) + 1]} -
+              corner_uvs[f + 2 * k + 1]);
+      const double length_squared = d.squaredNorm();
+      if (!(length_squared > 0.0)) continue;
+      // dᵀ T d = form · (Txx, Txy, Tyy) for the unit direction d.
+      edge_form_[e] +=
+          Eigen::Vector3d(d.x() * d.x(), 2.0 * d.x() * d.y(), d.y() * d.y()) /
+          (length_squared * (end - begin));
+    }
+  }
+  const size_t num_welded = welded_edge_weight_.size();
+  std::vector<Eigen::Matrix3d> normal(num_welded, Eigen::Matrix3d::Zero());
+  for (int e = 0; e < num_edges(); ++e) {
+    const Eigen::Matrix3d outer = edge_form_[e] * edge_form_[e].transpose();
+    normal[edge_welded_[2 * e]] += outer;
+    normal[edge_welded_[2 * e + 1]] += outer;
+  }
+  welded_fit_inverse_.resize(num_welded);
+  for (size_t w = 0; w < num_welded; ++w) {
+    // A vertex whose edges run in fewer than three UV directions leaves T
+    // undetermined across them: a small ridge keeps it there near 0.
+    const double ridge = 1e-3 * std::max(normal[w].trace(), 1e-12);
+    welded_fit_inverse_[w] =
+        (normal[w] + ridge * Eigen::Matrix3d::Identity()).inverse();
+  }
+  welded_fit_.assign(num_welded, Eigen::Vector3d::Zero());
+}
+
+void AmplitudeModel::AccumulateFits() {
+  std::fill(welded_fit_.begin(), welded_fit_.end(), Eigen::Vector3d::Zero());
+  for (int e = 0; e < num_edges(); ++e) {
+    const Eigen::Vector3d rhs = edge_form_[e] * shrink_[e];
+    welded_fit_[edge_welded_[2 * e]] += rhs;
+    welded_fit_[edge_welded_[2 * e + 1]] += rhs;
+  }
+  for (size_t w = 0; w < welded_fit_.size(); ++w) {
+    welded_fit_[w] = welded_fit_inverse_[w] * welded_fit_[w];
+  }
+}
+
+double AmplitudeModel::WeightAt(size_t w, int c) const {
+  const Eigen::Vector3d& t = welded_fit_[w];
+  Eigen::Matrix2d compression;
+  compression << t[0], t[1], t[1], t[2];
+  return ChannelWeight(compression, channel_structure_[c],
+                       params_.directional_sharpness);
 }
 
 void AmplitudeModel::ComputeRestLengths(
@@ -408,14 +510,17 @@ absl::Status AmplitudeModel::Update(
   switch (channels_) {
     case 1:
       AccumulateEdges<1>(positions.data());
+      if (!channel_structure_.empty()) AccumulateFits();
       AverageToVertices<1>();
       break;
     case 2:
       AccumulateEdges<2>(positions.data());
+      if (!channel_structure_.empty()) AccumulateFits();
       AverageToVertices<2>();
       break;
     default:
       AccumulateEdges<3>(positions.data());
+      if (!channel_structure_.empty()) AccumulateFits();
       AverageToVertices<3>();
       break;
   }
@@ -455,10 +560,12 @@ void AmplitudeModel::AverageToVertices() {
   const double floor =
       params_.clamp_negative ? 0.0 : -std::numeric_limits<double>::infinity();
   const size_t num_welded = welded_edge_weight_.size();
+  const bool directional = !channel_structure_.empty();
   for (size_t w = 0; w < num_welded; ++w) {
     for (int c = 0; c < kChannels; ++c) {
       double& s = sums[w * kChannels + c];
       s = scale * std::max(s * weight[w], floor);
+      if (directional) s *= WeightAt(w, c);
     }
   }
   if (params_.max_slope > 0.0) CapSlopes<kChannels>();

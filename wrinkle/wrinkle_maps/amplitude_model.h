@@ -40,6 +40,21 @@ enum class SensitivityFormula {
   kReconstructed,
   // m = 1 / (1 + alpha A), the extracted text (at alpha = 1 exactly).
   kLiteral,
+  // Ours, the default: the channels are weighted by the compression's
+  // direction instead of per edge. Per vertex, a 2×2 compression tensor T in
+  // UV is fitted to its edges' shrink terms (t ≈ the strain along the edge,
+  // least squares over the edges' UV directions), and channel c gets
+  // ChannelWeight(T, S_c, p) of the vertex's Eq. 3 amplitude taken with
+  // m = 1, S_c the channel's structure tensor (PatternStructureTensor), p =
+  // directional_sharpness. The paper's A counts the crests an edge crosses
+  // and saturates once an edge spans about a wavelength, so every channel
+  // got m ≈ 0.9 and three equal sinusoids at 60° added up to an egg-crate;
+  // and a per-edge direction weight cannot separate channels 60° apart
+  // better than cos² (an edge's strain is cos² wide). The tensor can:
+  // compression across one channel's crests drives that channel alone, so
+  // uniaxial compression makes parallel folds (docs/algorithm.md,
+  // "Directional channels").
+  kDirectional,
 };
 
 // Where the native edge lengths L come from.
@@ -60,7 +75,12 @@ struct AmplitudeModelParams {
   // a unit sinusoid head on has m = 0.55, a full wavelength 0.95.
   double sensitivity_alpha = 1.0;
   ShrinkFormula shrink = ShrinkFormula::kReconstructed;
-  SensitivityFormula sensitivity = SensitivityFormula::kReconstructed;
+  SensitivityFormula sensitivity = SensitivityFormula::kDirectional;
+  // p of kDirectional, [1, 64]. At 4, uniaxial compression across one
+  // channel's crests gives the channels at ±60° (cos² 60°)² = 1/16 of it
+  // each: their sum under an eighth of the leading channel, so the lattice
+  // is gone; at 2 it is a half, and the egg-crate shows.
+  double directional_sharpness = 4.0;
   // Not in the paper: vertex amplitudes below 0 (stretching outweighs
   // compression around the vertex) become 0 instead of inverting the pattern.
   bool clamp_negative = true;
@@ -156,6 +176,12 @@ class AmplitudeModel {
   void ComputeSensitivities(absl::Span<const float> corner_uvs,
                             const WrinklePattern& pattern);
   void ComputeRestLengths(absl::Span<const float> rest_positions);
+  // kDirectional's per-edge forms and per-vertex fits (after BuildEdges).
+  void BuildDirectionalFits(absl::Span<const float> corner_uvs);
+  // kDirectional per frame: the fits' right-hand sides from the shrink
+  // terms, and channel c's weight at welded vertex w.
+  void AccumulateFits();
+  double WeightAt(size_t w, int c) const;
   // Update's steps.
   absl::Status ValidateFrame(
       absl::Span<const float> positions,
@@ -190,14 +216,30 @@ class AmplitudeModel {
   // per welded vertex 1 / the edges counted, and this frame's sum of their
   // squared world / UV length ratios.
   std::vector<double> channel_wavelength_, uv_length_, inv_uv_length_squared_;
+  // kDirectional: per channel S_c; per edge (dx², dx dy, dy²) of its unit UV
+  // direction (mean over its triangles); per welded vertex the inverse of
+  // its fit's normal matrix and this frame's right-hand side (3 each).
+  std::vector<Eigen::Matrix2d> channel_structure_;
+  std::vector<Eigen::Vector3d> edge_form_, welded_fit_;
+  std::vector<Eigen::Matrix3d> welded_fit_inverse_;
   std::vector<double> welded_uv_weight_, welded_uv_scale_;
 };
 
 // Eq. 1 and Eq. 2 alone, for tests and the docs' tables.
 double ShrinkTerm(double current_length, double rest_length,
                   const AmplitudeModelParams& params);
+// The reconstructed or literal Eq. 2 (kDirectional takes m = 1).
 double SensitivityFromVariation(double variation,
                                 const AmplitudeModelParams& params);
+// kDirectional's weight of a channel of structure tensor `structure` under
+// the compression tensor `compression` (positive = shrinking): with T⁺ the
+// compressive part of T, (tr(S T⁺) / (λ_max(S) λ_max(T⁺)))^(p / 2), clamped
+// to [0, 1]: 1 when T⁺ is all across the channel's crests (or the channel
+// is isotropic), cos^p of the angle otherwise, and 1 for every channel
+// when nothing is compressed (the amplitude is then 0 or, unclamped,
+// negative anyway).
+double ChannelWeight(const Eigen::Matrix2d& compression,
+                     const Eigen::Matrix2d& structure, double sharpness);
 // A of Eq. 2 along the UV segment uv0 -> uv1 of channel c: n times the sum
 // of squared height differences over n equal segments, n as in
 // AmplitudeModelParams::min_edge_segments.

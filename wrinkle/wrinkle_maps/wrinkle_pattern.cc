@@ -122,6 +122,27 @@ double PatternWavelength(const WrinklePattern& pattern, int channel) {
   return 2.0 * std::numbers::pi * std::sqrt(variance / (gradient_squares / n));
 }
 
+Eigen::Matrix2d PatternStructureTensor(const WrinklePattern& pattern,
+                                       int channel) {
+  const int w = pattern.width, h = pattern.height, channels = pattern.channels;
+  const bool repeat = pattern.wrap == PatternWrap::kRepeat;
+  const auto at = [&](int x, int y) {
+    x = repeat ? (x + w) % w : std::clamp(x, 0, w - 1);
+    y = repeat ? (y + h) % h : std::clamp(y, 0, h - 1);
+    return static_cast<double>(
+        pattern.samples[(static_cast<size_t>(y) * w + x) * channels + channel]);
+  };
+  Eigen::Matrix2d sum = Eigen::Matrix2d::Zero();
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const Eigen::Vector2d gradient(0.5 * (at(x + 1, y) - at(x - 1, y)) * w,
+                                     0.5 * (at(x, y + 1) - at(x, y - 1)) * h);
+      sum += gradient * gradient.transpose();
+    }
+  }
+  return sum / (static_cast<double>(w) * h);
+}
+
 absl::StatusOr<WrinklePattern> MakeSinusoidPattern(
     const SinusoidPatternParams& params) {
   if (!(params.wavelength > 0.0 && params.wavelength <= 1.0)) {

@@ -69,6 +69,13 @@ struct SinusoidPatternParams {
 // channel. Requires a valid pattern.
 double PatternWavelength(const WrinklePattern& pattern, int channel);
 
+// Channel `channel`'s structure tensor E[∇h ∇hᵀ] over the tile (∇ in UV
+// units, central differences as PatternWavelength): which way its crests
+// run. For a sinusoid of frequency f it is (2π)² f fᵀ / 2; for isotropic
+// noise a multiple of the identity. Requires a valid pattern.
+Eigen::Matrix2d PatternStructureTensor(const WrinklePattern& pattern,
+                                       int channel);
+
 absl::StatusOr<WrinklePattern> MakeSinusoidPattern(
     const SinusoidPatternParams& params);
 
