@@ -132,31 +132,53 @@ double SensitivityFromVariation(double variation,
                                                             : a / (1.0 + a);
 }
 
+namespace {
+
+// T⁺ / λ_max(T⁺) as (xx, 2 xy, yy), so that a channel's ratio is one dot
+// product with its S / λ_max(S) as (xx, xy, yy); zero when nothing is
+// compressed.
+Eigen::Vector3d UnitCompressiveForm(double xx, double xy, double yy) {
+  const double half_trace = 0.5 * (xx + yy), half_gap = 0.5 * (xx - yy);
+  const double radius = std::sqrt(half_gap * half_gap + xy * xy);
+  const double largest = half_trace + radius, smallest = half_trace - radius;
+  if (!(largest > 0.0)) return Eigen::Vector3d::Zero();
+  if (smallest >= 0.0) {
+    return Eigen::Vector3d(xx, 2.0 * xy, yy) / largest;
+  }
+  // Only the compressed direction: v vᵀ, v the eigenvector of λ₁.
+  Eigen::Vector2d v = Eigen::Vector2d(half_gap + radius, xy);
+  if (!(v.squaredNorm() > 0.0)) v = Eigen::Vector2d(0.0, 1.0);
+  v.normalize();
+  return Eigen::Vector3d(v.x() * v.x(), 2.0 * v.x() * v.y(), v.y() * v.y());
+}
+
+// S / λ_max(S) as (xx, xy, yy); zero for a flat channel.
+Eigen::Vector3d UnitStructure(const Eigen::Matrix2d& s) {
+  const double radius = std::hypot(0.5 * (s(0, 0) - s(1, 1)), s(0, 1));
+  const double largest = 0.5 * s.trace() + radius;
+  if (!(largest > 0.0)) return Eigen::Vector3d::Zero();
+  return Eigen::Vector3d(s(0, 0), s(0, 1), s(1, 1)) / largest;
+}
+
+// ratio^(sharpness / 2), the common sharpnesses without std::pow.
+double Sharpen(double ratio, double sharpness) {
+  ratio = std::clamp(ratio, 0.0, 1.0);
+  if (sharpness == 4.0) return ratio * ratio;
+  if (sharpness == 2.0) return ratio;
+  return std::pow(ratio, 0.5 * sharpness);
+}
+
+}  // namespace
+
 double ChannelWeight(const Eigen::Matrix2d& compression,
                      const Eigen::Matrix2d& structure, double sharpness) {
-  // Closed-form eigen decomposition of the symmetric 2×2 T.
-  const double half_trace = 0.5 * (compression(0, 0) + compression(1, 1));
-  const double half_gap = 0.5 * (compression(0, 0) - compression(1, 1));
-  const double off = 0.5 * (compression(0, 1) + compression(1, 0));
-  const double radius = std::hypot(half_gap, off);
-  const double largest = half_trace + radius, smallest = half_trace - radius;
-  if (!(largest > 0.0)) return 1.0;  // nothing compressed: no direction
-  Eigen::Matrix2d positive = compression;
-  if (smallest < 0.0) {
-    // Only the compressed direction: λ₁ v vᵀ, v the eigenvector of λ₁.
-    Eigen::Vector2d v = radius > 0.0 ? Eigen::Vector2d(half_gap + radius, off)
-                                     : Eigen::Vector2d(1.0, 0.0);
-    if (v.squaredNorm() <= 0.0) v = Eigen::Vector2d(0.0, 1.0);
-    v.normalize();
-    positive = largest * v * v.transpose();
-  }
-  const double structure_radius =
-      std::hypot(0.5 * (structure(0, 0) - structure(1, 1)), structure(0, 1));
-  const double structure_largest = 0.5 * structure.trace() + structure_radius;
-  if (!(structure_largest > 0.0)) return 0.0;  // a flat channel
-  const double ratio =
-      (structure * positive).trace() / (structure_largest * largest);
-  return std::pow(std::clamp(ratio, 0.0, 1.0), 0.5 * sharpness);
+  const Eigen::Vector3d form = UnitCompressiveForm(
+      compression(0, 0), 0.5 * (compression(0, 1) + compression(1, 0)),
+      compression(1, 1));
+  if (form.isZero()) return 1.0;  // nothing compressed: no direction
+  const Eigen::Vector3d unit = UnitStructure(structure);
+  if (unit.isZero()) return 0.0;  // a flat channel
+  return Sharpen(form.dot(unit), sharpness);
 }
 
 double PatternVariation(const WrinklePattern& pattern, int channel,
@@ -282,7 +304,7 @@ void AmplitudeModel::ComputeSensitivities(absl::Span<const float> corner_uvs,
   if (directional) {
     channel_structure_.resize(channels_);
     for (int c = 0; c < channels_; ++c) {
-      channel_structure_[c] = PatternStructureTensor(pattern, c);
+      channel_structure_[c] = UnitStructure(PatternStructureTensor(pattern, c));
     }
     BuildDirectionalFits(corner_uvs);
   }
@@ -381,14 +403,6 @@ void AmplitudeModel::AccumulateFits() {
   for (size_t w = 0; w < welded_fit_.size(); ++w) {
     welded_fit_[w] = welded_fit_inverse_[w] * welded_fit_[w];
   }
-}
-
-double AmplitudeModel::WeightAt(size_t w, int c) const {
-  const Eigen::Vector3d& t = welded_fit_[w];
-  Eigen::Matrix2d compression;
-  compression << t[0], t[1], t[1], t[2];
-  return ChannelWeight(compression, channel_structure_[c],
-                       params_.directional_sharpness);
 }
 
 void AmplitudeModel::ComputeRestLengths(
@@ -561,11 +575,21 @@ void AmplitudeModel::AverageToVertices() {
       params_.clamp_negative ? 0.0 : -std::numeric_limits<double>::infinity();
   const size_t num_welded = welded_edge_weight_.size();
   const bool directional = !channel_structure_.empty();
+  const double sharpness = params_.directional_sharpness;
   for (size_t w = 0; w < num_welded; ++w) {
+    // kDirectional: T⁺ of the vertex's fit, once for its channels.
+    Eigen::Vector3d form = Eigen::Vector3d::Zero();
+    if (directional) {
+      const Eigen::Vector3d& t = welded_fit_[w];
+      form = UnitCompressiveForm(t[0], t[1], t[2]);
+    }
     for (int c = 0; c < kChannels; ++c) {
       double& s = sums[w * kChannels + c];
       s = scale * std::max(s * weight[w], floor);
-      if (directional) s *= WeightAt(w, c);
+      if (directional && !form.isZero()) {
+        const Eigen::Vector3d& unit = channel_structure_[c];
+        s *= unit.isZero() ? 0.0 : Sharpen(form.dot(unit), sharpness);
+      }
     }
   }
   if (params_.max_slope > 0.0) CapSlopes<kChannels>();

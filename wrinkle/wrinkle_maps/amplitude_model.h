@@ -179,9 +179,8 @@ class AmplitudeModel {
   // kDirectional's per-edge forms and per-vertex fits (after BuildEdges).
   void BuildDirectionalFits(absl::Span<const float> corner_uvs);
   // kDirectional per frame: the fits' right-hand sides from the shrink
-  // terms, and channel c's weight at welded vertex w.
+  // terms, solved.
   void AccumulateFits();
-  double WeightAt(size_t w, int c) const;
   // Update's steps.
   absl::Status ValidateFrame(
       absl::Span<const float> positions,
@@ -216,10 +215,11 @@ class AmplitudeModel {
   // per welded vertex 1 / the edges counted, and this frame's sum of their
   // squared world / UV length ratios.
   std::vector<double> channel_wavelength_, uv_length_, inv_uv_length_squared_;
-  // kDirectional: per channel S_c; per edge (dx², dx dy, dy²) of its unit UV
-  // direction (mean over its triangles); per welded vertex the inverse of
-  // its fit's normal matrix and this frame's right-hand side (3 each).
-  std::vector<Eigen::Matrix2d> channel_structure_;
+  // kDirectional: per channel S_c / λ_max(S_c) as (xx, xy, yy); per edge
+  // (dx², 2 dx dy, dy²) of its unit UV direction (mean over its triangles);
+  // per welded vertex the inverse of its fit's normal matrix and this
+  // frame's fit T as (xx, xy, yy).
+  std::vector<Eigen::Vector3d> channel_structure_;
   std::vector<Eigen::Vector3d> edge_form_, welded_fit_;
   std::vector<Eigen::Matrix3d> welded_fit_inverse_;
   std::vector<double> welded_uv_weight_, welded_uv_scale_;
