@@ -1,5 +1,6 @@
 #include "image/image_compare.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -67,6 +68,28 @@ InteriorDifference CompareInterior(const RgbaImage& image,
   }
   if (result.pixels > 0) result.mean = sum / (3.0 * result.pixels);
   return result;
+}
+
+double VisibleChange(const RgbaImage& a, const RgbaImage& b,
+                     const std::array<uint8_t, 4>& background, int threshold) {
+  const auto differs = [threshold](const uint8_t* p, const uint8_t* q) {
+    for (int c = 0; c < 3; ++c) {
+      if (std::abs(int{p[c]} - int{q[c]}) > threshold) return true;
+    }
+    return false;
+  };
+  int64_t subject = 0, changed = 0;
+  const size_t pixels = std::min(a.pixels.size(), b.pixels.size()) / 4;
+  for (size_t i = 0; i < pixels; ++i) {
+    const uint8_t* p = &a.pixels[4 * i];
+    const uint8_t* q = &b.pixels[4 * i];
+    if (!differs(p, background.data()) && !differs(q, background.data())) {
+      continue;
+    }
+    ++subject;
+    if (differs(p, q)) ++changed;
+  }
+  return subject == 0 ? 0.0 : static_cast<double>(changed) / subject;
 }
 
 }  // namespace crease::image

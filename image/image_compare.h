@@ -1,8 +1,9 @@
 #ifndef CREASE_IMAGE_IMAGE_COMPARE_H_
 #define CREASE_IMAGE_IMAGE_COMPARE_H_
 
-// Aliasing measurements without GL: an image against a supersampled reference
-// of the same view, box-downsampled (tests, crease-aliasing).
+// Image measurements without GL: an image against a supersampled reference
+// of the same view, box-downsampled (tests, crease-aliasing), and how much
+// two renderings of one view differ (crease-client's contact sheet).
 
 #include <array>
 #include <cstdint>
@@ -26,6 +27,15 @@ struct InteriorDifference {
 InteriorDifference CompareInterior(const RgbaImage& image,
                                    const RgbaImage& high, int factor,
                                    const std::array<uint8_t, 4>& background);
+
+// How much of the subject two renderings of one view tell apart (a plain
+// and a wrinkled frame): of the pixels where either image differs from
+// `background` by more than `threshold` levels in a colour channel (the
+// subject), the fraction where the two differ from each other by more than
+// `threshold` in a channel. 0 when there is no subject; the images must have
+// the same size.
+double VisibleChange(const RgbaImage& a, const RgbaImage& b,
+                     const std::array<uint8_t, 4>& background, int threshold);
 
 }  // namespace crease::image
 

@@ -8,6 +8,7 @@
 #include "common/file_util.h"
 #include "common/status_macros.h"
 #include "image/contact_sheet.h"
+#include "image/image_compare.h"
 #include "image/image_encoding.h"
 #include "image/rgba_image.h"
 
@@ -30,7 +31,7 @@ void KeepSheetImage(const std::string& image, int f,
   }
 }
 
-absl::Status WriteContactSheet(
+absl::StatusOr<std::vector<std::vector<double>>> WriteContactSheet(
     const std::vector<std::vector<std::string>>& columns, bool png,
     const std::string& out) {
   if (columns.empty()) return absl::InvalidArgumentError("no sheet columns");
@@ -57,7 +58,16 @@ absl::Status WriteContactSheet(
   CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet,
                           image::ContactSheet(sheet_rows));
   CREASE_ASSIGN_OR_RETURN(std::string encoded, image::EncodePng(sheet));
-  return files::WriteStringToFile(out + "/contact_sheet.png", encoded);
+  CREASE_RETURN_IF_ERROR(
+      files::WriteStringToFile(out + "/contact_sheet.png", encoded));
+  std::vector<std::vector<double>> changed(columns.size() - 1);
+  for (size_t c = 1; c < columns.size(); ++c) {
+    for (size_t r = 0; r < rows; ++r) {
+      changed[c - 1].push_back(image::VisibleChange(
+          decoded[0][r], decoded[c][r], {255, 255, 255, 255}, kVisibleLevels));
+    }
+  }
+  return changed;
 }
 
 }  // namespace crease::client

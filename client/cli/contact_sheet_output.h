@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace crease::client {
 
@@ -23,9 +24,15 @@ void KeepSheetImage(const std::string& image, int f,
 
 // Decodes each column's image of each row (PNG when `png`, else JPEG;
 // columns[c][r]) and writes them side by side as out/contact_sheet.png.
-absl::Status WriteContactSheet(
+// Returns, for each column after the first (the plain one), each row's
+// image::VisibleChange against the first column's (subject pixels changed
+// by more than kVisibleLevels on a white background).
+absl::StatusOr<std::vector<std::vector<double>>> WriteContactSheet(
     const std::vector<std::vector<std::string>>& columns, bool png,
     const std::string& out);
+
+// A change a viewer sees at once: more than this many levels of 255.
+inline constexpr int kVisibleLevels = 12;
 
 }  // namespace crease::client
 

@@ -23,6 +23,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "client/cli/animation_input.h"
+#include "client/cli/close_up.h"
 #include "client/cli/contact_sheet_output.h"
 #include "client/cli/gltf_export.h"
 #include "client/cli/mesh_output.h"
@@ -32,6 +33,7 @@
 #include "client/mesh_messages.h"
 #include "common/file_util.h"
 #include "common/flags_usage.h"
+#include "common/median.h"
 #include "common/status_macros.h"
 #include "image/camera.h"
 #include "wrinkle/io/animation.h"
@@ -52,6 +54,10 @@ ABSL_FLAG(int, quality, 90, "JPEG quality, 1..100.");
 ABSL_FLAG(double, azimuth, 0,
           "Turn the camera (framed on the first frame) around the vertical "
           "axis by this many degrees (180: from behind).");
+ABSL_FLAG(bool, close_up, false,
+          "With images: frame the camera on where the animation compresses "
+          "most (the vertices of its most shortened tenth of edges over the "
+          "frames sent), turned by --azimuth, instead of the whole mesh.");
 ABSL_FLAG(bool, contact_sheet, false,
           "With images: also stream the plain mesh in a second session and "
           "write contact_sheet.png (rows of plain | wrinkled; with "
@@ -125,6 +131,15 @@ absl::Status CheckHealth() {
   return absl::OkStatus();
 }
 
+// The animation's frames, at most --frames of them.
+int FramesToSend(const io::Animation& animation) {
+  int num_frames = animation.num_frames();
+  if (absl::GetFlag(FLAGS_frames) > 0) {
+    num_frames = std::min(num_frames, absl::GetFlag(FLAGS_frames));
+  }
+  return num_frames;
+}
+
 // The Start the flags ask for: parameters, outputs, and the camera turned by
 // --azimuth.
 v1::Start StartFromFlags(const io::Animation& animation,
@@ -145,13 +160,21 @@ v1::Start StartFromFlags(const io::Animation& animation,
     request->set_height(static_cast<uint32_t>(absl::GetFlag(FLAGS_height)));
     request->set_jpeg_quality(static_cast<uint32_t>(
         std::clamp(absl::GetFlag(FLAGS_quality), 1, 100)));
-    if (absl::GetFlag(FLAGS_azimuth) != 0) {
+    const float aspect = static_cast<float>(absl::GetFlag(FLAGS_width)) /
+                         absl::GetFlag(FLAGS_height);
+    const float azimuth = static_cast<float>(absl::GetFlag(FLAGS_azimuth));
+    const std::vector<float> close_up =
+        absl::GetFlag(FLAGS_close_up)
+            ? MostCompressedRegion(animation, FramesToSend(animation))
+            : std::vector<float>();
+    if (!close_up.empty()) {
+      // Some room around the region, so the folds are seen on the garment.
+      *request->mutable_camera() =
+          ProtoCamera(image::AutoFrame(close_up, aspect, azimuth, 1.3f));
+    } else if (azimuth != 0 || absl::GetFlag(FLAGS_close_up)) {
       // Framed on the first frame as the server frames, then turned.
       *request->mutable_camera() = ProtoCamera(
-          image::AutoFrame(animation.frames.Sample(0),
-                           static_cast<float>(absl::GetFlag(FLAGS_width)) /
-                               absl::GetFlag(FLAGS_height),
-                           static_cast<float>(absl::GetFlag(FLAGS_azimuth))));
+          image::AutoFrame(animation.frames.Sample(0), aspect, azimuth));
     }
   }
   return start;
@@ -178,15 +201,6 @@ absl::StatusOr<RunRequest> RequestFromFlags() {
   const bool want_images = request.image != "none";
   request.want_sheet = want_images && absl::GetFlag(FLAGS_contact_sheet);
   return request;
-}
-
-// The animation's frames, at most --frames of them.
-int FramesToSend(const io::Animation& animation) {
-  int num_frames = animation.num_frames();
-  if (absl::GetFlag(FLAGS_frames) > 0) {
-    num_frames = std::min(num_frames, absl::GetFlag(FLAGS_frames));
-  }
-  return num_frames;
 }
 
 absl::Status CreateOutputDirectory(const std::string& out) {
@@ -420,9 +434,21 @@ absl::Status WriteOutputs(const RunRequest& request,
         std::move(received->column_images);
     columns.insert(columns.begin() + (wrinkled_last ? columns.size() : 1),
                    std::move(received->wrinkled_images));
-    CREASE_RETURN_IF_ERROR(
+    CREASE_ASSIGN_OR_RETURN(
+        received->summary.contact_sheet_visible_change,
         WriteContactSheet(columns, request.image == "png", request.out));
     received->summary.contact_sheet_frames = sheet_frames;
+    if (!absl::GetFlag(FLAGS_quiet)) {
+      const auto& changed = received->summary.contact_sheet_visible_change;
+      for (size_t c = 0; c < changed.size(); ++c) {
+        std::fprintf(stderr,
+                     "  contact sheet column %d against plain: a median %.1f "
+                     "%% of the subject's pixels changed by more than %d "
+                     "levels\n",
+                     static_cast<int>(c) + 2, 100.0 * Median(changed[c]),
+                     kVisibleLevels);
+      }
+    }
   }
   return WriteSummary(received->summary, request.out);
 }

@@ -68,11 +68,22 @@ std::string SummaryJson(const StreamSummary& s) {
       "\"wrinkles_mean\":%.3f,\"wrinkles_max\":%d,"
       "\"latency_ms\":{\"p50\":%.4f,\"p99\":%.4f,\"max\":%.4f},"
       "\"bytes_sent\":%d,\"bytes_received\":%d,\"wall_seconds\":%.4f,"
-      "\"frames_per_second\":%.3f,\"contact_sheet_frames\":[%s]}\n",
+      "\"frames_per_second\":%.3f,\"contact_sheet_frames\":[%s],"
+      "\"contact_sheet_visible_change\":[%s]}\n",
       s.session_id, s.frames, s.frame_errors, s.WrinklesMean(), s.wrinkles_max,
       s.LatencyPercentile(50), s.LatencyPercentile(99),
       s.LatencyPercentile(100), s.bytes_sent, s.bytes_received, s.wall_seconds,
-      s.FramesPerSecond(), absl::StrJoin(s.contact_sheet_frames, ","));
+      s.FramesPerSecond(), absl::StrJoin(s.contact_sheet_frames, ","),
+      absl::StrJoin(s.contact_sheet_visible_change, ",",
+                    [](std::string* o, const std::vector<double>& column) {
+                      absl::StrAppend(
+                          o, "[",
+                          absl::StrJoin(column, ",",
+                                        [](std::string* p, double v) {
+                                          absl::StrAppendFormat(p, "%.4f", v);
+                                        }),
+                          "]");
+                    }));
 }
 
 std::string SummaryTable(const StreamSummary& s) {

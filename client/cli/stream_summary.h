@@ -21,6 +21,10 @@ struct StreamSummary {
   int64_t bytes_received = 0;
   double wall_seconds = 0;
   std::vector<int> contact_sheet_frames;
+  // Per contact sheet column after the plain one, per row: the fraction of
+  // the subject's pixels that column changes by more than 12 levels against
+  // the plain image (WriteContactSheet).
+  std::vector<std::vector<double>> contact_sheet_visible_change;
 
   void Add(const v1::FrameResult& result, double latency_ms);
   // Wrinkles per answered frame (errors left out), and frames per second of
