@@ -14,6 +14,7 @@
 #include "absl/types/span.h"
 #include "image/rgba_image.h"
 #include "renderer/frame_data.h"
+#include "wrinkle/data/corner_tangents.h"
 
 namespace crease::renderer {
 
@@ -59,30 +60,15 @@ struct UvMaps {
 // the same handedness share one tangent, accumulated over their triangles
 // weighted by the corner's angle, then made orthogonal to the normal
 // (Gram-Schmidt): MikkTSpace's rule without its degenerate-case handling.
-// The glTF export carries these as TANGENT, so engines need not agree with
-// MikkTSpace to the bit. Corners of triangles with degenerate UVs get a
+// (crease::CornerTangents, wrinkle/data/corner_tangents.h, on the render
+// mesh.) The glTF export carries these as TANGENT, so engines need not agree
+// with MikkTSpace to the bit. Corners of triangles with degenerate UVs get a
 // tangent perpendicular to the normal (any), w = 1. `out` storage is reused.
 void CornerTangents(const RenderMesh& mesh,
                     const std::vector<float>& interleaved,
                     std::vector<float>* out);
 
-// What CornerTangents keeps between frames: which corners share a (welded
-// vertex, UV) key, numbered once while the triangles, the weld and the UVs
-// stay (the only step that allocates), and the per-frame groups and sums in
-// reused storage. A steady stream of frames allocates nothing.
-struct TangentScratch {
-  std::vector<io::Triangle> triangles;  // the mesh the keys were made for
-  std::vector<int32_t> welded;
-  std::vector<float> uvs;
-  std::vector<int32_t> key;    // per corner
-  int32_t num_keys = -1;       // -1: none made yet
-  std::vector<int32_t> group;  // per corner: 2 key + right-handed, or -1
-  std::vector<Eigen::Vector3f> sums;
-  // Per face with a group: its normal (unnormalised) and whether its UV
-  // triangle turns counter-clockwise, for the bitangent's sign.
-  std::vector<Eigen::Vector3f> face_normals;
-  std::vector<uint8_t> uv_counter_clockwise;
-};
+using crease::TangentScratch;  // wrinkle/data/corner_tangents.h
 
 // The same, reusing `scratch` (one per stream of frames).
 void CornerTangents(const RenderMesh& mesh,

@@ -1,5 +1,6 @@
 #include "client/cli/gltf_export.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "common/status_macros.h"
 #include "image/image_encoding.h"
 #include "image/rgba_image.h"
+#include "wrinkle/data/corner_tangents.h"
 #include "wrinkle/data/smooth_normals.h"
 #include "wrinkle/data/weld.h"
 
@@ -139,6 +141,16 @@ absl::Status GltfExport::AddCoarse(const v1::FrameResult& result) {
   frame.positions.assign(positions.begin(), positions.end());
   frame.normals = SmoothUnitNormals(positions, mesh.triangles, welded_);
   CREASE_ASSIGN_OR_RETURN(frame.normal_map_png, NormalMapPng(result));
+  if (!frame.normal_map_png.empty() && !mesh.corner_uvs.empty()) {
+    // TANGENT: the frame the server baked the map in, by the same rule.
+    interleaved_.resize(2 * positions.size());
+    for (size_t v = 0; v < positions.size() / 3; ++v) {
+      std::copy_n(&positions[3 * v], 3, &interleaved_[6 * v]);
+      std::copy_n(&frame.normals[3 * v], 3, &interleaved_[6 * v + 3]);
+    }
+    CornerTangents(mesh.triangles, welded_, mesh.corner_uvs, interleaved_,
+                   &frame.tangents, &tangent_scratch_);
+  }
   gltf_.frames.push_back(std::move(frame));
   return absl::OkStatus();
 }

@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "crease/v1/crease.pb.h"
+#include "wrinkle/data/corner_tangents.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/gltf_write.h"
 
@@ -49,6 +50,9 @@ class GltfExport {
   const io::Animation& animation_;
   std::vector<int32_t> welded_;  // coarse vertex -> welded id
   int num_welded_ = 0;
+  // The tangents' position + normal per vertex, and their reused state.
+  std::vector<float> interleaved_;
+  TangentScratch tangent_scratch_;
   io::GltfMeshAnimation gltf_;
   enum class Source { kNone, kWrinkled, kCoarse } source_ = Source::kNone;
 };

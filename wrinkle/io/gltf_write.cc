@@ -73,6 +73,34 @@ absl::Status CheckTopology(const GltfMeshAnimation& animation) {
   return absl::OkStatus();
 }
 
+absl::Status CheckTangents(const GltfMeshAnimation& animation, size_t f) {
+  const std::vector<float>& tangents = animation.frames[f].tangents;
+  if (tangents.empty()) return absl::OkStatus();
+  if (animation.frames[f].normals.empty() || animation.corner_uvs.empty()) {
+    return Invalid(absl::StrFormat(
+        "glTF export: frame %d has tangents but no normals or no UVs", f));
+  }
+  if (tangents.size() != 12 * animation.triangles.size()) {
+    return Invalid(absl::StrFormat(
+        "glTF export: frame %d has %d tangent floats, need 4 x 3 x %d "
+        "triangle corners",
+        f, tangents.size(), animation.triangles.size()));
+  }
+  for (size_t c = 0; c < tangents.size(); c += 4) {
+    const float* t = &tangents[c];
+    const bool finite =
+        std::isfinite(t[0]) && std::isfinite(t[1]) && std::isfinite(t[2]);
+    if (!finite || (t[0] == 0.0f && t[1] == 0.0f && t[2] == 0.0f) ||
+        (t[3] != 1.0f && t[3] != -1.0f)) {
+      return Invalid(absl::StrFormat(
+          "glTF export: frame %d corner %d: the tangent is not finite, is "
+          "zero, or its w is not +-1",
+          f, c / 4));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckFrame(const GltfMeshAnimation& animation, size_t f) {
   const GltfFrame& frame = animation.frames[f];
   const size_t floats = 3 * static_cast<size_t>(animation.vertex_count);
@@ -97,6 +125,7 @@ absl::Status CheckFrame(const GltfMeshAnimation& animation, size_t f) {
           "glTF export: frame %d vertex %d: the normal is zero", f, v / 3));
     }
   }
+  CREASE_RETURN_IF_ERROR(CheckTangents(animation, f));
   if (!frame.normal_map_png.empty()) {
     if (animation.corner_uvs.empty()) {
       return Invalid(absl::StrFormat(
@@ -123,6 +152,7 @@ absl::Status CheckAnimation(const GltfMeshAnimation& animation) {
 // when there are no UVs), in order of first use.
 struct VertexSplit {
   std::vector<int32_t> source;   // glTF vertex -> mesh vertex
+  std::vector<uint32_t> first;   // glTF vertex -> its first triangle corner
   std::vector<uint32_t> corner;  // triangle corner -> glTF vertex
   std::vector<float> uvs;        // u, 1 - v per glTF vertex (if UVs)
 };
@@ -142,6 +172,7 @@ VertexSplit SplitVertices(const GltfMeshAnimation& animation) {
           {v, bits[0], bits[1]}, static_cast<uint32_t>(split.source.size()));
       if (added) {
         split.source.push_back(v);
+        split.first.push_back(static_cast<uint32_t>(3 * t + k));
         if (has_uvs) {
           split.uvs.push_back(uv[0]);
           split.uvs.push_back(static_cast<float>(1.0 - uv[1]));
@@ -234,15 +265,22 @@ tinygltf::Material ClothMaterial(const std::string& name) {
 // The material of a frame with a normal map: the PNG as an image in the
 // buffer, a texture of it, and a material whose normalTexture it is.
 int AddNormalMappedMaterial(GlbBuilder& builder, const std::string& name,
-                            const std::string& png) {
+                            const std::string& png, int* sampler) {
   tinygltf::Model& model = builder.model();
+  if (*sampler < 0) {        // made on first use: none left unused
+    tinygltf::Sampler made;  // trilinear, repeating (dilated UV islands)
+    made.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
+    made.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
+    model.samplers.push_back(made);
+    *sampler = static_cast<int>(model.samplers.size()) - 1;
+  }
   tinygltf::Image image;
   image.name = name;
   image.mimeType = "image/png";
   image.bufferView = builder.AddView(png.data(), png.size(), 0);
   model.images.push_back(std::move(image));
   tinygltf::Texture texture;
-  texture.sampler = 0;
+  texture.sampler = *sampler;
   texture.source = static_cast<int>(model.images.size()) - 1;
   model.textures.push_back(texture);
   tinygltf::Material material = ClothMaterial(name);
@@ -254,26 +292,37 @@ int AddNormalMappedMaterial(GlbBuilder& builder, const std::string& name,
 // What every frame's mesh shares.
 struct SharedGeometry {
   int indices = -1;
-  int uvs = -1;            // -1: no TEXCOORD_0
-  int plain_material = 0;  // for frames without a normal map
+  int uvs = -1;             // -1: no TEXCOORD_0
+  int plain_material = -1;  // for frames without a normal map (-1: none yet)
+  int sampler = -1;         // the normal maps' (-1: none yet)
 };
 
-SharedGeometry AddSharedGeometry(GlbBuilder& builder, const VertexSplit& split,
-                                 const std::string& name) {
+SharedGeometry AddSharedGeometry(GlbBuilder& builder,
+                                 const VertexSplit& split) {
   SharedGeometry shared;
   shared.indices = builder.AddIndices(split.corner);
   if (!split.uvs.empty()) {
     shared.uvs = builder.AddFloats(split.uvs, 2, TINYGLTF_TYPE_VEC2, false,
                                    TINYGLTF_TARGET_ARRAY_BUFFER);
   }
-  tinygltf::Model& model = builder.model();
-  model.materials.push_back(ClothMaterial(name));
-  shared.plain_material = static_cast<int>(model.materials.size()) - 1;
-  tinygltf::Sampler sampler;  // trilinear, repeating (dilated UV islands)
-  sampler.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
-  sampler.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
-  model.samplers.push_back(sampler);
   return shared;
+}
+
+// One frame's unit tangents (x y z w) in glTF vertex order: each vertex
+// its first corner's.
+void GatherTangents(const GltfFrame& frame, const VertexSplit& split,
+                    std::vector<float>* tangents) {
+  tangents->clear();
+  if (frame.tangents.empty()) return;
+  for (uint32_t c : split.first) {
+    const float* t = &frame.tangents[4 * static_cast<size_t>(c)];
+    const double length = std::sqrt(double{t[0]} * t[0] + double{t[1]} * t[1] +
+                                    double{t[2]} * t[2]);
+    for (int i = 0; i < 3; ++i) {
+      tangents->push_back(static_cast<float>(t[i] / length));
+    }
+    tangents->push_back(t[3]);
+  }
 }
 
 // One frame's positions and unit normals in glTF vertex order.
@@ -296,8 +345,7 @@ void GatherFrame(const GltfFrame& frame, const VertexSplit& split,
 
 // Frame f's mesh, material and node (a child of the root, node 0).
 void AddFrame(GlbBuilder& builder, const GltfMeshAnimation& animation,
-              const VertexSplit& split, const SharedGeometry& shared,
-              size_t f) {
+              const VertexSplit& split, SharedGeometry& shared, size_t f) {
   const GltfFrame& frame = animation.frames[f];
   const std::string name = absl::StrFormat("%s_frame_%04d", animation.name, f);
   std::vector<float> positions, normals;
@@ -311,11 +359,24 @@ void AddFrame(GlbBuilder& builder, const GltfMeshAnimation& animation,
     primitive.attributes["NORMAL"] = builder.AddFloats(
         normals, 3, TINYGLTF_TYPE_VEC3, false, TINYGLTF_TARGET_ARRAY_BUFFER);
   }
+  std::vector<float> tangents;
+  GatherTangents(frame, split, &tangents);
+  if (!tangents.empty()) {
+    primitive.attributes["TANGENT"] = builder.AddFloats(
+        tangents, 4, TINYGLTF_TYPE_VEC4, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+  }
   if (shared.uvs >= 0) primitive.attributes["TEXCOORD_0"] = shared.uvs;
-  primitive.material =
-      frame.normal_map_png.empty()
-          ? shared.plain_material
-          : AddNormalMappedMaterial(builder, name, frame.normal_map_png);
+  if (frame.normal_map_png.empty()) {
+    if (shared.plain_material < 0) {  // made on first use: none left unused
+      builder.model().materials.push_back(ClothMaterial(animation.name));
+      shared.plain_material =
+          static_cast<int>(builder.model().materials.size()) - 1;
+    }
+    primitive.material = shared.plain_material;
+  } else {
+    primitive.material = AddNormalMappedMaterial(
+        builder, name, frame.normal_map_png, &shared.sampler);
+  }
   tinygltf::Model& model = builder.model();
   tinygltf::Mesh mesh;
   mesh.name = name;
@@ -381,8 +442,7 @@ absl::StatusOr<std::string> FormatGlb(const GltfMeshAnimation& animation) {
   model.scenes.push_back(std::move(scene));
   model.defaultScene = 0;
 
-  const SharedGeometry shared =
-      AddSharedGeometry(builder, split, animation.name);
+  SharedGeometry shared = AddSharedGeometry(builder, split);
   for (size_t f = 0; f < animation.frames.size(); ++f) {
     AddFrame(builder, animation, split, shared, f);
     // Checked as it grows: the JSON adds about a kilobyte a frame.

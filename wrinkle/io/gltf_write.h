@@ -14,7 +14,9 @@
 //   shown to the clip's end, N / fps). Without playback node 0 shows.
 // * glTF's UVs are per vertex: a vertex is split per distinct UV of its
 //   corners, and v is stored flipped (v_glTF = 1 - v).
-// * No TANGENT: viewers compute MikkTSpace tangents from the normals and UVs.
+// * TANGENT when the frame gives tangents (with its normal map): the frame the
+//   map was baked in (crease::CornerTangents), so a viewer need not make its
+//   own MikkTSpace frame; a split vertex takes its first corner's tangent.
 
 #include <string>
 #include <vector>
@@ -32,6 +34,10 @@ struct GltfFrame {
   // A tangent-space normal map (green +Y, glTF's) as PNG bytes, or empty.
   // Needs corner_uvs.
   std::string normal_map_png;
+  // Per triangle corner x y z w (4 floats): the tangent along +u (normalised
+  // on write) and the bitangent's sign, ±1; or empty. Needs normals and
+  // corner_uvs.
+  std::vector<float> tangents;
 };
 
 struct GltfMeshAnimation {
@@ -46,7 +52,8 @@ struct GltfMeshAnimation {
 
 // The .glb bytes. InvalidArgument, naming the field, frame and vertex, when
 // the sizes disagree, an index is out of range, a value is not finite, a
-// normal is zero, a normal map is not PNG or has no UVs to lie on, or the
+// normal is zero, a normal map is not PNG or has no UVs to lie on, tangents
+// come without normals or UVs, are zero or have a w other than ±1, or the
 // file would pass glTF's 4 GiB.
 absl::StatusOr<std::string> FormatGlb(const GltfMeshAnimation& animation);
 

@@ -277,6 +277,41 @@ TEST(GltfWriteTest, WithoutUvsOrNormalsTheAttributesAreLeftOut) {
   EXPECT_FALSE(back->mesh.has_uvs());
 }
 
+// TANGENT: normalised, w kept, one per glTF vertex (its first corner's), and
+// only on the frames that give tangents.
+TEST(GltfWriteTest, TangentsAreWrittenPerVertexNormalised) {
+  GltfMeshAnimation animation = OneTriangle();
+  animation.frames[0].normal_map_png = NormalMapPng(0);
+  animation.frames[0].tangents = {2, 0, 0, 1, 0, 3, 0, -1, 1, 1, 0, 1};
+  absl::StatusOr<std::string> glb = FormatGlb(animation);
+  ASSERT_TRUE(glb.ok()) << glb.status();
+  absl::StatusOr<tinygltf::Model> model =
+      gltf_internal::LoadModel(*glb, nullptr);
+  ASSERT_TRUE(model.ok()) << model.status();
+  const auto& with = model->meshes[0].primitives[0].attributes;
+  ASSERT_EQ(with.count("TANGENT"), 1u);
+  absl::StatusOr<gltf_internal::AccessorData> tangents =
+      gltf_internal::ReadAccessor(*model, with.at("TANGENT"), "TANGENT",
+                                  {TINYGLTF_TYPE_VEC4}, 3);
+  ASSERT_TRUE(tangents.ok()) << tangents.status();
+  const float r = static_cast<float>(std::sqrt(0.5));
+  EXPECT_THAT(tangents->values,
+              ::testing::Pointwise(::testing::FloatNear(1e-6f),
+                                   {1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 1.0f, 0.0f,
+                                    -1.0f, r, r, 0.0f, 1.0f}));
+  EXPECT_EQ(model->meshes[1].primitives[0].attributes.count("TANGENT"), 0u);
+  // Every material and sampler is used: the plain one is made only for a
+  // frame without a map.
+  EXPECT_EQ(model->materials.size(), 2u);
+  EXPECT_EQ(model->samplers.size(), 1u);
+  animation.frames[1].normal_map_png = NormalMapPng(1);
+  glb = FormatGlb(animation);
+  ASSERT_TRUE(glb.ok()) << glb.status();
+  model = gltf_internal::LoadModel(*glb, nullptr);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->materials.size(), 2u);  // one per normal-mapped frame
+}
+
 TEST(GltfWriteErrorTest, NamesTheProblem) {
   const auto error = [](GltfMeshAnimation animation) {
     return std::string(FormatGlb(animation).status().message());
@@ -308,6 +343,15 @@ TEST(GltfWriteErrorTest, NamesTheProblem) {
   a.frames[1].normal_map_png = NormalMapPng(1);
   EXPECT_THAT(error(a), HasSubstr("frame 1 has a normal map but the mesh has "
                                   "no UVs"));
+  a = OneTriangle();
+  a.frames[0].tangents = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0.5f};
+  EXPECT_THAT(error(a), HasSubstr("frame 0 corner 2: the tangent is not "
+                                  "finite, is zero, or its w is not +-1"));
+  a.frames[0].tangents.resize(8);
+  EXPECT_THAT(error(a), HasSubstr("frame 0 has 8 tangent floats, need 4 x 3"));
+  a.frames[0].tangents.assign(12, 1.0f);
+  a.frames[0].normals.clear();
+  EXPECT_THAT(error(a), HasSubstr("frame 0 has tangents but no normals"));
   a = OneTriangle();
   a.fps = 0;
   EXPECT_THAT(error(a), HasSubstr("fps 0, need > 0"));
