@@ -224,7 +224,7 @@ int main(int argc, char** argv) {
   crease::SetFlagsUsage(
       "The Crease wrinkle service (gRPC, crease.v1). Example:\n"
       "  crease-server --address 127.0.0.1:50051 --render_threads 1",
-      "server/main.cc");
+      {"server/main.cc"});
   absl::ParseCommandLine(argc, argv);
   const sigset_t signals = BlockStopSignals();
   const absl::StatusOr<ServerOptions> parsed = OptionsFromFlags();

@@ -22,7 +22,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
-#include "client/cli/animation_input.h"
 #include "client/cli/close_up.h"
 #include "client/cli/contact_sheet_output.h"
 #include "client/cli/gltf_export.h"
@@ -37,6 +36,7 @@
 #include "common/status_macros.h"
 #include "image/camera.h"
 #include "wrinkle/io/animation.h"
+#include "wrinkle/io/animation_input.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(std::string, out, "", "Output directory (created if missing).");
@@ -457,8 +457,8 @@ absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(const RunRequest request, RequestFromFlags());
   CREASE_ASSIGN_OR_RETURN(
       const io::Animation animation,
-      LoadAnimation(AnimationInputFromFlags(absl::GetFlag(FLAGS_fps),
-                                            absl::GetFlag(FLAGS_frames))));
+      io::LoadAnimation(io::AnimationInputFromFlags(
+          absl::GetFlag(FLAGS_fps), absl::GetFlag(FLAGS_frames))));
   const int num_frames = FramesToSend(animation);
   CREASE_ASSIGN_OR_RETURN(
       const std::unique_ptr<GltfExport> gltf_export,
@@ -500,7 +500,7 @@ int main(int argc, char** argv) {
       "--contact_sheet\n"
       "  crease-client --gltf data/Fox.glb --animation Walk --fps 30 --out "
       "out/ --image jpeg",
-      "client/cli/");
+      {"client/cli/", "wrinkle/io/animation_input.cc"});
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = absl::GetFlag(FLAGS_health)
                                   ? crease::client::CheckHealth()

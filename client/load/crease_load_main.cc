@@ -19,12 +19,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
-#include "client/cli/animation_input.h"
 #include "client/load/load_session.h"
 #include "client/load/load_stats.h"
 #include "client/mesh_messages.h"
 #include "common/file_util.h"
 #include "common/flags_usage.h"
+#include "wrinkle/io/animation_input.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(int, sessions, 8,
@@ -69,13 +69,13 @@ struct Kind {
 };
 
 absl::StatusOr<LoadAnimation> ReadLoadAnimation(bool images) {
-  client::AnimationInput input =
-      client::AnimationInputFromFlags(absl::GetFlag(FLAGS_fps), 0);
+  io::AnimationInput input =
+      io::AnimationInputFromFlags(absl::GetFlag(FLAGS_fps), 0);
   if (input.obj.empty() && input.gltf.empty()) {
     input.obj = CREASE_BUNDLED_DATA "/fox_walk.obj";
     input.pc2 = CREASE_BUNDLED_DATA "/fox_walk.pc2";
   }
-  absl::StatusOr<io::Animation> animation = client::LoadAnimation(input);
+  absl::StatusOr<io::Animation> animation = io::LoadAnimation(input);
   if (!animation.ok()) return animation.status();
   if (animation->num_frames() < 1) {
     return absl::InvalidArgumentError("the animation has no frames");
@@ -411,7 +411,7 @@ int main(int argc, char** argv) {
       "Streams many sessions from one process and reports latency. Example:\n"
       "  crease-load --server 127.0.0.1:50051 --sessions 16 --fps 60 "
       "--image jpeg --duration 10",
-      "client/load/crease_load_main.cc");
+      {"client/load/crease_load_main.cc", "wrinkle/io/animation_input.cc"});
   absl::ParseCommandLine(argc, argv);
   if (const absl::Status s = crease::load::Main(); !s.ok()) {
     std::fprintf(stderr, "crease-load: %s\n", s.ToString().c_str());

@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
       "Mean |difference| (0-255 per channel) between frames and their 4x "
       "supersampled references, over the subject's interior.\n"
       "  crease-aliasing --data data --sets fox_walk --sizes 480x360",
-      "renderer/cli/crease_aliasing.cc");
+      {"renderer/cli/crease_aliasing.cc"});
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::renderer::Run();
   if (!status.ok()) {

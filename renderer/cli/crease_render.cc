@@ -24,24 +24,12 @@
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
 #include "wrinkle/io/animation.h"
-#include "wrinkle/io/gltf.h"
+#include "wrinkle/io/animation_input.h"
 #include "wrinkle/sca2015/session.h"
 
-ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
-ABSL_FLAG(std::string, pc2, "",
-          "Vertex animation, PC2, same vertex count as --obj.");
-ABSL_FLAG(std::string, gltf, "",
-          "A glTF 2.0 file (.glb or .gltf) instead of --obj and --pc2: one "
-          "mesh, skinned and/or morphed by one animation, sampled at 30 fps "
-          "for --frames frames (0: one clip length).");
-ABSL_FLAG(std::string, mesh, "",
-          "With --gltf: the mesh, by name or index (default: the first "
-          "skinned or morphed mesh, else the first).");
-ABSL_FLAG(std::string, animation, "",
-          "With --gltf: the animation, by name or index (default: the "
-          "first).");
-ABSL_FLAG(bool, loop, false,
-          "With --gltf: wrap time modulo the clip's duration.");
+// --obj, --pc2, --gltf, --mesh, --animation and --loop:
+// wrinkle/io/animation_input.h.
+ABSL_FLAG(double, fps, 0, "With --gltf: samples per second (0: 30).");
 ABSL_FLAG(std::string, out, "", "Output directory (created if missing).");
 ABSL_FLAG(int, frames, 0, "Process at most this many frames (0: all).");
 ABSL_FLAG(int, every, 10,
@@ -70,50 +58,23 @@ namespace {
 
 // What the flags ask this run for, checked.
 struct RenderRequest {
-  std::string obj;
-  std::string pc2;
-  std::string gltf;
-  io::GltfOptions gltf_options;
+  io::AnimationInput input;
   std::string out;
   std::string format;  // jpeg or png
   int every = 1;       // render every Nth frame
   int start = 0;       // from this frame on
 };
 
-// Either --obj with --pc2 or --gltf (with its --mesh, --animation, --loop).
-absl::Status CheckInput(const RenderRequest& request) {
+absl::StatusOr<RenderRequest> RequestFromFlags() {
+  RenderRequest request;
+  request.input = io::AnimationInputFromFlags(
+      absl::GetFlag(FLAGS_fps), std::max(0, absl::GetFlag(FLAGS_frames)));
+  CREASE_RETURN_IF_ERROR(io::CheckAnimationInput(request.input));
+  request.out = absl::GetFlag(FLAGS_out);
   if (request.out.empty()) {
     return absl::InvalidArgumentError("--out is required");
   }
-  if (!request.gltf.empty() && (!request.obj.empty() || !request.pc2.empty())) {
-    return absl::InvalidArgumentError(
-        "--gltf replaces --obj and --pc2: give one or the other");
-  }
-  if (request.gltf.empty() && (request.obj.empty() || request.pc2.empty())) {
-    return absl::InvalidArgumentError(
-        "an animation is required: --obj with --pc2, or --gltf");
-  }
-  const io::GltfOptions& options = request.gltf_options;
-  if (request.gltf.empty() &&
-      (!options.mesh.empty() || !options.animation.empty() || options.loop)) {
-    return absl::InvalidArgumentError(
-        "--mesh, --animation and --loop are for --gltf");
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<RenderRequest> RequestFromFlags() {
-  RenderRequest request;
-  request.obj = absl::GetFlag(FLAGS_obj);
-  request.pc2 = absl::GetFlag(FLAGS_pc2);
-  request.gltf = absl::GetFlag(FLAGS_gltf);
-  request.gltf_options.mesh = absl::GetFlag(FLAGS_mesh);
-  request.gltf_options.animation = absl::GetFlag(FLAGS_animation);
-  request.gltf_options.loop = absl::GetFlag(FLAGS_loop);
-  request.gltf_options.frames = std::max(0, absl::GetFlag(FLAGS_frames));
-  request.out = absl::GetFlag(FLAGS_out);
   request.format = absl::GetFlag(FLAGS_format);
-  CREASE_RETURN_IF_ERROR(CheckInput(request));
   if (request.format != "jpeg" && request.format != "png") {
     return absl::InvalidArgumentError("--format must be jpeg or png");
   }
@@ -265,10 +226,7 @@ absl::StatusOr<std::string> WriteContactSheet(const Rendered& rendered,
 
 absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(const RenderRequest request, RequestFromFlags());
-  CREASE_ASSIGN_OR_RETURN(
-      io::Animation anim,
-      request.gltf.empty() ? io::ReadAnimation(request.obj, request.pc2)
-                           : io::ReadGltf(request.gltf, request.gltf_options));
+  CREASE_ASSIGN_OR_RETURN(io::Animation anim, io::LoadAnimation(request.input));
   CREASE_ASSIGN_OR_RETURN(Pipeline pipeline, CreatePipeline(anim));
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
   CREASE_ASSIGN_OR_RETURN(const Rendered rendered,
@@ -293,7 +251,7 @@ int main(int argc, char** argv) {
       "Renders an animation with and without wrinkles, headless.\n"
       "  crease-render --obj NAME.obj --pc2 NAME.pc2 --out DIR\n"
       "  crease-render --gltf data/Fox.glb --animation Walk --out DIR",
-      "renderer/cli/crease_render.cc");
+      {"renderer/cli/crease_render.cc", "wrinkle/io/animation_input.cc"});
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::renderer::Run();
   if (!status.ok()) {

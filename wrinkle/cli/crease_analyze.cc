@@ -414,7 +414,7 @@ int main(int argc, char** argv) {
       "its compression, frame by frame.\n"
       "  crease-analyze --obj NAME.obj --pc2 NAME.pc2 [--out DIR] [--json "
       "PATH]",
-      "wrinkle/cli/");
+      {"wrinkle/cli/"});
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::cli::Run();
   if (!status.ok()) {

@@ -1,4 +1,4 @@
-#include "client/cli/animation_input.h"
+#include "wrinkle/io/animation_input.h"
 
 #include "absl/flags/flag.h"
 #include "common/status_macros.h"
@@ -22,7 +22,7 @@ ABSL_FLAG(bool, loop, false,
           "With --gltf: wrap time modulo the clip's duration, for --frames "
           "longer than one clip.");
 
-namespace crease::client {
+namespace crease::io {
 
 // The rate glTF animations are sampled at when --fps leaves it open.
 constexpr double kDefaultGltfFps = 30.0;
@@ -57,16 +57,16 @@ absl::Status CheckAnimationInput(const AnimationInput& input) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<io::Animation> LoadAnimation(const AnimationInput& input) {
+absl::StatusOr<Animation> LoadAnimation(const AnimationInput& input) {
   CREASE_RETURN_IF_ERROR(CheckAnimationInput(input));
-  if (input.gltf.empty()) return io::ReadAnimation(input.obj, input.pc2);
-  io::GltfOptions options;
+  if (input.gltf.empty()) return ReadAnimation(input.obj, input.pc2);
+  GltfOptions options;
   options.mesh = input.mesh;
   options.animation = input.animation;
   options.fps = input.fps > 0 ? input.fps : kDefaultGltfFps;
   options.frames = input.frames > 0 ? input.frames : 0;
   options.loop = input.loop;
-  return io::ReadGltf(input.gltf, options);
+  return ReadGltf(input.gltf, options);
 }
 
-}  // namespace crease::client
+}  // namespace crease::io

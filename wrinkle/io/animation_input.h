@@ -1,10 +1,12 @@
-#ifndef CREASE_CLIENT_CLI_ANIMATION_INPUT_H_
-#define CREASE_CLIENT_CLI_ANIMATION_INPUT_H_
+#ifndef CREASE_WRINKLE_IO_ANIMATION_INPUT_H_
+#define CREASE_WRINKLE_IO_ANIMATION_INPUT_H_
 
-// What crease-client streams: an OBJ + PC2 pair, or one mesh of a glTF 2.0
-// file animated by one of its animations (wrinkle/io/gltf.h), as the flags
-// --obj, --pc2, --gltf, --mesh, --animation and --loop (defined in
-// animation_input.cc) with --fps and --frames say.
+// The animation a command-line program reads (crease-client, crease-load,
+// crease-render): an OBJ + PC2 pair, or one mesh of a glTF 2.0 file animated
+// by one of its animations (gltf.h), as the flags --obj, --pc2, --gltf,
+// --mesh, --animation and --loop (defined in animation_input.cc, once for
+// every program) with the program's --fps and --frames say. Only programs
+// link it (target crease_animation_input): it defines flags.
 
 #include <string>
 
@@ -12,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "wrinkle/io/animation.h"
 
-namespace crease::client {
+namespace crease::io {
 
 struct AnimationInput {
   std::string obj;
@@ -25,8 +27,8 @@ struct AnimationInput {
   int frames = 0;         // glTF: frames to sample (0: one clip length)
 };
 
-// The input flags; `fps` and `frames` are crease-client's --fps and --frames,
-// which also pace and limit the sending.
+// The input flags; `fps` and `frames` are the program's own --fps and
+// --frames (crease-client's also pace and limit the sending).
 AnimationInput AnimationInputFromFlags(double fps, int frames);
 
 // InvalidArgument unless the input is either --obj with --pc2 or --gltf, and
@@ -34,8 +36,8 @@ AnimationInput AnimationInputFromFlags(double fps, int frames);
 absl::Status CheckAnimationInput(const AnimationInput& input);
 
 // Checks the input and reads the animation.
-absl::StatusOr<io::Animation> LoadAnimation(const AnimationInput& input);
+absl::StatusOr<Animation> LoadAnimation(const AnimationInput& input);
 
-}  // namespace crease::client
+}  // namespace crease::io
 
-#endif  // CREASE_CLIENT_CLI_ANIMATION_INPUT_H_
+#endif  // CREASE_WRINKLE_IO_ANIMATION_INPUT_H_

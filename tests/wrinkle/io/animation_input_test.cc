@@ -1,4 +1,4 @@
-#include "client/cli/animation_input.h"
+#include "wrinkle/io/animation_input.h"
 
 #include <string>
 
@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "tests/testing/bundled_data.h"
 
-namespace crease::client {
+namespace crease::io {
 namespace {
 
 using ::testing::HasSubstr;
@@ -45,14 +45,14 @@ TEST(AnimationInputTest, EitherObjWithPc2OrGltf) {
 TEST(AnimationInputTest, GltfSampledAtFpsForFrames) {
   AnimationInput walk = Gltf("Fox.glb");
   walk.animation = "Walk";
-  const absl::StatusOr<io::Animation> clip = LoadAnimation(walk);
+  const absl::StatusOr<Animation> clip = LoadAnimation(walk);
   ASSERT_TRUE(clip.ok()) << clip.status();
   EXPECT_EQ(clip->num_frames(), 22);  // 0.70833 s at 30 fps (--fps 0)
   EXPECT_EQ(clip->mesh.corner_uvs.size(), 6u * 576);
   walk.fps = 60;
   walk.frames = 100;
   walk.loop = true;
-  const absl::StatusOr<io::Animation> looped = LoadAnimation(walk);
+  const absl::StatusOr<Animation> looped = LoadAnimation(walk);
   ASSERT_TRUE(looped.ok()) << looped.status();
   EXPECT_EQ(looped->num_frames(), 100);
   // Frame 2 at 60 fps is frame 1 at 30 fps.
@@ -62,7 +62,7 @@ TEST(AnimationInputTest, GltfSampledAtFpsForFrames) {
 
   AnimationInput trot = Gltf("Fox.glb");
   trot.animation = "Trot";
-  const absl::StatusOr<io::Animation> missing = LoadAnimation(trot);
+  const absl::StatusOr<Animation> missing = LoadAnimation(trot);
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(missing.status().message()),
               HasSubstr("0 \"Survey\", 1 \"Walk\", 2 \"Run\""));
@@ -73,10 +73,10 @@ TEST(AnimationInputTest, ObjWithPc2) {
   pair.obj = testing::BundledPath("fox_walk.obj");
   pair.pc2 = testing::BundledPath("fox_walk.pc2");
   pair.fps = 60;  // paces the sending only
-  const absl::StatusOr<io::Animation> read = LoadAnimation(pair);
+  const absl::StatusOr<Animation> read = LoadAnimation(pair);
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(read->num_frames(), 85);
 }
 
 }  // namespace
-}  // namespace crease::client
+}  // namespace crease::io
