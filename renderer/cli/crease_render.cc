@@ -23,6 +23,7 @@
 #include "image/contact_sheet.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
+#include "wrinkle/cli/session_flags.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/animation_input.h"
 #include "wrinkle/sca2015/session.h"
@@ -47,11 +48,7 @@ ABSL_FLAG(
     double, azimuth, 0.0,
     "Turn the auto-framed camera around the vertical axis by this many degrees "
     "(180: from behind).");
-ABSL_FLAG(
-    double, min_width, 0.0,
-    "L_min in model units (0: 0.5 % of the bounding-box diagonal, at least a "
-    "tenth of the median edge).");
-ABSL_FLAG(double, tau, 1.3, "Compression threshold for wrinkles.");
+// The Session's flags (--tau, --min_width, ...): wrinkle/cli/session_flags.h.
 
 namespace crease::renderer {
 namespace {
@@ -91,9 +88,8 @@ struct Pipeline {
 };
 
 absl::StatusOr<Pipeline> CreatePipeline(const io::Animation& anim) {
-  SessionParams params;
-  params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
-  params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
+  CREASE_ASSIGN_OR_RETURN(const SessionParams params,
+                          cli::SessionParamsFromFlags());
   Pipeline pipeline;
   CREASE_ASSIGN_OR_RETURN(
       pipeline.session,
@@ -251,7 +247,8 @@ int main(int argc, char** argv) {
       "Renders an animation with and without wrinkles, headless.\n"
       "  crease-render --obj NAME.obj --pc2 NAME.pc2 --out DIR\n"
       "  crease-render --gltf data/Fox.glb --animation Walk --out DIR",
-      {"renderer/cli/crease_render.cc", "wrinkle/io/animation_input.cc"});
+      {"renderer/cli/crease_render.cc", "wrinkle/io/animation_input.cc",
+       "wrinkle/cli/session_flags.cc"});
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::renderer::Run();
   if (!status.ok()) {

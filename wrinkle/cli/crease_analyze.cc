@@ -25,6 +25,7 @@
 #include "common/flags_usage.h"
 #include "common/status_macros.h"
 #include "wrinkle/cli/analysis_report.h"
+#include "wrinkle/cli/session_flags.h"
 #include "wrinkle/cli/wrinkle_output.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/ply.h"
@@ -44,47 +45,9 @@ ABSL_FLAG(std::string, json, "",
           "Write the summary as JSON to this path ('-': stdout).");
 ABSL_FLAG(int, frames, 0, "Process at most this many frames (0: all).");
 ABSL_FLAG(
-    double, weld_tolerance, 1e-6,
-    "Weld vertices closer than this fraction of the bounding-box diagonal "
-    "(negative: no welding).");
-ABSL_FLAG(
     double, compression_color_max, 2.0,
     "Compression c mapped to the darkest colour in the compression meshes.");
 ABSL_FLAG(bool, quiet, false, "No progress bar and no table on stdout.");
-ABSL_FLAG(double, tau, 1.3,
-          "Compression threshold: wrinkles are seeded where c > tau.");
-ABSL_FLAG(double, keep_fraction, 0.3,
-          "Hysteresis: wrinkles are traced and kept where c > 1 + "
-          "keep_fraction (tau - 1); 1: one threshold.");
-ABSL_FLAG(double, min_width, 0.0,
-          "L_min, the minimal wrinkle width in model units (0: "
-          "--min_width_fraction of the bounding-box diagonal at the first "
-          "frame, at least a tenth of the median edge).");
-ABSL_FLAG(double, min_width_fraction, 0.005,
-          "L_min as a fraction of the bounding-box diagonal when --min_width "
-          "is 0.");
-ABSL_FLAG(int, min_seed_segments, 4,
-          "A new wrinkle must cross at least this many triangles.");
-ABSL_FLAG(int, dormant_frames, 12,
-          "Frames a wrinkle with no compression left stays before it fades "
-          "out.");
-ABSL_FLAG(bool, seed_at_peaks, true,
-          "Seed only in triangles no neighbour of which is more compressed.");
-ABSL_FLAG(double, seed_spacing_across, 1.5,
-          "Seeds keep this fraction of their triangle's extent along the "
-          "compression direction from other wrinkles.");
-ABSL_FLAG(double, join_gap_widths, 2.0,
-          "Join wrinkles whose ends meet head on within this many L_max (0: "
-          "never).");
-ABSL_FLAG(bool, smooth_each_frame, true,
-          "Smooth every wrinkle path once a frame (false: only when traced, "
-          "as the papers do).");
-ABSL_FLAG(double, min_seed_aspect, 3.0,
-          "A new wrinkle must be at least this many L_max long.");
-ABSL_FLAG(double, length_weight, 1.0,
-          "Weight of the persistence solve's segment-length term (0: Eq. 5.2 "
-          "as printed).");
-ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 ABSL_FLAG(
     bool, compare_retrace, true,
     "Also run a session that retraces every frame from scratch, and report its "
@@ -155,37 +118,6 @@ absl::StatusOr<Options> OptionsFromFlags() {
   options.progress = !options.quiet && isatty(STDERR_FILENO);
   options.c_max = absl::GetFlag(FLAGS_compression_color_max);
   return options;
-}
-
-// The flags that tune the session, checked.
-absl::StatusOr<SessionParams> SessionParamsFromFlags() {
-  SessionParams params;
-  params.topology.weld_relative_tolerance = absl::GetFlag(FLAGS_weld_tolerance);
-  params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
-  params.wrinkles.tracing.keep_fraction = absl::GetFlag(FLAGS_keep_fraction);
-  params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
-  params.wrinkles.min_width_fraction = absl::GetFlag(FLAGS_min_width_fraction);
-  params.wrinkles.seed = absl::GetFlag(FLAGS_seed);
-  params.wrinkles.min_seed_segments = absl::GetFlag(FLAGS_min_seed_segments);
-  params.wrinkles.dormant_frames = absl::GetFlag(FLAGS_dormant_frames);
-  params.wrinkles.seed_at_peaks = absl::GetFlag(FLAGS_seed_at_peaks);
-  params.wrinkles.min_seed_aspect = absl::GetFlag(FLAGS_min_seed_aspect);
-  params.wrinkles.persistence.length_weight =
-      absl::GetFlag(FLAGS_length_weight);
-  params.wrinkles.join_gap_widths = absl::GetFlag(FLAGS_join_gap_widths);
-  params.wrinkles.smooth_each_frame = absl::GetFlag(FLAGS_smooth_each_frame);
-  params.wrinkles.seed_spacing_across =
-      absl::GetFlag(FLAGS_seed_spacing_across);
-  if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0 ||
-      !(params.wrinkles.tracing.keep_fraction >= 0 &&
-        params.wrinkles.tracing.keep_fraction <= 1) ||
-      !(params.wrinkles.min_width_fraction > 0 &&
-        params.wrinkles.min_width_fraction < 1)) {
-    return absl::InvalidArgumentError(
-        "--tau must exceed 1, --min_width be >= 0, --keep_fraction be in "
-        "[0, 1] and --min_width_fraction in (0, 1)");
-  }
-  return params;
 }
 
 // The session analysed and, with --compare_retrace, one that retraces every
