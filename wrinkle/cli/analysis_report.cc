@@ -1,30 +1,13 @@
 #include "wrinkle/cli/analysis_report.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/median.h"
 
 namespace crease::cli {
-namespace {
-
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      absl::StrAppendFormat(&out, "\\u%04x", c);
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 ReportSummary Summarize(const AnalysisReport& report) {
   ReportSummary s;
@@ -142,76 +125,78 @@ std::string FormatReportTable(const AnalysisReport& report) {
 }
 
 std::string FormatReportJson(const AnalysisReport& report) {
+  using Json = nlohmann::ordered_json;  // keys in the order written
   const ReportSummary s = Summarize(report);
-  std::string out = absl::StrFormat(
-      "{\n  \"obj\": %s,\n  \"pc2\": %s,\n  \"vertices\": %d,\n  "
-      "\"welded_vertices\": "
-      "%d,\n  \"triangles\": %d,\n  \"edges\": %d,\n  \"boundary_edges\": %d,\n"
-      "  \"non_manifold_edges\": %d,\n",
-      JsonString(report.obj_path), JsonString(report.pc2_path), report.vertices,
-      report.welded_vertices, report.triangles, report.edges,
-      report.boundary_edges, report.non_manifold_edges);
-  absl::StrAppendFormat(
-      &out,
-      "  \"summary\": {\"frames\": %d, \"mean_flicker\": %.6f, "
-      "\"mean_argmin_flicker\": %.6f, \"peak_compression\": %.6f, "
-      "\"median_tensors_ms\": %.4f, \"median_labeling_ms\": %.4f, "
-      "\"median_reference_ms\": %.4f, \"median_total_ms\": %.4f, "
-      "\"median_wrinkle_ms\": %.4f, \"median_pipeline_ms\": %.4f, ",
-      report.frames.size(), s.mean_flicker, s.mean_argmin_flicker,
-      s.peak_compression, s.median_tensors_ms, s.median_labeling_ms,
-      s.median_reference_ms, s.median_total_ms, s.median_wrinkle_ms,
-      s.median_pipeline_ms);
-  absl::StrAppendFormat(
-      &out,
-      "\"mean_wrinkles\": %.3f, \"births\": %d, \"deaths\": %d, "
-      "\"lifetime_median\": %.2f, \"lifetime_p10\": %.2f, "
-      "\"lifetime_p90\": %.2f, \"lifetime_max\": %d, \"min_width\": %.6g, "
-      "\"mean_jitter\": %.6g, \"mean_retrace_jitter\": %.6g, ",
-      s.mean_wrinkles, s.births, s.deaths, s.lifetime.median, s.lifetime.p10,
-      s.lifetime.p90, s.lifetime.max, report.min_width, s.mean_jitter,
-      s.mean_retrace_jitter);
   const WrinkleStatsSummary& w = report.wrinkle_stats;
-  absl::StrAppendFormat(
-      &out,
-      "\"diagonal\": %.6g, \"wrinkles_per_100_triangles\": %.4f, "
-      "\"median_segments\": %.2f, \"median_length\": %.6g, "
-      "\"median_length_relative\": %.6f, \"median_mid_width\": %.6g, "
-      "\"median_mid_width_relative\": %.6f, \"median_sharpest_turn\": "
-      "%.2f, \"median_neighbour_angle\": %.2f, \"neighbour_pairs\": %d, "
-      "\"median_lifetime_ended\": %.2f, \"ended\": %d, \"churn\": "
-      "%.6f, \"churned_births\": %d},\n"
-      "  \"frames\": [\n",
-      w.diagonal, w.wrinkles_per_100_triangles, w.median_segments,
-      w.median_length, w.median_length_relative, w.median_mid_width,
-      w.median_mid_width_relative, w.median_sharpest_turn,
-      w.median_neighbour_angle, w.neighbour_pairs, w.median_lifetime, w.ended,
-      w.churn(), w.churned_births);
-  for (size_t i = 0; i < report.frames.size(); ++i) {
-    const FrameReport& f = report.frames[i];
-    absl::StrAppendFormat(
-        &out,
-        "    {\"frame\": %d, \"compress\": %.6f, \"stretch\": %.6f, "
-        "\"rest\": %.6f, \"flicker\": %.6f, \"argmin_flicker\": %.6f, "
-        "\"max_compression\": %.6f, \"energy\": %.6f, ",
-        f.frame, f.label_shares[LabelIndex(Label::kCompress)],
-        f.label_shares[LabelIndex(Label::kStretch)],
-        f.label_shares[LabelIndex(Label::kRest)], f.flicker, f.argmin_flicker,
-        f.max_compression, f.energy);
-    absl::StrAppendFormat(
-        &out,
-        "\"wrinkles\": %d, \"births\": %d, \"deaths\": %d, \"jitter\": %.6g, "
-        "\"retrace_jitter\": %.6g, \"tensors_ms\": %.4f, \"labeling_ms\": "
-        "%.4f, "
-        "\"reference_ms\": %.4f, \"evolve_ms\": %.4f, \"seed_ms\": %.4f, "
-        "\"shape_ms\": %.4f}%s\n",
-        f.wrinkles, f.births, f.deaths, f.jitter, f.retrace_jitter,
-        f.timings.tensors_ms, f.timings.labeling_ms, f.timings.reference_ms,
-        f.timings.evolve_ms, f.timings.seed_ms, f.timings.shape_ms,
-        i + 1 < report.frames.size() ? "," : "");
+  Json json = {{"obj", report.obj_path},
+               {"pc2", report.pc2_path},
+               {"vertices", report.vertices},
+               {"welded_vertices", report.welded_vertices},
+               {"triangles", report.triangles},
+               {"edges", report.edges},
+               {"boundary_edges", report.boundary_edges},
+               {"non_manifold_edges", report.non_manifold_edges}};
+  json["summary"] = {
+      {"frames", report.frames.size()},
+      {"mean_flicker", s.mean_flicker},
+      {"mean_argmin_flicker", s.mean_argmin_flicker},
+      {"peak_compression", s.peak_compression},
+      {"median_tensors_ms", s.median_tensors_ms},
+      {"median_labeling_ms", s.median_labeling_ms},
+      {"median_reference_ms", s.median_reference_ms},
+      {"median_total_ms", s.median_total_ms},
+      {"median_wrinkle_ms", s.median_wrinkle_ms},
+      {"median_pipeline_ms", s.median_pipeline_ms},
+      {"mean_wrinkles", s.mean_wrinkles},
+      {"births", s.births},
+      {"deaths", s.deaths},
+      {"lifetime_median", s.lifetime.median},
+      {"lifetime_p10", s.lifetime.p10},
+      {"lifetime_p90", s.lifetime.p90},
+      {"lifetime_max", s.lifetime.max},
+      {"min_width", report.min_width},
+      {"mean_jitter", s.mean_jitter},
+      {"mean_retrace_jitter", s.mean_retrace_jitter},
+      {"diagonal", w.diagonal},
+      {"wrinkles_per_100_triangles", w.wrinkles_per_100_triangles},
+      {"median_segments", w.median_segments},
+      {"median_length", w.median_length},
+      {"median_length_relative", w.median_length_relative},
+      {"median_mid_width", w.median_mid_width},
+      {"median_mid_width_relative", w.median_mid_width_relative},
+      {"median_sharpest_turn", w.median_sharpest_turn},
+      {"median_neighbour_angle", w.median_neighbour_angle},
+      {"neighbour_pairs", w.neighbour_pairs},
+      {"median_lifetime_ended", w.median_lifetime},
+      {"ended", w.ended},
+      {"churn", w.churn()},
+      {"churned_births", w.churned_births}};
+  Json& frames = json["frames"] = Json::array();
+  for (const FrameReport& f : report.frames) {
+    frames.push_back(
+        {{"frame", f.frame},
+         {"compress", f.label_shares[LabelIndex(Label::kCompress)]},
+         {"stretch", f.label_shares[LabelIndex(Label::kStretch)]},
+         {"rest", f.label_shares[LabelIndex(Label::kRest)]},
+         {"flicker", f.flicker},
+         {"argmin_flicker", f.argmin_flicker},
+         {"max_compression", f.max_compression},
+         {"energy", f.energy},
+         {"wrinkles", f.wrinkles},
+         {"births", f.births},
+         {"deaths", f.deaths},
+         {"jitter", f.jitter},
+         {"retrace_jitter", f.retrace_jitter},
+         {"tensors_ms", f.timings.tensors_ms},
+         {"labeling_ms", f.timings.labeling_ms},
+         {"reference_ms", f.timings.reference_ms},
+         {"evolve_ms", f.timings.evolve_ms},
+         {"seed_ms", f.timings.seed_ms},
+         {"shape_ms", f.timings.shape_ms}});
   }
-  absl::StrAppend(&out, "  ]\n}\n");
-  return out;
+  // Non-finite numbers (none expected) become null; invalid UTF-8 in a path
+  // is replaced rather than thrown.
+  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace crease::cli
