@@ -95,28 +95,49 @@ Eigen::Vector2i SinusoidFrequency(double wavelength, int channel) {
   return f;
 }
 
-double PatternWavelength(const WrinklePattern& pattern, int channel) {
-  const int w = pattern.width, h = pattern.height, channels = pattern.channels;
-  const bool repeat = pattern.wrap == PatternWrap::kRepeat;
-  const auto at = [&](int x, int y) {
+namespace {
+
+// One channel's texels, wrapped or clamped as the pattern is, with its
+// gradient per UV unit by central differences (a texel is 1 / width of u,
+// 1 / height of v).
+class ChannelTexels {
+ public:
+  ChannelTexels(const WrinklePattern& pattern, int channel)
+      : pattern_(pattern), channel_(channel) {}
+
+  double At(int x, int y) const {
+    const int w = pattern_.width, h = pattern_.height;
+    const bool repeat = pattern_.wrap == PatternWrap::kRepeat;
     x = repeat ? (x + w) % w : std::clamp(x, 0, w - 1);
     y = repeat ? (y + h) % h : std::clamp(y, 0, h - 1);
     return static_cast<double>(
-        pattern.samples[(static_cast<size_t>(y) * w + x) * channels + channel]);
-  };
+        pattern_.samples[(static_cast<size_t>(y) * w + x) * pattern_.channels +
+                         channel_]);
+  }
+  Eigen::Vector2d Gradient(int x, int y) const {
+    return {0.5 * (At(x + 1, y) - At(x - 1, y)) * pattern_.width,
+            0.5 * (At(x, y + 1) - At(x, y - 1)) * pattern_.height};
+  }
+
+ private:
+  const WrinklePattern& pattern_;
+  const int channel_;
+};
+
+}  // namespace
+
+double PatternWavelength(const WrinklePattern& pattern, int channel) {
+  const ChannelTexels texels(pattern, channel);
   double sum = 0, sum_squares = 0, gradient_squares = 0;
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      const double value = at(x, y);
+  for (int y = 0; y < pattern.height; ++y) {
+    for (int x = 0; x < pattern.width; ++x) {
+      const double value = texels.At(x, y);
       sum += value;
       sum_squares += value * value;
-      // Per UV unit: a texel is 1 / width of u, 1 / height of v.
-      const double du = 0.5 * (at(x + 1, y) - at(x - 1, y)) * w;
-      const double dv = 0.5 * (at(x, y + 1) - at(x, y - 1)) * h;
-      gradient_squares += du * du + dv * dv;
+      gradient_squares += texels.Gradient(x, y).squaredNorm();
     }
   }
-  const double n = static_cast<double>(w) * h;
+  const double n = static_cast<double>(pattern.width) * pattern.height;
   const double variance = sum_squares / n - (sum / n) * (sum / n);
   if (gradient_squares <= 0.0 || variance <= 0.0) return 0.0;
   return 2.0 * std::numbers::pi * std::sqrt(variance / (gradient_squares / n));
@@ -124,23 +145,15 @@ double PatternWavelength(const WrinklePattern& pattern, int channel) {
 
 Eigen::Matrix2d PatternStructureTensor(const WrinklePattern& pattern,
                                        int channel) {
-  const int w = pattern.width, h = pattern.height, channels = pattern.channels;
-  const bool repeat = pattern.wrap == PatternWrap::kRepeat;
-  const auto at = [&](int x, int y) {
-    x = repeat ? (x + w) % w : std::clamp(x, 0, w - 1);
-    y = repeat ? (y + h) % h : std::clamp(y, 0, h - 1);
-    return static_cast<double>(
-        pattern.samples[(static_cast<size_t>(y) * w + x) * channels + channel]);
-  };
+  const ChannelTexels texels(pattern, channel);
   Eigen::Matrix2d sum = Eigen::Matrix2d::Zero();
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      const Eigen::Vector2d gradient(0.5 * (at(x + 1, y) - at(x - 1, y)) * w,
-                                     0.5 * (at(x, y + 1) - at(x, y - 1)) * h);
+  for (int y = 0; y < pattern.height; ++y) {
+    for (int x = 0; x < pattern.width; ++x) {
+      const Eigen::Vector2d gradient = texels.Gradient(x, y);
       sum += gradient * gradient.transpose();
     }
   }
-  return sum / (static_cast<double>(w) * h);
+  return sum / (static_cast<double>(pattern.width) * pattern.height);
 }
 
 absl::StatusOr<WrinklePattern> MakeSinusoidPattern(
