@@ -344,16 +344,49 @@ bool WrinkleTracker::FarFromPaths(const SurfaceFrame& surface,
   return true;
 }
 
+void WrinkleTracker::MarkBorderReach(const SurfaceFrame& surface) {
+  const MeshTopology& topology = *surface.topology;
+  const int32_t n = topology.num_triangles();
+  if (border_stamp_.size() != static_cast<size_t>(n)) {
+    border_stamp_.assign(n, 0);
+    border_visit_ = 0;
+  }
+  ++border_visit_;
+  border_queue_.clear();
+  // From the compressed triangles on the border, through compressed ones.
+  for (int32_t f = 0; f < n; ++f) {
+    if (!IsWrinkleFace(surface.field[f], params_.tracing)) continue;
+    for (int32_t g : topology.face_neighbors(f)) {
+      if (g < 0) {
+        border_stamp_[f] = border_visit_;
+        border_queue_.push_back(f);
+        break;
+      }
+    }
+  }
+  for (size_t next = 0; next < border_queue_.size(); ++next) {
+    for (int32_t g : topology.face_neighbors(border_queue_[next])) {
+      if (g < 0 || border_stamp_[g] == border_visit_ ||
+          !IsWrinkleFace(surface.field[g], params_.tracing)) {
+        continue;
+      }
+      border_stamp_[g] = border_visit_;
+      border_queue_.push_back(g);
+    }
+  }
+}
+
 void WrinkleTracker::CollectSeedCandidates(const SurfaceFrame& surface) {
   candidates_.clear();
   band_candidates_.clear();
+  if (params_.pleats_in_confined_bands) MarkBorderReach(surface);
   for (int32_t f = 0; f < surface.topology->num_triangles(); ++f) {
     const StretchTensor& t = surface.field[f];
     if (IsSeedFace(t, params_.tracing) &&
         t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio) {
       if (!params_.seed_at_peaks || IsCompressionPeak(surface, f)) {
         candidates_.push_back(f);
-      } else if (params_.pleats_in_confined_bands) {
+      } else if (params_.pleats_in_confined_bands && ReachesBorder(f)) {
         band_candidates_.push_back(f);
       }
     }
@@ -428,7 +461,8 @@ bool WrinkleTracker::TrySeed(const SurfaceFrame& surface, int32_t f,
       !FarFromPaths(surface, seed,
                     std::max(width, params_.seed_spacing_across *
                                         ExtentAcross(surface, f)))) {
-    if (!params_.pleats_in_confined_bands) return false;
+    // Only a pleat could be born here, and a pleat runs from the border.
+    if (!params_.pleats_in_confined_bands || !ReachesBorder(f)) return false;
     pleats_only = true;
   }
   if (pleats_only && !FarFromPaths(surface, seed, 2.0 * width)) return false;

@@ -153,6 +153,15 @@ class WrinkleTracker {
   // Updates the path's dormancy and fade; false when it dies now.
   bool StaysAlive(const SurfaceFrame& surface, WrinklePath* path) const;
   void CollectSeedCandidates(const SurfaceFrame& surface);
+  // Marks the triangles from which a trace could reach the cloth's border
+  // through compressed triangles (IsWrinkleFace, across edges): the only
+  // ones whose trace can be a pleat, which runs from the border
+  // (ReachesBorder). Seeds elsewhere that could only make a pleat are not
+  // traced at all.
+  void MarkBorderReach(const SurfaceFrame& surface);
+  bool ReachesBorder(int32_t f) const {
+    return border_stamp_[f] == border_visit_;
+  }
   // Births at most `max_births` new wrinkles (this frame's total).
   void Seed(const SurfaceFrame& surface, int max_births);
   // Seeds, traces and keeps one wrinkle from triangle `f`; true if born.
@@ -201,6 +210,9 @@ class WrinkleTracker {
   std::vector<uint32_t> band_stamp_;  // SpansConfinedBand's flood fill
   uint32_t band_visit_ = 0;
   std::vector<int32_t> band_queue_;
+  std::vector<uint32_t> border_stamp_;  // MarkBorderReach's flood fill
+  uint32_t border_visit_ = 0;
+  std::vector<int32_t> border_queue_;
 };
 
 }  // namespace crease
