@@ -141,12 +141,7 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
     const GLuint vao = set->vao.get();
     glVertexArrayVertexBuffer(vao, 0, set->vertices.get(), 0,
                               6 * sizeof(float));
-    for (GLuint attribute : {0u, 1u}) {
-      glEnableVertexArrayAttrib(vao, attribute);
-      glVertexArrayAttribFormat(vao, attribute, 3, GL_FLOAT, GL_FALSE,
-                                attribute * 3 * sizeof(float));
-      glVertexArrayAttribBinding(vao, attribute, 0);
-    }
+    gl::SetFloatAttributes(vao, {{3, 0}, {3, 3}});  // position, normal
     g.sets.push_back(std::move(set));
   }
   g.set = g.sets.front().get();
@@ -234,17 +229,9 @@ void FrameRenderer::SetUniforms(const gl::SceneView& view,
 
 int FrameRenderer::DrawPatches(int num_patches, int max_level,
                                const RenderOptions& options) {
-  glBindVertexArray(gl_->set->vao.get());
-  glPatchParameteri(GL_PATCH_VERTICES, 3);
-  const int per_draw = PatchesPerDraw(max_level, options.max_patches_per_draw);
-  int draw_calls = 0;
-  for (int first = 0; first < num_patches; first += per_draw) {
-    const int count = std::min(per_draw, num_patches - first);
-    glDrawArrays(GL_PATCHES, 3 * first, 3 * count);
-    ++draw_calls;
-  }
-  glBindVertexArray(0);
-  return draw_calls;
+  return gl::DrawTrianglePatches(
+      gl_->set->vao.get(), num_patches,
+      PatchesPerDraw(max_level, options.max_patches_per_draw));
 }
 
 absl::Status FrameRenderer::BindTarget(const RenderOptions& options) {

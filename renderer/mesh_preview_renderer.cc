@@ -104,13 +104,7 @@ MeshPreviewRenderer::Create(GpuContext* gpu) {
   }
   g.vao = gl::MakeVertexArray();
   const GLuint vao = g.vao.get();
-  const int sizes[] = {3, 3, 2, 4}, offsets[] = {0, 3, 6, 8};
-  for (GLuint attribute = 0; attribute < 4; ++attribute) {
-    glEnableVertexArrayAttrib(vao, attribute);
-    glVertexArrayAttribFormat(vao, attribute, sizes[attribute], GL_FLOAT,
-                              GL_FALSE, offsets[attribute] * sizeof(float));
-    glVertexArrayAttribBinding(vao, attribute, 0);
-  }
+  gl::SetFloatAttributes(vao, {{3, 0}, {3, 3}, {2, 6}, {4, 8}});
   return r;
 }
 

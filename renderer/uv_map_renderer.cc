@@ -125,17 +125,11 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
                             kUvCornerFloats * sizeof(float));
-  const int sizes[] = {2, 3, 3, 4}, offsets[] = {0, 2, 5, 8};
-  for (GLuint attribute = 0; attribute < 5; ++attribute) {
-    glEnableVertexArrayAttrib(vao, attribute);
-    glVertexArrayAttribBinding(vao, attribute, 0);
-    if (attribute == 4) {  // the triangle's index, an int's bits
-      glVertexArrayAttribIFormat(vao, attribute, 1, GL_INT, 12 * sizeof(float));
-      continue;
-    }
-    glVertexArrayAttribFormat(vao, attribute, sizes[attribute], GL_FLOAT,
-                              GL_FALSE, offsets[attribute] * sizeof(float));
-  }
+  gl::SetFloatAttributes(vao, {{2, 0}, {3, 2}, {3, 5}, {4, 8}});
+  // Attribute 4: the triangle's index, an int's bits.
+  glEnableVertexArrayAttrib(vao, 4);
+  glVertexArrayAttribBinding(vao, 4, 0);
+  glVertexArrayAttribIFormat(vao, 4, 1, GL_INT, 12 * sizeof(float));
   return r;
 }
 

@@ -1,5 +1,6 @@
 #include "renderer/gl/gl_objects.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -25,6 +26,31 @@ VertexArray MakeVertexArray() {
   GLuint name = 0;
   glCreateVertexArrays(1, &name);
   return VertexArray(name);
+}
+
+void SetFloatAttributes(GLuint vao,
+                        std::initializer_list<FloatAttribute> attributes) {
+  GLuint attribute = 0;
+  for (const FloatAttribute& a : attributes) {
+    glEnableVertexArrayAttrib(vao, attribute);
+    glVertexArrayAttribFormat(vao, attribute, a.components, GL_FLOAT, GL_FALSE,
+                              a.offset * sizeof(float));
+    glVertexArrayAttribBinding(vao, attribute, 0);
+    ++attribute;
+  }
+}
+
+int DrawTrianglePatches(GLuint vao, int num_patches, int per_draw) {
+  glBindVertexArray(vao);
+  glPatchParameteri(GL_PATCH_VERTICES, 3);
+  int draw_calls = 0;
+  for (int first = 0; first < num_patches; first += per_draw) {
+    const int count = std::min(per_draw, num_patches - first);
+    glDrawArrays(GL_PATCHES, 3 * first, 3 * count);
+    ++draw_calls;
+  }
+  glBindVertexArray(0);
+  return draw_calls;
 }
 
 namespace {

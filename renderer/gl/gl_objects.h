@@ -5,6 +5,7 @@
 
 #include <epoxy/gl.h>
 
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -60,6 +61,19 @@ using Sampler = GlName<DeleteSampler>;
 
 Buffer MakeBuffer();
 VertexArray MakeVertexArray();
+
+// Float attributes 0, 1, ... of `vao`, read from its binding 0, each
+// {components, offset in floats} of an interleaved vertex.
+struct FloatAttribute {
+  int components;
+  int offset;
+};
+void SetFloatAttributes(GLuint vao,
+                        std::initializer_list<FloatAttribute> attributes);
+
+// Draws `num_patches` triangles from `vao` as 3-vertex patches, at most
+// `per_draw` (PatchesPerDraw) a call; returns the draw calls made.
+int DrawTrianglePatches(GLuint vao, int num_patches, int per_draw);
 
 struct ShaderSource {
   GLenum stage;      // GL_VERTEX_SHADER, GL_TESS_CONTROL_SHADER, ...

@@ -71,13 +71,7 @@ absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
   const GLuint vao = pass->vao_.get();
   glVertexArrayVertexBuffer(vao, 0, pass->corners_buffer_.get(), 0,
                             kCornerFloats * sizeof(float));
-  const int sizes[] = {3, 3, 2, 3, 2}, offsets[] = {0, 3, 6, 8, 11};
-  for (GLuint attribute = 0; attribute < 5; ++attribute) {
-    glEnableVertexArrayAttrib(vao, attribute);
-    glVertexArrayAttribFormat(vao, attribute, sizes[attribute], GL_FLOAT,
-                              GL_FALSE, offsets[attribute] * sizeof(float));
-    glVertexArrayAttribBinding(vao, attribute, 0);
-  }
+  SetFloatAttributes(vao, {{3, 0}, {3, 3}, {2, 6}, {3, 8}, {2, 11}});
   return pass;
 }
 
@@ -178,18 +172,9 @@ void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
   UploadCorners(mesh, wrinkles);
   levels_buffer_.UploadStorage(0, tessellation_.levels);
   SetUniforms(view, options, channels, displace);
-  glBindVertexArray(vao_.get());
-  glPatchParameteri(GL_PATCH_VERTICES, 3);
-  const int num_patches = static_cast<int>(mesh.triangles.size());
-  const int per_draw =
-      PatchesPerDraw(tessellation_.max_level, options.max_patches_per_draw);
-  int draw_calls = 0;
-  for (int first = 0; first < num_patches; first += per_draw) {
-    const int count = std::min(per_draw, num_patches - first);
-    glDrawArrays(GL_PATCHES, 3 * first, 3 * count);
-    ++draw_calls;
-  }
-  glBindVertexArray(0);
+  const int draw_calls = DrawTrianglePatches(
+      vao_.get(), static_cast<int>(mesh.triangles.size()),
+      PatchesPerDraw(tessellation_.max_level, options.max_patches_per_draw));
   glBindSampler(1, 0);
   *stats = {};
   stats->tessellated_triangles = tessellation_.tessellated_triangles;
