@@ -22,7 +22,7 @@ layout(std430, binding = 5) readonly buffer RangeBounds {
 // tested inside. llvmpipe runs a shader lane-parallel and leaves a loop only
 // at its bottom once no lane is left in it, so a for loop (test at the top)
 // runs its whole body once more, every lane masked, after the last real pass:
-// about a sixth of the UV maps' cost (docs/benchmarks.md, session 12). Guarded
+// about a sixth of the UV maps' cost (docs/benchmarks.md, "UV maps"). Guarded
 // do-whiles end with their last real pass; an empty list still costs one.
 
 // Projects p onto refined points [range.x, range.y] of one wrinkle

@@ -9,6 +9,7 @@
 #include <limits>
 #include <numbers>
 
+#include "absl/base/attributes.h"
 #include "absl/strings/str_format.h"
 
 namespace crease {
@@ -137,7 +138,8 @@ namespace {
 // T⁺ / λ_max(T⁺) as (xx, 2 xy, yy), so that a channel's ratio is one dot
 // product with its S / λ_max(S) as (xx, xy, yy); zero when nothing is
 // compressed.
-Eigen::Vector3d UnitCompressiveForm(double xx, double xy, double yy) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline Eigen::Vector3d UnitCompressiveForm(
+    double xx, double xy, double yy) {
   const double half_trace = 0.5 * (xx + yy), half_gap = 0.5 * (xx - yy);
   const double radius = std::sqrt(half_gap * half_gap + xy * xy);
   const double largest = half_trace + radius, smallest = half_trace - radius;
@@ -393,18 +395,6 @@ void AmplitudeModel::BuildDirectionalFits(absl::Span<const float> corner_uvs) {
   welded_fit_.assign(num_welded, Eigen::Vector3d::Zero());
 }
 
-void AmplitudeModel::AccumulateFits() {
-  std::fill(welded_fit_.begin(), welded_fit_.end(), Eigen::Vector3d::Zero());
-  for (int e = 0; e < num_edges(); ++e) {
-    const Eigen::Vector3d rhs = edge_form_[e] * shrink_[e];
-    welded_fit_[edge_welded_[2 * e]] += rhs;
-    welded_fit_[edge_welded_[2 * e + 1]] += rhs;
-  }
-  for (size_t w = 0; w < welded_fit_.size(); ++w) {
-    welded_fit_[w] = welded_fit_inverse_[w] * welded_fit_[w];
-  }
-}
-
 void AmplitudeModel::ComputeRestLengths(
     absl::Span<const float> rest_positions) {
   for (int e = 0; e < num_edges(); ++e) {
@@ -478,6 +468,10 @@ void AmplitudeModel::AccumulateEdges(const float* positions) {
   float* __restrict edge_amplitude = edge_amplitude_.data();
   double* __restrict sums = welded_sum_.data();
   double* __restrict uv_scale = welded_uv_scale_.data();
+  // kDirectional: each welded vertex's fit right-hand side, Σ form t.
+  const Eigen::Vector3d* form = edge_form_.data();
+  Eigen::Vector3d* __restrict fit =
+      channel_structure_.empty() ? nullptr : welded_fit_.data();
   const bool cap = params_.max_slope > 0.0;
   const double lambda_squared =
       params_.shrink_threshold * params_.shrink_threshold;
@@ -492,6 +486,11 @@ void AmplitudeModel::AccumulateEdges(const float* positions) {
     shrink[e] = ShrinkFromSquares(length_squared, rest_squared[e],
                                   lambda_squared, offset);
     const int32_t w0 = welded[2 * e], w1 = welded[2 * e + 1];
+    if (fit != nullptr) {
+      const Eigen::Vector3d rhs = form[e] * shrink[e];
+      fit[w0] += rhs;
+      fit[w1] += rhs;
+    }
     if (cap) {
       // Squared length ratio (0 for edges degenerate in UV); the vertex's
       // scale is their root mean square.
@@ -520,21 +519,19 @@ absl::Status AmplitudeModel::Update(
   }
   std::fill(welded_sum_.begin(), welded_sum_.end(), 0.0);
   std::fill(welded_uv_scale_.begin(), welded_uv_scale_.end(), 0.0);
+  std::fill(welded_fit_.begin(), welded_fit_.end(), Eigen::Vector3d::Zero());
   // The channel count as a constant: the per-channel loops unroll.
   switch (channels_) {
     case 1:
       AccumulateEdges<1>(positions.data());
-      if (!channel_structure_.empty()) AccumulateFits();
       AverageToVertices<1>();
       break;
     case 2:
       AccumulateEdges<2>(positions.data());
-      if (!channel_structure_.empty()) AccumulateFits();
       AverageToVertices<2>();
       break;
     default:
       AccumulateEdges<3>(positions.data());
-      if (!channel_structure_.empty()) AccumulateFits();
       AverageToVertices<3>();
       break;
   }
@@ -580,7 +577,8 @@ void AmplitudeModel::AverageToVertices() {
     // kDirectional: T⁺ of the vertex's fit, once for its channels.
     Eigen::Vector3d form = Eigen::Vector3d::Zero();
     if (directional) {
-      const Eigen::Vector3d& t = welded_fit_[w];
+      // The fit's solve: T = N⁻¹ Σ form t, as (xx, xy, yy).
+      const Eigen::Vector3d t = welded_fit_inverse_[w] * welded_fit_[w];
       form = UnitCompressiveForm(t[0], t[1], t[2]);
     }
     for (int c = 0; c < kChannels; ++c) {

@@ -178,9 +178,7 @@ class AmplitudeModel {
   void ComputeRestLengths(absl::Span<const float> rest_positions);
   // kDirectional's per-edge forms and per-vertex fits (after BuildEdges).
   void BuildDirectionalFits(absl::Span<const float> corner_uvs);
-  // kDirectional per frame: the fits' right-hand sides from the shrink
-  // terms, solved.
-  void AccumulateFits();
+
   // Update's steps.
   absl::Status ValidateFrame(
       absl::Span<const float> positions,
@@ -218,7 +216,8 @@ class AmplitudeModel {
   // kDirectional: per channel S_c / λ_max(S_c) as (xx, xy, yy); per edge
   // (dx², 2 dx dy, dy²) of its unit UV direction (mean over its triangles);
   // per welded vertex the inverse of its fit's normal matrix and this
-  // frame's fit T as (xx, xy, yy).
+  // frame's right-hand side Σ form t (AccumulateEdges; solved per vertex in
+  // AverageToVertices).
   std::vector<Eigen::Vector3d> channel_structure_;
   std::vector<Eigen::Vector3d> edge_form_, welded_fit_;
   std::vector<Eigen::Matrix3d> welded_fit_inverse_;
