@@ -13,11 +13,12 @@ namespace {
 void TurnOffUnreadStages(const ModelNeeds& needs, const SessionSetup& setup,
                          SessionParams* params) {
   const v1::Outputs& outputs = setup.outputs;
-  const bool traced =
-      needs.traced_wrinkles || outputs.paths() || outputs.vertex_fields() ||
-      outputs.wrinkled_mesh().level() > 0 || setup.uv_maps.has_value();
+  const bool traced = needs.traced_wrinkles || outputs.paths() ||
+                      outputs.wrinkled_mesh().level() > 0 ||
+                      setup.uv_maps.has_value();
+  // The per-vertex fields read the field and the labels, not the paths.
   const bool field = traced || needs.compression_field || outputs.labels() ||
-                     outputs.tensors();
+                     outputs.tensors() || outputs.vertex_fields();
   params->trace_wrinkles = params->trace_wrinkles && traced;
   params->compute_field = params->compute_field && field;
 }

@@ -20,10 +20,12 @@ ABSL_FLAG(double, sensitivity_alpha, 0,
           "smaller keeps the channels apart (0: the server's default).");
 ABSL_FLAG(bool, crest_count_sensitivity, false,
           "amplitude_maps: the paper's Eq. 2 sensitivity (crests crossed, "
-          "saturating) instead of the default directional one (the edge's "
-          "direction against each channel's crests).");
+          "saturating) instead of the default directional channels (per "
+          "vertex, the compression's direction picks the channels whose "
+          "crests lie across it).");
 ABSL_FLAG(double, directional_sharpness, 0,
-          "amplitude_maps: p of the directional sensitivity |cos|^p, 1..64 "
+          "amplitude_maps: p of the directional channels (a channel at "
+          "angle theta to the compression gets cos^p theta of it), 1..64 "
           "(0: the server's default, 4).");
 ABSL_FLAG(double, max_slope, -1,
           "amplitude_maps: cap each channel's amplitude so the relief's slope "

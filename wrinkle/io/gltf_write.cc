@@ -157,19 +157,39 @@ struct VertexSplit {
   std::vector<float> uvs;        // u, 1 - v per glTF vertex (if UVs)
 };
 
+// Which way triangle t's UV triangle turns: 1 counter-clockwise, -1
+// clockwise, 0 degenerate (or no UVs).
+int UvTurn(const std::vector<float>& corner_uvs, size_t t) {
+  if (corner_uvs.empty()) return 0;
+  const float* uv = &corner_uvs[6 * t];
+  const double det = (double{uv[2]} - uv[0]) * (double{uv[5]} - uv[1]) -
+                     (double{uv[4]} - uv[0]) * (double{uv[3]} - uv[1]);
+  return det > 0.0 ? 1 : det < 0.0 ? -1 : 0;
+}
+
 VertexSplit SplitVertices(const GltfMeshAnimation& animation) {
   VertexSplit split;
   const bool has_uvs = !animation.corner_uvs.empty();
-  std::map<std::tuple<int32_t, uint32_t, uint32_t>, uint32_t> ids;
+  // With tangents, corners are also told apart by which way their UV
+  // triangle turns (0: degenerate): mirrored UV halves that share a seam's
+  // UVs have opposite bitangent signs, and a degenerate UV triangle's
+  // tangent is arbitrary, so neither may lend its tangent to the others.
+  bool has_tangents = false;
+  for (const GltfFrame& frame : animation.frames) {
+    has_tangents = has_tangents || !frame.tangents.empty();
+  }
+  std::map<std::tuple<int32_t, uint32_t, uint32_t, int>, uint32_t> ids;
   for (size_t t = 0; t < animation.triangles.size(); ++t) {
+    const int turn = has_tangents ? UvTurn(animation.corner_uvs, t) : 0;
     for (int k = 0; k < 3; ++k) {
       const int32_t v = animation.triangles[t][k];
       float uv[2] = {0.0f, 0.0f};
       if (has_uvs) std::memcpy(uv, &animation.corner_uvs[6 * t + 2 * k], 8);
       uint32_t bits[2];
       std::memcpy(bits, uv, 8);
-      const auto [it, added] = ids.try_emplace(
-          {v, bits[0], bits[1]}, static_cast<uint32_t>(split.source.size()));
+      const auto [it, added] =
+          ids.try_emplace({v, bits[0], bits[1], turn},
+                          static_cast<uint32_t>(split.source.size()));
       if (added) {
         split.source.push_back(v);
         split.first.push_back(static_cast<uint32_t>(3 * t + k));

@@ -16,7 +16,9 @@
 //   corners, and v is stored flipped (v_glTF = 1 - v).
 // * TANGENT when the frame gives tangents (with its normal map): the frame the
 //   map was baked in (crease::CornerTangents), so a viewer need not make its
-//   own MikkTSpace frame; a split vertex takes its first corner's tangent.
+//   own MikkTSpace frame. With tangents a vertex is also split by which way
+//   its corners' UV triangles turn (mirrored halves, degenerate UVs), and a
+//   split vertex takes its first corner's tangent.
 
 #include <string>
 #include <vector>

@@ -177,7 +177,7 @@ double ChannelWeight(const Eigen::Matrix2d& compression,
   const Eigen::Vector3d form = UnitCompressiveForm(
       compression(0, 0), 0.5 * (compression(0, 1) + compression(1, 0)),
       compression(1, 1));
-  if (form.isZero()) return 1.0;  // nothing compressed: no direction
+  if (form.isZero()) return 0.0;  // nothing compressed: no direction
   const Eigen::Vector3d unit = UnitStructure(structure);
   if (unit.isZero()) return 0.0;  // a flat channel
   return Sharpen(form.dot(unit), sharpness);
@@ -476,6 +476,11 @@ void AmplitudeModel::AccumulateEdges(const float* positions) {
   const double lambda_squared =
       params_.shrink_threshold * params_.shrink_threshold;
   const double offset = ShrinkOffset(params_);
+  // The fit is of t against its value at rest (0 for the reconstructed
+  // Eq. 1 at lambda = 1; 1 for the literal one), so that a resting edge adds
+  // no compression whatever the formula and lambda.
+  const double rest_shrink =
+      ShrinkFromSquares(1.0, 1.0, lambda_squared, offset);
   const int num = num_edges();
   for (int e = 0; e < num; ++e) {
     const float* a = positions + 3 * static_cast<size_t>(edges[e].v0);
@@ -487,7 +492,7 @@ void AmplitudeModel::AccumulateEdges(const float* positions) {
                                   lambda_squared, offset);
     const int32_t w0 = welded[2 * e], w1 = welded[2 * e + 1];
     if (fit != nullptr) {
-      const Eigen::Vector3d rhs = form[e] * shrink[e];
+      const Eigen::Vector3d rhs = form[e] * (shrink[e] - rest_shrink);
       fit[w0] += rhs;
       fit[w1] += rhs;
     }
@@ -584,9 +589,14 @@ void AmplitudeModel::AverageToVertices() {
     for (int c = 0; c < kChannels; ++c) {
       double& s = sums[w * kChannels + c];
       s = scale * std::max(s * weight[w], floor);
-      if (directional && !form.isZero()) {
+      // A positive amplitude goes to the channels across the compression
+      // (none where the fit finds no compressed direction); a negative one
+      // (stretched, with keep_negative) stays on every channel as in Eq. 3.
+      if (directional && s > 0.0) {
         const Eigen::Vector3d& unit = channel_structure_[c];
-        s *= unit.isZero() ? 0.0 : Sharpen(form.dot(unit), sharpness);
+        s *= form.isZero() || unit.isZero()
+                 ? 0.0
+                 : Sharpen(form.dot(unit), sharpness);
       }
     }
   }

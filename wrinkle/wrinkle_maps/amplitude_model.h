@@ -234,9 +234,9 @@ double SensitivityFromVariation(double variation,
 // the compression tensor `compression` (positive = shrinking): with T⁺ the
 // compressive part of T, (tr(S T⁺) / (λ_max(S) λ_max(T⁺)))^(p / 2), clamped
 // to [0, 1]: 1 when T⁺ is all across the channel's crests (or the channel
-// is isotropic), cos^p of the angle otherwise, and 1 for every channel
-// when nothing is compressed (the amplitude is then 0 or, unclamped,
-// negative anyway).
+// is isotropic), cos^p of the angle otherwise, and 0 when nothing is
+// compressed (no direction to fold across). Only positive amplitudes are
+// weighted; a negative one (keep_negative) stays on every channel.
 double ChannelWeight(const Eigen::Matrix2d& compression,
                      const Eigen::Matrix2d& structure, double sharpness);
 // A of Eq. 2 along the UV segment uv0 -> uv1 of channel c: n times the sum

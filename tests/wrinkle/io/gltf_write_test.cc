@@ -312,6 +312,35 @@ TEST(GltfWriteTest, TangentsAreWrittenPerVertexNormalised) {
   EXPECT_EQ(model->materials.size(), 2u);  // one per normal-mapped frame
 }
 
+// Mirrored UV halves sharing a seam's UVs: with tangents their shared
+// vertices are split by the UV triangle's turn, so each half keeps its own
+// bitangent sign; without tangents the file is as before.
+TEST(GltfWriteTest, MirroredUvHalvesKeepTheirTangentSigns) {
+  GltfMeshAnimation animation;
+  animation.vertex_count = 4;
+  animation.triangles = {{0, 1, 2}, {0, 2, 3}};
+  // Vertices 0 and 2 lie on the mirror line, at the same UVs in both.
+  animation.corner_uvs = {0.5f, 0, 1, 0, 0.5f, 1, 0.5f, 0, 0.5f, 1, 1, 0};
+  GltfFrame frame;
+  frame.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, -1, 0, 0};
+  frame.normals = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+  animation.frames = {frame};
+  const auto vertices = [](const GltfMeshAnimation& a) {
+    absl::StatusOr<std::string> glb = FormatGlb(a);
+    EXPECT_TRUE(glb.ok()) << glb.status();
+    absl::StatusOr<tinygltf::Model> model =
+        gltf_internal::LoadModel(*glb, nullptr);
+    EXPECT_TRUE(model.ok()) << model.status();
+    return model
+        ->accessors[model->meshes[0].primitives[0].attributes.at("POSITION")]
+        .count;
+  };
+  EXPECT_EQ(vertices(animation), 4u);
+  animation.frames[0].tangents = {1,  0, 0, 1,  1,  0, 0, 1,  1,  0, 0, 1,
+                                  -1, 0, 0, -1, -1, 0, 0, -1, -1, 0, 0, -1};
+  EXPECT_EQ(vertices(animation), 6u);
+}
+
 TEST(GltfWriteErrorTest, NamesTheProblem) {
   const auto error = [](GltfMeshAnimation animation) {
     return std::string(FormatGlb(animation).status().message());
