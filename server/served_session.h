@@ -51,9 +51,12 @@ class ServedSession {
   void FillStarted(std::string_view session_id, const ServerLimits& limits,
                    v1::Started* started) const;
 
-  // Answers `frame` into `result` (cleared first). A bad frame gets an error
-  // answer and changes nothing. True when the answer still needs its render:
-  // then MakeRenderJob, and AddRenderings with what the render pool made.
+  // Answers `frame` into `result` (cleared first). A frame that fails
+  // validation gets an error answer and changes nothing; a model's error
+  // after the analysis ran (the wrinkle-map model refusing its mesh on the
+  // first frame, say) is answered as an error too, the analysis having seen
+  // the frame. True when the answer still needs its render: then
+  // MakeRenderJob, and AddRenderings with what the render pool made.
   bool AnswerFrame(const v1::Frame& frame, v1::FrameResult* result);
   // The last answered frame's render, borrowing this session's storage
   // until AddRenderings; `abandoned` as RenderJob's.
