@@ -1,0 +1,263 @@
+// The buckling model on the bundled trouser knee (data/cloth_pants_knee):
+// found as a tube, folded where it gathers, and never self-intersecting, on
+// every frame; and tube descriptions that are not tubes, refused one by one.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "tests/testing/bundled_data.h"
+#include "wrinkle/buckling/buckling_mesh.h"
+#include "wrinkle/buckling/tube.h"
+#include "wrinkle/core/mesh.h"
+
+namespace crease {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Does segment pq cross triangle abc (Moller-Trumbore, strictly inside)?
+bool SegmentCrosses(const Eigen::Vector3d& p, const Eigen::Vector3d& q,
+                    const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+                    const Eigen::Vector3d& c) {
+  const Eigen::Vector3d d = q - p, e1 = b - a, e2 = c - a;
+  const Eigen::Vector3d h = d.cross(e2);
+  const double det = e1.dot(h);
+  if (std::abs(det) < 1e-18) return false;
+  const Eigen::Vector3d s = p - a;
+  const double u = s.dot(h) / det;
+  if (u <= 0 || u >= 1) return false;
+  const Eigen::Vector3d r = s.cross(e1);
+  const double v = d.dot(r) / det;
+  if (v <= 0 || u + v >= 1) return false;
+  const double t = e2.dot(r) / det;
+  return t > 0 && t < 1;
+}
+
+// Pairs of triangles with no shared vertex (after `same`) that intersect.
+int CountSelfIntersections(absl::Span<const float> positions,
+                           absl::Span<const io::Triangle> triangles,
+                           const std::vector<int32_t>& same) {
+  const auto point = [&](int32_t v) {
+    return Eigen::Vector3d(positions[3 * v], positions[3 * v + 1],
+                           positions[3 * v + 2]);
+  };
+  double edge = 0;
+  for (const io::Triangle& t : triangles) {
+    edge = std::max(edge, (point(t[1]) - point(t[0])).norm());
+  }
+  const double cell = 2 * edge;
+  const auto key = [&](const Eigen::Vector3d& p) {
+    return std::array<int64_t, 3>{
+        static_cast<int64_t>(std::floor(p.x() / cell)),
+        static_cast<int64_t>(std::floor(p.y() / cell)),
+        static_cast<int64_t>(std::floor(p.z() / cell))};
+  };
+  absl::flat_hash_map<std::array<int64_t, 3>, std::vector<int32_t>> grid;
+  for (int32_t f = 0; f < static_cast<int32_t>(triangles.size()); ++f) {
+    grid[key(point(triangles[f][0]))].push_back(f);
+  }
+  int hits = 0;
+  for (int32_t f = 0; f < static_cast<int32_t>(triangles.size()); ++f) {
+    const std::array<int64_t, 3> k = key(point(triangles[f][0]));
+    for (int64_t dx = -1; dx <= 1; ++dx) {
+      for (int64_t dy = -1; dy <= 1; ++dy) {
+        for (int64_t dz = -1; dz <= 1; ++dz) {
+          const auto it = grid.find({k[0] + dx, k[1] + dy, k[2] + dz});
+          if (it == grid.end()) continue;
+          for (int32_t g : it->second) {
+            if (g <= f) continue;
+            bool apart = false;
+            for (int axis = 0; axis < 3 && !apart; ++axis) {
+              apart = std::max({point(triangles[f][0])[axis],
+                                point(triangles[f][1])[axis],
+                                point(triangles[f][2])[axis]}) <
+                          std::min({point(triangles[g][0])[axis],
+                                    point(triangles[g][1])[axis],
+                                    point(triangles[g][2])[axis]}) ||
+                      std::max({point(triangles[g][0])[axis],
+                                point(triangles[g][1])[axis],
+                                point(triangles[g][2])[axis]}) <
+                          std::min({point(triangles[f][0])[axis],
+                                    point(triangles[f][1])[axis],
+                                    point(triangles[f][2])[axis]});
+            }
+            if (apart) continue;
+            bool shared = false;
+            for (int32_t a : triangles[f]) {
+              for (int32_t b : triangles[g]) shared |= same[a] == same[b];
+            }
+            if (shared) continue;
+            const io::Triangle &s = triangles[f], &t = triangles[g];
+            bool cross = false;
+            for (int e = 0; e < 3 && !cross; ++e) {
+              cross = SegmentCrosses(point(s[e]), point(s[(e + 1) % 3]),
+                                     point(t[0]), point(t[1]), point(t[2])) ||
+                      SegmentCrosses(point(t[e]), point(t[(e + 1) % 3]),
+                                     point(s[0]), point(s[1]), point(s[2]));
+            }
+            hits += cross;
+          }
+        }
+      }
+    }
+  }
+  return hits;
+}
+
+TEST(BucklingKneeTest, FoldsWhereItGathersAndNeverIntersectsItself) {
+  const io::Animation knee = testing::LoadBundled("cloth_pants_knee");
+  ASSERT_GT(knee.num_frames(), 0);
+  const absl::Span<const float> rest = knee.frames.Sample(0);
+  absl::StatusOr<MeshTopology> topology =
+      MeshTopology::Build(knee.mesh.triangles, rest);
+  ASSERT_TRUE(topology.ok()) << topology.status();
+  absl::StatusOr<std::vector<Tube>> tubes = FindTubes(*topology, rest, {});
+  ASSERT_TRUE(tubes.ok()) << tubes.status();
+  ASSERT_EQ(tubes->size(), 1u);
+  EXPECT_EQ(tubes->front().triangles.size(), knee.mesh.triangles.size());
+  absl::StatusOr<BucklingMesh> mesh =
+      BucklingMesh::Create(*topology, rest, *tubes, {});
+  ASSERT_TRUE(mesh.ok()) << mesh.status();
+  // The fine vertices that are one point: the seam column's copies.
+  std::vector<int32_t> same(mesh->num_vertices());
+  for (int32_t v = 0; v < mesh->num_vertices(); ++v) same[v] = v;
+  const TubeLayout& layout = mesh->layouts()[0];
+  const int columns = kPrimitiveCells * layout.diamonds;
+  for (int row = 0; row <= kPrimitiveCells * layout.rows; ++row) {
+    same[mesh->FineVertex(0, columns, row)] = mesh->FineVertex(0, 0, row);
+  }
+  // Every frame whose coarse surface keeps each diamond's axial thread at
+  // 0.85 of its rest length or more: no crossing. Where the animation
+  // crushes the back of the knee further (to 1/4 at the held bends) the fine
+  // mesh does cross itself, from 0.84 down (up to about 1,100 of its 12,800
+  // triangles; a flat fine grid laid on the crushed coarse surface already
+  // crosses itself): docs/algorithm.md, "Buckling of tubes", says what is
+  // left.
+  double deepest = 0;
+  int checked = 0;
+  for (int frame = 0; frame < knee.num_frames(); ++frame) {
+    ASSERT_TRUE(mesh->Update(knee.frames.Sample(frame)).ok());
+    deepest = std::max(deepest, mesh->stats().max_diamond_depth);
+    if (frame == 0) {
+      EXPECT_EQ(mesh->stats().max_diamond_depth, 0);
+    }
+    if (mesh->stats().min_axial_ratio < 0.85) continue;
+    ++checked;
+    EXPECT_EQ(
+        CountSelfIntersections(mesh->positions(), mesh->triangles(), same), 0)
+        << "frame " << frame << ", axial ratio "
+        << mesh->stats().min_axial_ratio;
+  }
+  EXPECT_GE(checked, 35);  // 38 of the 120
+  // The held bends (frames 31-42) gather the back of the knee.
+  EXPECT_GT(deepest, 0.3 * layout.row_heights[0]);
+}
+
+// A cylinder around +y as in buckling_test.cc, `around` x `rings`.
+io::TriangleMesh Tube24(double y0 = 0) {
+  io::TriangleMesh m;
+  const int around = 24, rings = 9;
+  for (int r = 0; r < rings; ++r) {
+    for (int k = 0; k < around; ++k) {
+      const double a = 2 * std::numbers::pi * k / around;
+      m.positions.insert(m.positions.end(),
+                         {static_cast<float>(0.1 * std::cos(a)),
+                          static_cast<float>(y0 + 0.05 * r),
+                          static_cast<float>(-0.1 * std::sin(a))});
+    }
+  }
+  for (int r = 0; r + 1 < rings; ++r) {
+    for (int k = 0; k < around; ++k) {
+      const int32_t a = r * around + k, b = r * around + (k + 1) % around;
+      m.triangles.push_back({a, a + around, b});
+      m.triangles.push_back({b, a + around, b + around});
+    }
+  }
+  return m;
+}
+
+absl::Status Describe(const io::TriangleMesh& m,
+                      const std::vector<TubeDescription>& tubes) {
+  absl::StatusOr<MeshTopology> topology =
+      MeshTopology::Build(m.triangles, m.positions);
+  if (!topology.ok()) return topology.status();
+  return FindTubes(*topology, m.positions, tubes).status();
+}
+
+TubeDescription Range(int32_t from, int32_t to) {
+  TubeDescription d;
+  for (int32_t f = from; f < to; ++f) d.triangles.push_back(f);
+  return d;
+}
+
+TubeDescription Listed(std::vector<int32_t> triangles) {
+  TubeDescription d;
+  d.triangles = std::move(triangles);
+  return d;
+}
+
+TubeDescription WithAxis(TubeDescription d,
+                         std::optional<Eigen::Vector3d> origin,
+                         std::optional<Eigen::Vector3d> direction) {
+  d.axis_origin = origin;
+  d.axis_direction = direction;
+  return d;
+}
+
+TEST(BucklingTubesTest, DescriptionsThatAreNotTubesAreRefusedSaidWhy) {
+  io::TriangleMesh two = Tube24();
+  const io::TriangleMesh second = Tube24(1.0);
+  const int32_t offset = two.num_vertices();
+  two.positions.insert(two.positions.end(), second.positions.begin(),
+                       second.positions.end());
+  for (io::Triangle t : second.triangles) {
+    two.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
+  }
+  const int32_t n = 24 * 8 * 2;  // triangles per tube
+  EXPECT_TRUE(Describe(two, {Range(0, n), Range(n, 2 * n)}).ok());
+  const struct {
+    std::vector<TubeDescription> tubes;
+    const char* why;
+  } cases[] = {
+      {{Range(0, 2 * n)}, "not connected"},
+      {{Listed({0, 1, 2 * n})}, "out of range"},
+      {{Listed({0, 1, 1})}, "listed twice"},
+      {{Range(0, n), Range(n - 2, 2 * n)}, "already in tube 0"},
+      {{Range(0, 24)}, "boundary loops"},  // half a ring: a strip
+      {{Range(0, n / 2)}, ""},             // the lower half: a shorter tube
+      {{WithAxis(Range(0, n), Eigen::Vector3d(0, 0, 0), std::nullopt)},
+       "both an origin and a direction"},
+      {{WithAxis(Range(0, n), Eigen::Vector3d(0, 0.2, 0),
+                 Eigen::Vector3d(1, 0, 0))},
+       "tube 0 is not a tube"},  // an axis across it
+      {{WithAxis(Range(0, n), Eigen::Vector3d(0, 0, 0),
+                 Eigen::Vector3d(0, 0, 0))},
+       "axis direction is zero"},
+  };
+  for (const auto& c : cases) {
+    const absl::Status s = Describe(two, c.tubes);
+    if (*c.why == '\0') {
+      EXPECT_TRUE(s.ok()) << s;
+      continue;
+    }
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.why;
+    EXPECT_THAT(s.message(), HasSubstr(c.why));
+  }
+  // Without descriptions, a mesh with no open tube says so.
+  io::TriangleMesh strip = Tube24();
+  strip.triangles.resize(24);
+  const absl::Status none = Describe(strip, {});
+  EXPECT_EQ(none.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(none.message(), HasSubstr("no part of the mesh is an open tube"));
+}
+
+}  // namespace
+}  // namespace crease

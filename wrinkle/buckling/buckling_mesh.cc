@@ -1,0 +1,537 @@
+#include "wrinkle/buckling/buckling_mesh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "wrinkle/data/smooth_normals.h"
+
+namespace crease {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr int kCells = kPrimitiveCells;
+// Fine cells per lattice step (the lattice has 2 steps per primitive).
+constexpr int kStep = kCells / 2;
+// A fold is no deeper than this times the current spacing of the folds
+// beside it (a row's height for diamonds, the crest spacing for twists):
+// where an animation crushes the cloth, stacked folds would cross.
+constexpr double kFoldRoom = 1.0;
+
+Eigen::Vector3d Vertex(absl::Span<const float> p, int32_t v) {
+  return {p[3 * static_cast<size_t>(v)], p[3 * static_cast<size_t>(v) + 1],
+          p[3 * static_cast<size_t>(v) + 2]};
+}
+
+// Catmull-Rom weights of the four taps around a point `q / kStep` of the way
+// from tap 1 to tap 2.
+struct CatmullRom {
+  double w[kStep][4];
+  CatmullRom() {
+    for (int q = 0; q < kStep; ++q) {
+      const double t = static_cast<double>(q) / kStep, t2 = t * t, t3 = t2 * t;
+      w[q][0] = 0.5 * (-t3 + 2 * t2 - t);
+      w[q][1] = 0.5 * (3 * t3 - 5 * t2 + 2);
+      w[q][2] = 0.5 * (-3 * t3 + 4 * t2 + t);
+      w[q][3] = 0.5 * (t3 - t2);
+    }
+  }
+};
+const CatmullRom kSpline;
+
+int Wrap(int i, int n) { return ((i % n) + n) % n; }
+
+double SignedFraction(double x) { return x - std::round(x); }
+
+}  // namespace
+
+absl::StatusOr<BucklingMesh> BucklingMesh::Create(
+    const MeshTopology& topology, absl::Span<const float> rest_positions,
+    std::vector<Tube> tubes, const BucklingParams& params) {
+  if (absl::Status s = ValidateBucklingParams(params); !s.ok()) return s;
+  if (rest_positions.size() !=
+      3 * static_cast<size_t>(topology.num_vertices())) {
+    return absl::InvalidArgumentError("rest positions: wrong length");
+  }
+  BucklingMesh mesh;
+  mesh.params_ = params;
+  mesh.num_coarse_vertices_ = topology.num_vertices();
+  mesh.coarse_triangles_ = topology.triangles();
+  mesh.coarse_welded_ = topology.weld_map();
+  std::vector<bool> covered(topology.num_triangles(), false);
+  for (size_t t = 0; t < tubes.size(); ++t) {
+    absl::StatusOr<TubeLayout> layout =
+        LayOutTube(topology, rest_positions, tubes[t], params, kCells);
+    if (!layout.ok()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "tube %d cannot be laid out: %s", t, layout.status().message()));
+    }
+    for (int32_t f : tubes[t].triangles) covered[f] = true;
+    TubeGrid grid;
+    grid.first_vertex = mesh.num_vertices();
+    grid.columns = kCells * layout->diamonds;
+    grid.rows = kCells * layout->rows + 1;
+    const int lattice_size =
+        (layout->lattice_rows() + 2) * layout->lattice_columns();
+    const size_t fine = static_cast<size_t>(grid.columns) * grid.rows;
+    grid.lattice.resize(lattice_size);
+    grid.along.resize(static_cast<size_t>(layout->lattice_rows() + 2) *
+                      grid.columns);
+    for (auto* v : {&grid.smooth, &grid.smooth_normal, &grid.displacement,
+                    &grid.scratch}) {
+      v->resize(fine);
+    }
+    const size_t primitives =
+        static_cast<size_t>(layout->rows) * layout->diamonds;
+    grid.twist[0].resize(primitives);
+    grid.twist[1].resize(primitives);
+    grid.diamond_depth.resize(primitives);
+    // Fine topology: quads split along the facets' creases.
+    const int stride = grid.columns + 1;
+    for (int j = 0; j < grid.rows; ++j) {
+      for (int i = 0; i <= grid.columns; ++i) {
+        mesh.uvs_.push_back(static_cast<float>(i) / grid.columns);
+        mesh.uvs_.push_back(static_cast<float>(j) / (grid.rows - 1));
+      }
+    }
+    for (int j = 0; j + 1 < grid.rows; ++j) {
+      for (int i = 0; i < grid.columns; ++i) {
+        const int32_t v00 = grid.first_vertex + j * stride + i;
+        const int32_t v10 = v00 + 1, v01 = v00 + stride, v11 = v01 + 1;
+        const bool rising = (i % kCells < kStep) == (j % kCells < kStep);
+        if (rising) {
+          mesh.triangles_.push_back({v00, v10, v11});
+          mesh.triangles_.push_back({v00, v11, v01});
+        } else {
+          mesh.triangles_.push_back({v00, v10, v01});
+          mesh.triangles_.push_back({v10, v11, v01});
+        }
+      }
+    }
+    mesh.tubes_.push_back(std::move(tubes[t]));
+    mesh.layouts_.push_back(*std::move(layout));
+    mesh.grids_.push_back(std::move(grid));
+    mesh.MeasureRest(static_cast<int>(t), rest_positions);
+  }
+  for (int32_t f = 0; f < topology.num_triangles(); ++f) {
+    if (!covered[f]) mesh.uncovered_triangles_.push_back(f);
+  }
+  mesh.positions_.resize(3 * static_cast<size_t>(mesh.num_vertices()));
+  mesh.normals_.resize(mesh.positions_.size());
+  if (absl::Status s = mesh.Update(rest_positions); !s.ok()) return s;
+  return mesh;
+}
+
+int BucklingMesh::num_primitives() const {
+  int sum = 0;
+  for (const TubeLayout& l : layouts_) sum += l.rows * l.diamonds;
+  return sum;
+}
+
+int32_t BucklingMesh::FineVertex(int tube, int column, int row) const {
+  const TubeGrid& g = grids_[tube];
+  return g.first_vertex + row * (g.columns + 1) + column;
+}
+
+void BucklingMesh::MeasureRest(int t, absl::Span<const float> rest_positions) {
+  Evaluate(t, rest_positions);
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  const int c = l.lattice_columns();
+  const auto at = [&](int row, int col) -> const Eigen::Vector3d& {
+    return g.lattice[(row + 1) * c + Wrap(col, c)];
+  };
+  g.primitives.resize(static_cast<size_t>(l.rows) * l.diamonds);
+  g.diamond_height.resize(g.primitives.size());
+  for (int i = 0; i < l.rows; ++i) {
+    for (int j = 0; j < l.diamonds; ++j) {
+      const Eigen::Vector3d &c00 = at(2 * i, 2 * j),
+                            &c20 = at(2 * i, 2 * j + 2),
+                            &c02 = at(2 * i + 2, 2 * j),
+                            &c22 = at(2 * i + 2, 2 * j + 2),
+                            &c11 = at(2 * i + 1, 2 * j + 1);
+      PrimitiveRest& p = g.primitives[i * l.diamonds + j];
+      const Eigen::Vector3d u = 0.5 * ((c20 - c00) + (c22 - c02));
+      const Eigen::Vector3d v = 0.5 * ((c02 - c00) + (c22 - c20));
+      const Eigen::Vector3d vn = v - v.dot(u.normalized()) * u.normalized();
+      const double dn = std::sqrt(u.squaredNorm() + vn.squaredNorm());
+      p.diagonal_ratio[0] = (u + v).norm() / dn;
+      p.diagonal_ratio[1] = (v - u).norm() / dn;
+      const Eigen::Vector3d* corners[4] = {&c00, &c20, &c02, &c22};
+      for (int k = 0; k < 4; ++k) {
+        p.centre_distance_sq[k] = (c11 - *corners[k]).squaredNorm();
+      }
+      g.diamond_height[i * l.diamonds + j] = (c02 - c00).norm();
+    }
+  }
+}
+
+absl::Status BucklingMesh::Update(absl::Span<const float> positions) {
+  if (positions.size() != 3 * static_cast<size_t>(num_coarse_vertices_)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("positions: %d floats for %d vertices",
+                        positions.size(), num_coarse_vertices_));
+  }
+  for (float x : positions) {
+    if (!std::isfinite(x)) {
+      return absl::InvalidArgumentError("positions: not finite");
+    }
+  }
+  stats_ = {};
+  if (params_.smooth_surface == SmoothSurface::kPhongCoarse) {
+    SumWeldedNormals(positions, coarse_triangles_, coarse_welded_,
+                     &coarse_normals_);
+  }
+  for (int t = 0; t < static_cast<int>(grids_.size()); ++t) {
+    Evaluate(t, positions);
+    SmoothSurface(t, positions);
+    std::fill(grids_[t].displacement.begin(), grids_[t].displacement.end(),
+              Eigen::Vector3d::Zero());
+    FoldDiamonds(t);
+    FoldTwists(t);
+    Finish(t);
+  }
+  return absl::OkStatus();
+}
+
+// The control lattice from the coarse positions, with one extrapolated row
+// beyond each end for the spline.
+void BucklingMesh::Evaluate(int t, absl::Span<const float> positions) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  const int c = l.lattice_columns(), rows = l.lattice_rows();
+  for (int r = 0; r < rows; ++r) {
+    for (int k = 0; k < c; ++k) {
+      const SurfacePoint& p = l.lattice[r * c + k];
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      for (int m = 0; m < 3; ++m) {
+        sum += p.weights[m] * Vertex(positions, p.vertices[m]);
+      }
+      g.lattice[(r + 1) * c + k] = sum;
+    }
+  }
+  for (int k = 0; k < c; ++k) {
+    g.lattice[k] = 2 * g.lattice[c + k] - g.lattice[2 * c + k];
+    g.lattice[(rows + 1) * c + k] =
+        2 * g.lattice[rows * c + k] - g.lattice[(rows - 1) * c + k];
+  }
+}
+
+// P_s and its normals.
+void BucklingMesh::SmoothSurface(int t, absl::Span<const float> positions) {
+  if (params_.smooth_surface == SmoothSurface::kPhongCoarse) {
+    PhongSurface(t, positions);
+  } else {
+    SplineSurface(t);
+  }
+  TubeGrid& g = grids_[t];
+  // Outward: angle grows counter-clockwise about the axis, rows along it.
+  for (int j = 0; j < g.rows; ++j) {
+    const int j0 = std::max(j - 1, 0), j1 = std::min(j + 1, g.rows - 1);
+    for (int i = 0; i < g.columns; ++i) {
+      const auto p = [&](int ii, int jj) -> const Eigen::Vector3d& {
+        return g
+            .smooth[static_cast<size_t>(jj) * g.columns + Wrap(ii, g.columns)];
+      };
+      const Eigen::Vector3d n =
+          (p(i + 1, j) - p(i - 1, j)).cross(p(i, j1) - p(i, j0));
+      g.smooth_normal[static_cast<size_t>(j) * g.columns + i] =
+          n.norm() > 0 ? Eigen::Vector3d(n.normalized())
+                       : Eigen::Vector3d::Zero();
+    }
+  }
+}
+
+// Phong tessellation (Boubekeur & Alexa 2008, alpha 3/4) of the coarse mesh
+// at each fine vertex.
+void BucklingMesh::PhongSurface(int t, absl::Span<const float> positions) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  constexpr double kAlpha = 0.75;
+  for (size_t f = 0; f < l.fine.size(); ++f) {
+    const SurfacePoint& s = l.fine[f];
+    Eigen::Vector3d corner[3], normal[3], flat = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 3; ++k) {
+      corner[k] = Vertex(positions, s.vertices[k]);
+      const Eigen::Vector3d n =
+          Vertex(coarse_normals_, coarse_welded_[s.vertices[k]]);
+      normal[k] = n.norm() > 0 ? Eigen::Vector3d(n.normalized())
+                               : Eigen::Vector3d::Zero();
+      flat += s.weights[k] * corner[k];
+    }
+    Eigen::Vector3d projected = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 3; ++k) {
+      projected +=
+          s.weights[k] * (flat - (flat - corner[k]).dot(normal[k]) * normal[k]);
+    }
+    g.smooth[f] = (1 - kAlpha) * flat + kAlpha * projected;
+  }
+}
+
+// The paper's P_s: the Catmull-Rom surface through the lattice, around then
+// along.
+void BucklingMesh::SplineSurface(int t) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  const int c = l.lattice_columns(), padded = l.lattice_rows() + 2;
+  for (int r = 0; r < padded; ++r) {
+    for (int i = 0; i < g.columns; ++i) {
+      const double* w = kSpline.w[i % kStep];
+      const int k = i / kStep;
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      for (int tap = 0; tap < 4; ++tap) {
+        sum += w[tap] * g.lattice[r * c + Wrap(k - 1 + tap, c)];
+      }
+      g.along[static_cast<size_t>(r) * g.columns + i] = sum;
+    }
+  }
+  for (int j = 0; j < g.rows; ++j) {
+    const double* w = kSpline.w[j % kStep];
+    const int k = j / kStep + 1;  // padded row of the lattice row at or below
+    for (int i = 0; i < g.columns; ++i) {
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      for (int tap = 0; tap < 4; ++tap) {
+        if (w[tap] == 0) continue;
+        const int r = std::min(k - 1 + tap, padded - 1);
+        sum += w[tap] * g.along[static_cast<size_t>(r) * g.columns + i];
+      }
+      g.smooth[static_cast<size_t>(j) * g.columns + i] = sum;
+    }
+  }
+}
+
+double BucklingMesh::CurvatureLimit(int t, int column, int row,
+                                    double sign) const {
+  const TubeGrid& g = grids_[t];
+  const auto p = [&](int i, int j) -> const Eigen::Vector3d& {
+    return g
+        .smooth[static_cast<size_t>(std::clamp(j, 0, g.rows - 1)) * g.columns +
+                Wrap(i, g.columns)];
+  };
+  const Eigen::Vector3d n =
+      sign * g.smooth_normal[static_cast<size_t>(row) * g.columns +
+                             Wrap(column, g.columns)];
+  double curvature = 0;
+  for (const auto& [di, dj] : {std::pair{kStep, 0}, std::pair{0, kStep}}) {
+    const Eigen::Vector3d &before = p(column - di, row - dj),
+                          &after = p(column + di, row + dj);
+    const double half_chord_sq = 0.25 * (after - before).squaredNorm();
+    if (!(half_chord_sq > 0)) continue;
+    // The circle through the three points bends towards n by this much.
+    const double bend = (before + after - 2 * p(column, row)).dot(n);
+    curvature = std::max(curvature, 2 * bend / (half_chord_sq + 1e-300));
+  }
+  return curvature > 0 ? 0.5 / curvature : 1e300;
+}
+
+// D_d: each diamond centre (a white point, between two primitives) sinks by
+// as much as keeps its axial threads' rest length; each primitive's centre
+// rises by as much as keeps its threads to the corners (centre_ridges).
+void BucklingMesh::FoldDiamonds(int t) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  const int c = l.lattice_columns();
+  const auto at = [&](int row, int col) -> const Eigen::Vector3d& {
+    return g.lattice[(row + 1) * c + Wrap(col, c)];
+  };
+  const auto gain = [&](double now, double rest) {
+    if (params_.diamond_depth == DiamondDepth::kDevelopable) return 1.0;
+    return std::clamp(1 - now / rest, 0.0, 1.0);
+  };
+  const auto add = [&](int ci, int cj, double depth, bool pyramid) {
+    if (depth == 0) return;
+    const Eigen::Vector3d n =
+        depth * g.smooth_normal[static_cast<size_t>(cj) * g.columns +
+                                Wrap(ci, g.columns)];
+    for (int dj = -kStep; dj <= kStep; ++dj) {
+      for (int di = -kStep; di <= kStep; ++di) {
+        // The diamond's tent (its facets' weight of the white point), or the
+        // primitive's pyramid (its facets' weight of the centre).
+        const double weight =
+            pyramid ? static_cast<double>(
+                          kStep - std::max(std::abs(di), std::abs(dj))) /
+                          kStep
+                    : 1.0 - static_cast<double>(std::abs(di) + std::abs(dj)) /
+                                kStep;
+        if (weight <= 0) continue;
+        g.displacement[static_cast<size_t>(cj + dj) * g.columns +
+                       Wrap(ci + di, g.columns)] += weight * n;
+      }
+    }
+  };
+  for (int i = 0; i < l.rows; ++i) {
+    for (int j = 0; j < l.diamonds; ++j) {
+      const size_t p = static_cast<size_t>(i) * l.diamonds + j;
+      const double h = (at(2 * i + 2, 2 * j) - at(2 * i, 2 * j)).norm();
+      const double h0 = g.diamond_height[p];
+      stats_.min_axial_ratio = std::min(stats_.min_axial_ratio, h / h0);
+      const double sink = std::min(
+          {0.5 * std::sqrt(std::max(h0 * h0 - h * h, 0.0)) * gain(h, h0),
+           kFoldRoom * h,
+           CurvatureLimit(t, kCells * j, kCells * i + kStep, -1)});
+      add(kCells * j, kCells * i + kStep, -sink, false);
+      g.diamond_depth[p] = sink;
+      stats_.max_diamond_depth = std::max(stats_.max_diamond_depth, sink);
+      if (sink > 0) ++stats_.compressed_primitives;
+      if (!params_.centre_ridges) continue;
+      const Eigen::Vector3d& c11 = at(2 * i + 1, 2 * j + 1);
+      const Eigen::Vector3d* corners[4] = {
+          &at(2 * i, 2 * j), &at(2 * i, 2 * j + 2), &at(2 * i + 2, 2 * j),
+          &at(2 * i + 2, 2 * j + 2)};
+      double lost = 0, now = 0, rest = 0;
+      for (int k = 0; k < 4; ++k) {
+        const double d2 = (c11 - *corners[k]).squaredNorm();
+        lost += g.primitives[p].centre_distance_sq[k] - d2;
+        now += std::sqrt(d2);
+        rest += std::sqrt(g.primitives[p].centre_distance_sq[k]);
+      }
+      // No deeper than the row folds flat at (half its height), nor than
+      // the surface's bend allows.
+      const double rise = std::min(
+          {std::sqrt(std::max(lost / 4, 0.0)) * gain(now, rest), 0.5 * h0,
+           kFoldRoom * 0.5 *
+               ((*corners[2] - *corners[0]).norm() +
+                (*corners[3] - *corners[1]).norm()),
+           CurvatureLimit(t, kCells * j + kStep, kCells * i + kStep, 1)});
+      add(kCells * j + kStep, kCells * i + kStep, rise, true);
+      g.diamond_depth[p] = std::max(sink, rise);
+      stats_.max_diamond_depth = std::max(stats_.max_diamond_depth, rise);
+    }
+  }
+}
+
+// D_t: a sheared primitive's compressed diagonal buckles into a fold whose
+// crest runs along the other diagonal, as high as gives the crossing thread
+// back the length the shear took; the heights are interpolated between
+// primitive centres and the crests run on the lines through the primitives'
+// corners, so neighbouring folds join.
+void BucklingMesh::FoldTwists(int t) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  const int c = l.lattice_columns();
+  const auto at = [&](int row, int col) -> const Eigen::Vector3d& {
+    return g.lattice[(row + 1) * c + Wrap(col, c)];
+  };
+  bool any = false;
+  for (int i = 0; i < l.rows; ++i) {
+    for (int j = 0; j < l.diamonds; ++j) {
+      const size_t p = static_cast<size_t>(i) * l.diamonds + j;
+      const Eigen::Vector3d &c00 = at(2 * i, 2 * j),
+                            &c20 = at(2 * i, 2 * j + 2),
+                            &c02 = at(2 * i + 2, 2 * j),
+                            &c22 = at(2 * i + 2, 2 * j + 2);
+      const Eigen::Vector3d u = 0.5 * ((c20 - c00) + (c22 - c02));
+      const Eigen::Vector3d v = 0.5 * ((c02 - c00) + (c22 - c20));
+      const double u_norm = u.norm();
+      g.twist[0][p] = g.twist[1][p] = 0;
+      if (!(u_norm > 0) || params_.twist_gain == 0) continue;
+      const Eigen::Vector3d vn = v - v.dot(u / u_norm) * (u / u_norm);
+      const double dn = std::sqrt(u.squaredNorm() + vn.squaredNorm());
+      const double rising = (u + v).norm(), falling = (v - u).norm();
+      const double lost_rising =
+          dn * g.primitives[p].diagonal_ratio[0] - rising;
+      const double lost_falling =
+          dn * g.primitives[p].diagonal_ratio[1] - falling;
+      const double scale = params_.twist_gain * 2 / kPi;
+      // As high as a crossing thread needs, up to half the row (where its
+      // folds would touch) and the surface's bend.
+      const double area = u.cross(v).norm();
+      const double limit = std::min(
+          {0.5 * l.row_heights[i],
+           kFoldRoom * area / std::max({rising, falling, 1e-300}),
+           CurvatureLimit(t, kCells * j + kStep, kCells * i + kStep, 1)});
+      // One buckling mode a primitive: the twist fold only rises above
+      // the diamonds' depth (both at once crossed each other on the knee).
+      const double folded = g.diamond_depth[p];
+      if (lost_falling > std::max(lost_rising, 0.0)) {  // crest on "/"
+        g.twist[0][p] = std::max(
+            std::min(scale * std::sqrt(falling * lost_falling), limit) - folded,
+            0.0);
+      } else if (lost_rising > 0) {  // crest on "\"
+        g.twist[1][p] = std::max(
+            std::min(scale * std::sqrt(rising * lost_rising), limit) - folded,
+            0.0);
+      }
+      stats_.max_twist_height =
+          std::max({stats_.max_twist_height, g.twist[0][p], g.twist[1][p]});
+      any = any || g.twist[0][p] > 0 || g.twist[1][p] > 0;
+    }
+  }
+  if (!any) return;
+  for (int jj = 0; jj < g.rows; ++jj) {
+    const double y = static_cast<double>(jj) / kCells;  // in primitives
+    const double yc = std::clamp(y - 0.5, 0.0, l.rows - 1.0);
+    const int i0 = std::min(static_cast<int>(yc), l.rows - 1);
+    const int i1 = std::min(i0 + 1, l.rows - 1);
+    const double fy = yc - i0;
+    for (int ii = 0; ii < g.columns; ++ii) {
+      const double x = static_cast<double>(ii) / kCells;
+      const double xc = x - 0.5;
+      const int j0 = static_cast<int>(std::floor(xc));
+      const double fx = xc - j0;
+      const int ja = Wrap(j0, l.diamonds), jb = Wrap(j0 + 1, l.diamonds);
+      double height[2];
+      for (int k = 0; k < 2; ++k) {
+        const std::vector<double>& h = g.twist[k];
+        height[k] = (1 - fy) * ((1 - fx) * h[i0 * l.diamonds + ja] +
+                                fx * h[i0 * l.diamonds + jb]) +
+                    fy * ((1 - fx) * h[i1 * l.diamonds + ja] +
+                          fx * h[i1 * l.diamonds + jb]);
+      }
+      const double ridge_rising = std::cos(kPi * SignedFraction(x - y));
+      const double ridge_falling = std::cos(kPi * SignedFraction(x + y));
+      const double lift = height[0] * ridge_rising * ridge_rising +
+                          height[1] * ridge_falling * ridge_falling;
+      const size_t f = static_cast<size_t>(jj) * g.columns + ii;
+      g.displacement[f] += lift * g.smooth_normal[f];
+    }
+  }
+}
+
+// The box filter over the displacement, then positions and normals.
+void BucklingMesh::Finish(int t) {
+  TubeGrid& g = grids_[t];
+  for (int pass = 0; pass < params_.smoothing_passes; ++pass) {
+    for (int j = 0; j < g.rows; ++j) {
+      for (int i = 0; i < g.columns; ++i) {
+        Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+        int count = 0;
+        for (int dj = -1; dj <= 1; ++dj) {
+          if (j + dj < 0 || j + dj >= g.rows) continue;
+          for (int di = -1; di <= 1; ++di) {
+            sum += g.displacement[static_cast<size_t>(j + dj) * g.columns +
+                                  Wrap(i + di, g.columns)];
+            ++count;
+          }
+        }
+        g.scratch[static_cast<size_t>(j) * g.columns + i] = sum / count;
+      }
+    }
+    std::swap(g.displacement, g.scratch);
+  }
+  const int stride = g.columns + 1;
+  const auto final_position = [&](int i, int j) {
+    const size_t f = static_cast<size_t>(j) * g.columns + Wrap(i, g.columns);
+    return Eigen::Vector3d(g.smooth[f] + g.displacement[f]);
+  };
+  for (int j = 0; j < g.rows; ++j) {
+    const int j0 = std::max(j - 1, 0), j1 = std::min(j + 1, g.rows - 1);
+    for (int i = 0; i <= g.columns; ++i) {
+      const Eigen::Vector3d p = final_position(i, j);
+      Eigen::Vector3d n =
+          (final_position(i + 1, j) - final_position(i - 1, j))
+              .cross(final_position(i, j1) - final_position(i, j0));
+      n = n.norm() > 0 ? Eigen::Vector3d(n.normalized())
+                       : Eigen::Vector3d::UnitY();
+      const size_t v = 3 * static_cast<size_t>(g.first_vertex + j * stride + i);
+      for (int k = 0; k < 3; ++k) {
+        positions_[v + k] = static_cast<float>(p[k]);
+        normals_[v + k] = static_cast<float>(n[k]);
+      }
+    }
+  }
+}
+
+}  // namespace crease

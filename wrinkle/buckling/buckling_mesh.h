@@ -1,0 +1,124 @@
+#ifndef CREASE_WRINKLE_BUCKLING_BUCKLING_MESH_H_
+#define CREASE_WRINKLE_BUCKLING_BUCKLING_MESH_H_
+
+// The buckling model's fine mesh (Decaudin, Thomaszewski & Cani 2005, Eq. 6,
+// in the digest's wrapper mode: driven by the client's coarse animation, no
+// simulation of its own). Per tube, 128 triangles a primitive on a fixed
+// grid; per frame the control lattice follows the coarse mesh, a
+// Catmull-Rom surface passes through it, diamonds fold in (and their
+// centres out) as far as the axial compression takes, twist folds rise on
+// the stretched diagonal of sheared primitives, and a box filter rounds the
+// creases (docs/algorithm.md, "Buckling of tubes").
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "wrinkle/buckling/layout.h"
+#include "wrinkle/buckling/tube.h"
+#include "wrinkle/core/mesh.h"
+#include "wrinkle/io/triangle_mesh.h"
+
+namespace crease {
+
+// Fine grid cells per primitive side (8 x 8 quads: 128 triangles).
+inline constexpr int kPrimitiveCells = 8;
+
+// What the last frame folded, for tests and the frame's answer.
+struct BucklingFrameStats {
+  double max_diamond_depth = 0;   // deepest fold of a diamond centre
+  double max_twist_height = 0;    // highest twist fold crest
+  int compressed_primitives = 0;  // with a diamond folding at all
+  // The least ratio of a diamond's axial thread to its rest length, as the
+  // coarse surface has it (1: nothing compressed).
+  double min_axial_ratio = 1;
+};
+
+class BucklingMesh {
+ public:
+  // Lays out every tube (LayOutTube) on the rest pose and builds the fine
+  // grids. INVALID_ARGUMENT for bad parameters or a tube that cannot be laid
+  // out.
+  static absl::StatusOr<BucklingMesh> Create(
+      const MeshTopology& topology, absl::Span<const float> rest_positions,
+      std::vector<Tube> tubes, const BucklingParams& params);
+
+  // One frame of the coarse animation (packed xyz per caller vertex, as
+  // many as the rest pose). INVALID_ARGUMENT for a wrong length or
+  // non-finite values (then nothing changes). Allocates nothing.
+  absl::Status Update(absl::Span<const float> positions);
+
+  // The fine mesh of every tube, in order: fixed triangles and UVs (u
+  // around, v along the unfolded tube; the seam column is doubled), and this
+  // frame's positions and unit normals (packed xyz).
+  absl::Span<const io::Triangle> triangles() const { return triangles_; }
+  absl::Span<const float> uvs() const { return uvs_; }
+  absl::Span<const float> positions() const { return positions_; }
+  absl::Span<const float> normals() const { return normals_; }
+  int num_vertices() const { return static_cast<int>(uvs_.size() / 2); }
+  // The coarse triangles in no tube (drawn and exported as they are).
+  absl::Span<const int32_t> uncovered_triangles() const {
+    return uncovered_triangles_;
+  }
+  const std::vector<Tube>& tubes() const { return tubes_; }
+  const std::vector<TubeLayout>& layouts() const { return layouts_; }
+  int num_primitives() const;
+  const BucklingFrameStats& stats() const { return stats_; }
+  // Fine vertex index of grid point (column, row) of tube t (column taken
+  // around the tube, 0..8 n).
+  int32_t FineVertex(int tube, int column, int row) const;
+
+ private:
+  // Rest measures of one primitive, and of one diamond (white point).
+  struct PrimitiveRest {
+    double diagonal_ratio[2];      // |U+V| / |U+V_n|, |V-U| / |U+V_n|
+    double centre_distance_sq[4];  // centre to c00, c20, c02, c22
+  };
+  struct TubeGrid {
+    int first_vertex = 0;
+    int columns = 0;  // fine columns around, 8 n (the seam column is extra)
+    int rows = 0;     // fine vertex rows, 8 rows + 1
+    std::vector<PrimitiveRest> primitives;  // rows x n
+    std::vector<double> diamond_height;     // rest |c(2j,2i) - c(2j,2i+2)|
+    // Per-frame scratch, sized once.
+    std::vector<Eigen::Vector3d> lattice;  // (lattice rows + 2) x 2n
+    std::vector<Eigen::Vector3d> along;    // (lattice rows + 2) x columns
+    std::vector<Eigen::Vector3d> smooth, smooth_normal, displacement, scratch;
+    std::vector<double> twist[2];       // per primitive: "/" and "\"
+    std::vector<double> diamond_depth;  // per primitive, this frame
+  };
+
+  void Evaluate(int t, absl::Span<const float> positions);
+  void SmoothSurface(int t, absl::Span<const float> positions);
+  void SplineSurface(int t);
+  void PhongSurface(int t, absl::Span<const float> positions);
+  void FoldDiamonds(int t);
+  void FoldTwists(int t);
+  // The deepest fold at fine vertex (column, row) of tube t towards sign * N
+  // that keeps the offset surface short of its centre of curvature there:
+  // half the radius of the smooth surface's sharpest bend that way (no
+  // limit, a large number, where it bends away).
+  double CurvatureLimit(int t, int column, int row, double sign) const;
+  void Finish(int t);
+  void MeasureRest(int t, absl::Span<const float> rest_positions);
+
+  BucklingParams params_;
+  std::vector<Tube> tubes_;
+  std::vector<TubeLayout> layouts_;
+  std::vector<TubeGrid> grids_;
+  // The coarse mesh, for its smooth normals.
+  std::vector<io::Triangle> coarse_triangles_;
+  std::vector<int32_t> coarse_welded_;
+  std::vector<float> coarse_normals_;  // per welded vertex, summed
+  std::vector<io::Triangle> triangles_;
+  std::vector<float> uvs_, positions_, normals_;
+  std::vector<int32_t> uncovered_triangles_;
+  int num_coarse_vertices_ = 0;
+  BucklingFrameStats stats_;
+};
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_BUCKLING_BUCKLING_MESH_H_
