@@ -112,6 +112,15 @@ TEST(BucklingEquations, CalibrationGivesBackItsDiamonds) {
 
 constexpr double kRadius = 0.1, kLength = 0.6;
 
+// Twists the cylinder by `turn` radians about +y over its length.
+std::vector<float> Twist(const Cylinder& c, double turn) {
+  return Deform(c.positions, [&](Eigen::Vector3d p) {
+    const double a = turn * p.y() / kLength;
+    return Eigen::Vector3d(p.x() * std::cos(a) + p.z() * std::sin(a), p.y(),
+                           -p.x() * std::sin(a) + p.z() * std::cos(a));
+  });
+}
+
 TEST(BucklingLayout, CylinderGetsTheDiamondsAndRowsOfEq5) {
   const Cylinder c = MakeCylinder(kRadius, kLength, 48, 25);
   for (double fabric_radius : {0.05, 0.1, 0.4}) {
@@ -133,6 +142,29 @@ TEST(BucklingLayout, CylinderGetsTheDiamondsAndRowsOfEq5) {
     }
     EXPECT_EQ(b.mesh.triangles().size(), 128u * l.rows * l.diamonds);
   }
+}
+
+TEST(BucklingMeshTest, CompressionTheFabricTakesFoldsNothing) {
+  const Cylinder c = MakeCylinder(kRadius, kLength, 48, 25);
+  BucklingParams params;
+  params.elastic_compression = 0.05;
+  Built b = Build(c, params);
+  const auto squeezed = [&](double s) {
+    return Deform(c.positions, [&](Eigen::Vector3d p) {
+      p.y() *= s;
+      return p;
+    });
+  };
+  ASSERT_TRUE(b.mesh.Update(squeezed(0.96)).ok());
+  EXPECT_EQ(b.mesh.stats().max_diamond_depth, 0);
+  ASSERT_TRUE(b.mesh.Update(Twist(c, 0.1)).ok());
+  EXPECT_EQ(b.mesh.stats().max_twist_height, 0);
+  // Past it, the depth that gives the thread back all but 5 %:
+  // sqrt(0.95^2 - 0.8^2) / 2 of the row.
+  ASSERT_TRUE(b.mesh.Update(squeezed(0.8)).ok());
+  const double h0 = b.mesh.layouts()[0].row_heights[5];
+  EXPECT_NEAR(b.mesh.stats().max_diamond_depth,
+              0.5 * std::sqrt(0.95 * 0.95 - 0.64) * h0, 0.02 * h0);
 }
 
 // The fine vertices' distance to the axis around ring `row`.
@@ -171,6 +203,7 @@ TEST(BucklingMeshTest, AxialCompressionFoldsNDiamondsPerSection) {
     BucklingParams params;
     params.calibration_diamonds = n0;
     params.smoothing_passes = 0;
+    params.elastic_compression = 0;
     Built b = Build(c, params);
     const int n = b.mesh.layouts()[0].diamonds;
     EXPECT_EQ(n, n0);
@@ -220,6 +253,7 @@ TEST(BucklingMeshTest, FacetThreadsKeepTheirRestLength) {
   const Cylinder c = MakeCylinder(kRadius, kLength, 48, 25);
   BucklingParams params;
   params.smoothing_passes = 0;
+  params.elastic_compression = 0;
   Built b = Build(c, params);
   // Primitive (row 6, column 1)'s facet edges as fine grid paths: the
   // diamond's axial thread (c00 - c01 - c02), centre to corner, centre to
@@ -258,20 +292,12 @@ TEST(BucklingMeshTest, FacetThreadsKeepTheirRestLength) {
   }
 }
 
-// Twists the cylinder by `turn` radians about +y over its length.
-std::vector<float> Twist(const Cylinder& c, double turn) {
-  return Deform(c.positions, [&](Eigen::Vector3d p) {
-    const double a = turn * p.y() / kLength;
-    return Eigen::Vector3d(p.x() * std::cos(a) + p.z() * std::sin(a), p.y(),
-                           -p.x() * std::sin(a) + p.z() * std::cos(a));
-  });
-}
-
 TEST(BucklingMeshTest, TwistFoldsAlongTheStretchedDiagonal) {
   const Cylinder c = MakeCylinder(kRadius, kLength, 48, 25);
   BucklingParams params;
   params.centre_ridges = false;
   params.smoothing_passes = 0;
+  params.elastic_compression = 0;
   Built b = Build(c, params);
   const int n = b.mesh.layouts()[0].diamonds;
   // Points a quarter of the way along each diagonal of the primitives of

@@ -150,8 +150,7 @@ void BucklingMesh::MeasureRest(int t, absl::Span<const float> rest_positions) {
       const Eigen::Vector3d &c00 = at(2 * i, 2 * j),
                             &c20 = at(2 * i, 2 * j + 2),
                             &c02 = at(2 * i + 2, 2 * j),
-                            &c22 = at(2 * i + 2, 2 * j + 2),
-                            &c11 = at(2 * i + 1, 2 * j + 1);
+                            &c22 = at(2 * i + 2, 2 * j + 2);
       PrimitiveRest& p = g.primitives[i * l.diamonds + j];
       const Eigen::Vector3d u = 0.5 * ((c20 - c00) + (c22 - c02));
       const Eigen::Vector3d v = 0.5 * ((c02 - c00) + (c22 - c20));
@@ -159,10 +158,6 @@ void BucklingMesh::MeasureRest(int t, absl::Span<const float> rest_positions) {
       const double dn = std::sqrt(u.squaredNorm() + vn.squaredNorm());
       p.diagonal_ratio[0] = (u + v).norm() / dn;
       p.diagonal_ratio[1] = (v - u).norm() / dn;
-      const Eigen::Vector3d* corners[4] = {&c00, &c20, &c02, &c22};
-      for (int k = 0; k < 4; ++k) {
-        p.centre_distance_sq[k] = (c11 - *corners[k]).squaredNorm();
-      }
       g.diamond_height[i * l.diamonds + j] = (c02 - c00).norm();
     }
   }
@@ -361,39 +356,40 @@ void BucklingMesh::FoldDiamonds(int t) {
       }
     }
   };
+  // The depth that gives an axial thread of rest length h0, now h, its
+  // length back, past what the fabric takes in its plane.
+  const double keep = 1 - params_.elastic_compression;
+  const auto depth = [&](double h, double h0) {
+    return 0.5 * std::sqrt(std::max(h0 * h0 * keep * keep - h * h, 0.0)) *
+           gain(h, h0 * keep);
+  };
   for (int i = 0; i < l.rows; ++i) {
     for (int j = 0; j < l.diamonds; ++j) {
       const size_t p = static_cast<size_t>(i) * l.diamonds + j;
       const double h = (at(2 * i + 2, 2 * j) - at(2 * i, 2 * j)).norm();
       const double h0 = g.diamond_height[p];
       stats_.min_axial_ratio = std::min(stats_.min_axial_ratio, h / h0);
-      const double sink = std::min(
-          {0.5 * std::sqrt(std::max(h0 * h0 - h * h, 0.0)) * gain(h, h0),
-           kFoldRoom * h,
-           CurvatureLimit(t, kCells * j, kCells * i + kStep, -1)});
+      // No deeper than the folds beside it are apart, nor than the
+      // surface's bend allows.
+      const double sink =
+          std::min({depth(h, h0), kFoldRoom * h,
+                    CurvatureLimit(t, kCells * j, kCells * i + kStep, -1)});
       add(kCells * j, kCells * i + kStep, -sink, false);
       g.diamond_depth[p] = sink;
       stats_.max_diamond_depth = std::max(stats_.max_diamond_depth, sink);
       if (sink > 0) ++stats_.compressed_primitives;
       if (!params_.centre_ridges) continue;
-      const Eigen::Vector3d& c11 = at(2 * i + 1, 2 * j + 1);
-      const Eigen::Vector3d* corners[4] = {
-          &at(2 * i, 2 * j), &at(2 * i, 2 * j + 2), &at(2 * i + 2, 2 * j),
-          &at(2 * i + 2, 2 * j + 2)};
-      double lost = 0, now = 0, rest = 0;
-      for (int k = 0; k < 4; ++k) {
-        const double d2 = (c11 - *corners[k]).squaredNorm();
-        lost += g.primitives[p].centre_distance_sq[k] - d2;
-        now += std::sqrt(d2);
-        rest += std::sqrt(g.primitives[p].centre_distance_sq[k]);
-      }
-      // No deeper than the row folds flat at (half its height), nor than
-      // the surface's bend allows.
+      // The centre rises as far as the diamonds beside it sink (the
+      // primitive's two axial edges), so its threads to the corners keep
+      // their length under axial compression (docs/algorithm.md).
+      const size_t right =
+          static_cast<size_t>(i) * l.diamonds + Wrap(j + 1, l.diamonds);
+      const double h_right =
+          (at(2 * i + 2, 2 * j + 2) - at(2 * i, 2 * j + 2)).norm();
+      const double h_mean = 0.5 * (h + h_right);
+      const double h0_mean = 0.5 * (h0 + g.diamond_height[right]);
       const double rise = std::min(
-          {std::sqrt(std::max(lost / 4, 0.0)) * gain(now, rest), 0.5 * h0,
-           kFoldRoom * 0.5 *
-               ((*corners[2] - *corners[0]).norm() +
-                (*corners[3] - *corners[1]).norm()),
+          {depth(h_mean, h0_mean), kFoldRoom * h_mean,
            CurvatureLimit(t, kCells * j + kStep, kCells * i + kStep, 1)});
       add(kCells * j + kStep, kCells * i + kStep, rise, true);
       g.diamond_depth[p] = std::max(sink, rise);
@@ -430,10 +426,8 @@ void BucklingMesh::FoldTwists(int t) {
       const Eigen::Vector3d vn = v - v.dot(u / u_norm) * (u / u_norm);
       const double dn = std::sqrt(u.squaredNorm() + vn.squaredNorm());
       const double rising = (u + v).norm(), falling = (v - u).norm();
-      const double lost_rising =
-          dn * g.primitives[p].diagonal_ratio[0] - rising;
-      const double lost_falling =
-          dn * g.primitives[p].diagonal_ratio[1] - falling;
+      double lost_rising = dn * g.primitives[p].diagonal_ratio[0] - rising;
+      double lost_falling = dn * g.primitives[p].diagonal_ratio[1] - falling;
       const double scale = params_.twist_gain * 2 / kPi;
       // As high as a crossing thread needs, up to half the row (where its
       // folds would touch) and the surface's bend.
@@ -445,6 +439,9 @@ void BucklingMesh::FoldTwists(int t) {
       // One buckling mode a primitive: the twist fold only rises above
       // the diamonds' depth (both at once crossed each other on the knee).
       const double folded = g.diamond_depth[p];
+      const double slack = params_.elastic_compression * dn;
+      lost_rising -= slack;
+      lost_falling -= slack;
       if (lost_falling > std::max(lost_rising, 0.0)) {  // crest on "/"
         g.twist[0][p] = std::max(
             std::min(scale * std::sqrt(falling * lost_falling), limit) - folded,

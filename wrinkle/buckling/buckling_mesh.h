@@ -71,10 +71,9 @@ class BucklingMesh {
   int32_t FineVertex(int tube, int column, int row) const;
 
  private:
-  // Rest measures of one primitive, and of one diamond (white point).
+  // Rest measures of one primitive.
   struct PrimitiveRest {
-    double diagonal_ratio[2];      // |U+V| / |U+V_n|, |V-U| / |U+V_n|
-    double centre_distance_sq[4];  // centre to c00, c20, c02, c22
+    double diagonal_ratio[2];  // |U+V| / |U+V_n|, |V-U| / |U+V_n|
   };
   struct TubeGrid {
     int first_vertex = 0;

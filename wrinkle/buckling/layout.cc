@@ -109,6 +109,9 @@ absl::Status ValidateBucklingParams(const BucklingParams& p) {
   if (!(p.calibration_radius >= 0 && p.calibration_radius <= 1e6)) {
     return bad("calibration_radius", p.calibration_radius, "[0, 1e6]");
   }
+  if (!(p.elastic_compression >= 0 && p.elastic_compression <= 0.5)) {
+    return bad("elastic_compression", p.elastic_compression, "[0, 0.5]");
+  }
   if (!(p.twist_gain >= 0 && p.twist_gain <= 4)) {
     return bad("twist_gain", p.twist_gain, "[0, 4]");
   }

@@ -46,6 +46,10 @@ struct BucklingParams {
   // to the corners keep their rest length too: diamonds fold in and out, not
   // only in (the digest keeps the centre on the coarse surface: false).
   bool centre_ridges = true;
+  // The compression the fabric takes in its plane before it buckles (as a
+  // fraction of a thread's rest length, 0..0.5): a coarse animation's small
+  // shrinks (noise, a sleeve settling) fold nothing.
+  double elastic_compression = 0.05;
   double twist_gain = 1;     // scales the twist folds' height, 0..4
   int smoothing_passes = 1;  // 3 x 3 box passes over the displacement, 0..8
 };
