@@ -72,12 +72,17 @@ struct RenderOptions {
 
 // What a frame draws for its session's wrinkle model, one descriptor per
 // model (docs/architecture.md, "Wrinkle models"): SCA 2015's traced wrinkles
-// (Render) or the wrinkle-map model's pattern and amplitudes (RenderPattern).
-// A new model adds its descriptor here and its pass beside PatternPass.
+// (Render), the wrinkle-map model's pattern and amplitudes (RenderPattern),
+// or the buckling model's fine mesh, drawn in place of the coarse one
+// (Render with no wrinkles: the same light and anti-aliasing). A new model
+// adds its descriptor here and its pass beside PatternPass.
 struct TracedWrinkles {
   const FrameWrinkles* frame = nullptr;  // null: none
 };
-using WrinkleDraw = std::variant<TracedWrinkles, PatternWrinkles>;
+struct MeshWrinkles {
+  RenderMesh mesh;
+};
+using WrinkleDraw = std::variant<TracedWrinkles, PatternWrinkles, MeshWrinkles>;
 
 // What one Render drew, for tests and benchmarks.
 struct RenderStats {

@@ -36,7 +36,9 @@ SessionCost EstimateSessionCost(const SessionSetup& setup) {
   SessionCost cost;
   cost.bytes = triangles * kBytesPerTriangle;
   std::vector<std::string> parts = {absl::StrCat(triangles, " triangles")};
-  if (const int64_t level = setup.outputs.wrinkled_mesh().level(); level > 0) {
+  if (const int64_t level = setup.outputs.wrinkled_mesh().level();
+      level > 0 &&
+      (setup.model == nullptr || !setup.model->GivesWrinkledMesh())) {
     cost.bytes += level * level * triangles * kBytesPerRefinedTriangle;
     parts.push_back(absl::StrCat("wrinkled mesh level ", level));
   }
@@ -55,6 +57,12 @@ SessionCost EstimateSessionCost(const SessionSetup& setup) {
     const int64_t size = setup.uv_maps->size;
     cost.bytes += size * size * kBytesPerUvMapTexel;
     parts.push_back(absl::StrCat(size, "² UV maps"));
+  }
+  if (const int64_t model =
+          setup.model != nullptr ? setup.model->MemoryBytes() : 0;
+      model > 0) {
+    cost.bytes += model;
+    parts.push_back(absl::StrCat("the model's ", model, " bytes"));
   }
   cost.what = absl::StrJoin(parts, ", ");
   return cost;

@@ -103,7 +103,8 @@ absl::Status CheckRefinedSize(const v1::Start& start,
 
 absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
     const v1::Start& start, absl::Span<const io::Triangle> triangles,
-    uint32_t vertex_count, const ServerLimits& limits) {
+    uint32_t vertex_count, const ServerLimits& limits,
+    bool refine_wrinkled_mesh) {
   const v1::Outputs& outputs = start.outputs();
   MeshOutputsSetup setup;
   setup.vertex_fields = outputs.vertex_fields();
@@ -122,7 +123,7 @@ absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
         absl::StrFormat("start.outputs.wrinkled_mesh.level: %d is over %d",
                         level, kMaxWrinkledMeshLevel));
   }
-  if (level == 0) {
+  if (level == 0 || !refine_wrinkled_mesh) {
     const uint64_t bytes =
         FixedFrameBytes(start, 0, vertex_count, triangles.size());
     if (setup.vertex_fields && bytes > limits.max_message_bytes / 2) {

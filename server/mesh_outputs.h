@@ -51,7 +51,8 @@ struct MeshOutputsSetup {
 // other half is left to the wrinkle paths and the image).
 absl::StatusOr<MeshOutputsSetup> ValidateMeshOutputs(
     const v1::Start& start, absl::Span<const io::Triangle> triangles,
-    uint32_t vertex_count, const ServerLimits& limits);
+    uint32_t vertex_count, const ServerLimits& limits,
+    bool refine_wrinkled_mesh = true);
 
 // One session's mesh outputs, frame after frame (one thread at a time).
 class MeshOutputs {

@@ -127,6 +127,12 @@ const FrameWrinkles* TracedFrame(const RenderJob& job) {
   return traced != nullptr ? traced->frame : nullptr;
 }
 
+// The mesh the screen image draws: the buckling model's own, else the job's.
+const renderer::RenderMesh& ScreenMesh(const RenderJob& job) {
+  const auto* own = std::get_if<renderer::MeshWrinkles>(&job.wrinkles);
+  return own != nullptr ? own->mesh : job.mesh;
+}
+
 }  // namespace
 
 // One GL thread: its context, renderers and read-back ring, and the frames
@@ -258,8 +264,8 @@ absl::StatusOr<renderer::ReadbackTicket> RenderPool::Lane::DrawScreen(
     return frame_->RenderPatternToReadback(job.mesh, *pattern, job.options,
                                            readback_.get());
   }
-  return frame_->RenderToReadback(job.mesh, TracedFrame(job), job.options,
-                                  readback_.get());
+  return frame_->RenderToReadback(ScreenMesh(job), TracedFrame(job),
+                                  job.options, readback_.get());
 }
 
 void RenderPool::Lane::Draw(Pending& frame) {
@@ -498,7 +504,7 @@ void RenderPool::Submit(RenderJob job,
   Queued item{std::move(job), std::move(done), Stopwatch(), nullptr};
   const RenderJob& j = item.job;
   if (prepare_off_gl_thread_ && j.screen &&
-      std::holds_alternative<renderer::TracedWrinkles>(j.wrinkles) &&
+      !std::holds_alternative<renderer::PatternWrinkles>(j.wrinkles) &&
       (j.abandoned == nullptr || !j.abandoned->load())) {
     PrepareThenEnqueue(std::move(item));
     return;
@@ -527,9 +533,9 @@ void RenderPool::PrepareThenEnqueue(Queued item) {
   }
   encoders_->Post([this, item = std::move(item)]() mutable {
     item.prepared = TakePrepared();
-    const absl::Status prepared =
-        renderer::FrameRenderer::Prepare(item.job.mesh, TracedFrame(item.job),
-                                         item.job.options, item.prepared.get());
+    const absl::Status prepared = renderer::FrameRenderer::Prepare(
+        ScreenMesh(item.job), TracedFrame(item.job), item.job.options,
+        item.prepared.get());
     // A frame that fails here is queued unprepared: the GL thread's own
     // attempt answers it with the same error, UV maps and all.
     if (!prepared.ok()) GivePrepared(std::move(item.prepared));

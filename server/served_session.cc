@@ -14,7 +14,8 @@ void TurnOffUnreadStages(const ModelNeeds& needs, const SessionSetup& setup,
                          SessionParams* params) {
   const v1::Outputs& outputs = setup.outputs;
   const bool traced = needs.traced_wrinkles || outputs.paths() ||
-                      outputs.wrinkled_mesh().level() > 0 ||
+                      (outputs.wrinkled_mesh().level() > 0 &&
+                       !setup.model->GivesWrinkledMesh()) ||
                       setup.uv_maps.has_value();
   // The per-vertex fields read the field and the labels, not the paths.
   const bool field = traced || needs.compression_field || outputs.labels() ||
@@ -52,6 +53,7 @@ void ServedSession::FillStarted(std::string_view session_id,
   *started->mutable_parameters() = setup_.effective;
   *started->mutable_limits() = LimitsToProto(limits);
   mesh_outputs_.FillStarted(started);
+  setup_.model->FillStarted(started);
 }
 
 absl::Status ServedSession::RunFrame(const v1::Frame& frame) {

@@ -344,11 +344,14 @@ absl::StatusOr<SessionSetup> ValidateStart(const v1::Start& start,
   CREASE_RETURN_IF_ERROR(
       ValidateUvMaps(start.outputs(), limits, can_render, &setup));
   CREASE_ASSIGN_OR_RETURN(
-      setup.mesh_outputs,
-      ValidateMeshOutputs(start, setup.triangles, setup.vertex_count, limits));
-  CREASE_ASSIGN_OR_RETURN(
-      setup.model, ModelFromStart(start, setup.corner_uvs, &setup.effective));
+      setup.model, ModelFromStart({start, setup.triangles, setup.rest_positions,
+                                   setup.corner_uvs, limits},
+                                  &setup.effective));
   CREASE_RETURN_IF_ERROR(setup.model->CheckOutputs(start.outputs()));
+  CREASE_ASSIGN_OR_RETURN(
+      setup.mesh_outputs,
+      ValidateMeshOutputs(start, setup.triangles, setup.vertex_count, limits,
+                          !setup.model->GivesWrinkledMesh()));
   return setup;
 }
 

@@ -12,17 +12,28 @@
 #include "absl/types/span.h"
 #include "crease/v1/crease.pb.h"
 #include "server/models/wrinkle_model.h"
+#include "server/server_options.h"
+#include "wrinkle/io/triangle_mesh.h"
 
 namespace crease::server {
 
-// The Start's model (UNSPECIFIED: SCA 2015), from its validated topology
-// (`corner_uvs`: finite, 6 per triangle, or none); its effective parameters
-// into `effective`. INVALID_ARGUMENT naming the field for an unknown model
-// or the model's own refusals. The caller then checks the Start's outputs
-// with the model's CheckOutputs.
+// A validated Start as the models read it: its topology checked (indices in
+// range; rest positions and corner UVs finite, 3 a vertex and 6 a triangle,
+// or none).
+struct ModelStart {
+  const v1::Start& start;
+  absl::Span<const io::Triangle> triangles;
+  absl::Span<const float> rest_positions;
+  absl::Span<const float> corner_uvs;
+  const ServerLimits& limits;
+};
+
+// The Start's model (UNSPECIFIED: SCA 2015); its effective parameters into
+// `effective`. INVALID_ARGUMENT naming the field for an unknown model or the
+// model's own refusals (RESOURCE_EXHAUSTED for one over a limit). The caller
+// then checks the Start's outputs with the model's CheckOutputs.
 absl::StatusOr<std::unique_ptr<WrinkleModel>> ModelFromStart(
-    const v1::Start& start, absl::Span<const float> corner_uvs,
-    v1::Parameters* effective);
+    const ModelStart& in, v1::Parameters* effective);
 
 }  // namespace crease::server
 

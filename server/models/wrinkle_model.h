@@ -8,6 +8,8 @@
 // updates on it, fills its part of each answer and says what to draw. The
 // server chooses the model in one place, ModelFromStart (models/registry.h).
 
+#include <cstdint>
+
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "crease/v1/crease.pb.h"
@@ -49,6 +51,15 @@ class WrinkleModel {
   // What the frame's images draw, borrowing the model's (or the analysis's)
   // storage until the next Update.
   virtual renderer::WrinkleDraw Draw(const Session& analysis) = 0;
+
+  // True when the model gives Outputs.wrinkled_mesh itself, of its own fixed
+  // topology (FillStarted, then FillFrame): the served session then neither
+  // refines the coarse mesh nor traces wrinkles for it.
+  virtual bool GivesWrinkledMesh() const { return false; }
+  // The model's part of Started, once.
+  virtual void FillStarted(v1::Started* started) const { (void)started; }
+  // What the model holds beyond the session's estimate (memory_budget.h).
+  virtual int64_t MemoryBytes() const { return 0; }
 };
 
 }  // namespace crease::server

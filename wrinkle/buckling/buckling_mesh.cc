@@ -63,10 +63,12 @@ absl::StatusOr<BucklingMesh> BucklingMesh::Create(
   std::vector<bool> covered(topology.num_triangles(), false);
   for (size_t t = 0; t < tubes.size(); ++t) {
     absl::StatusOr<TubeLayout> layout =
-        LayOutTube(topology, rest_positions, tubes[t], params, kCells);
+        LayOutTube(topology, rest_positions, tubes[t], params, kCells,
+                   mesh.num_vertices());
     if (!layout.ok()) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "tube %d cannot be laid out: %s", t, layout.status().message()));
+      return absl::Status(layout.status().code(),
+                          absl::StrFormat("tube %d cannot be laid out: %s", t,
+                                          layout.status().message()));
     }
     for (int32_t f : tubes[t].triangles) covered[f] = true;
     TubeGrid grid;

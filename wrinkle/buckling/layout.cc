@@ -147,7 +147,8 @@ double FoldingDiamondHeight(double radius, int diamonds) {
 absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
                                       absl::Span<const float> rest_positions,
                                       const Tube& tube,
-                                      const BucklingParams& params, int cells) {
+                                      const BucklingParams& params, int cells,
+                                      int64_t fine_vertices_before) {
   absl::StatusOr<TubeChart> chart =
       TubeChart::Build(topology, rest_positions, tube);
   if (!chart.ok()) return chart.status();
@@ -184,6 +185,17 @@ absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
   if (heights.size() >= 4096) {
     return absl::InvalidArgumentError(
         "the tube needs over 4096 rows of primitives (fabric_a too small)");
+  }
+  const int64_t fine_vertices =
+      (int64_t{cells} * static_cast<int64_t>(heights.size()) + 1) *
+      (int64_t{cells} * layout.diamonds + 1);
+  if (fine_vertices_before + fine_vertices > params.max_fine_vertices) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "%d rows of %d primitives need %d fine vertices, over the limit of "
+        "%d for all tubes (a larger fabric_a or calibration_radius makes "
+        "fewer)",
+        heights.size(), layout.diamonds, fine_vertices_before + fine_vertices,
+        params.max_fine_vertices));
   }
   for (double& h : heights) h *= layout.unfolded_length / y;
   layout.rows = static_cast<int>(heights.size());

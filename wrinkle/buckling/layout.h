@@ -52,6 +52,9 @@ struct BucklingParams {
   double elastic_compression = 0.05;
   double twist_gain = 1;     // scales the twist folds' height, 0..4
   int smoothing_passes = 1;  // 3 x 3 box passes over the displacement, 0..8
+  // The most fine-mesh vertices all tubes may have (RESOURCE_EXHAUSTED
+  // past it, before their storage is made).
+  int64_t max_fine_vertices = int64_t{1} << 18;
 };
 
 // INVALID_ARGUMENT naming the parameter out of its range.
@@ -94,11 +97,13 @@ struct TubeLayout {
 // sections at equal normalised heights give the circumference and the
 // axial gaps; rows from the first loop up, each b_i = FoldingDiamondHeight of
 // its section's radius, scaled so that they fill the length. `cells`: fine
-// grid cells a primitive side (even).
+// grid cells a primitive side (even); `fine_vertices_before`: what the
+// tubes laid out before this one took of params.max_fine_vertices.
 absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
                                       absl::Span<const float> rest_positions,
                                       const Tube& tube,
-                                      const BucklingParams& params, int cells);
+                                      const BucklingParams& params, int cells,
+                                      int64_t fine_vertices_before = 0);
 
 }  // namespace crease
 

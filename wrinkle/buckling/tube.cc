@@ -95,6 +95,13 @@ absl::Status CheckAnnulus(const MeshTopology& topology,
     }
     loops->push_back(std::move(loop));
   }
+  // In a fixed order, whatever the hash map's: each loop from its lowest
+  // vertex, the loop with the lowest vertex first (it sets the axis's sense).
+  for (std::vector<int32_t>& loop : *loops) {
+    std::rotate(loop.begin(), std::min_element(loop.begin(), loop.end()),
+                loop.end());
+  }
+  std::sort(loops->begin(), loops->end());
   if (loops->size() != 2 || euler != 0) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "it has %d boundary loops and Euler characteristic %d; an open tube "

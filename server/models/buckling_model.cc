@@ -1,0 +1,290 @@
+#include "server/models/buckling_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "common/status_macros.h"
+#include "common/stopwatch.h"
+#include "wrinkle/core/mesh.h"
+#include "wrinkle/data/smooth_normals.h"
+
+namespace crease::server {
+namespace {
+
+constexpr char kField[] = "start.parameters.buckling";
+
+absl::Status Invalid(std::string_view what) {
+  return absl::InvalidArgumentError(absl::StrFormat("%s%s", kField, what));
+}
+
+absl::StatusOr<BucklingParams> Params(const v1::BucklingParameters& p) {
+  BucklingParams params;
+  if (p.has_fabric_a()) {
+    if (!(p.fabric_a() > 0)) {
+      return Invalid(absl::StrFormat(".fabric_a: %g is not > 0", p.fabric_a()));
+    }
+    params.fabric_a = p.fabric_a();
+  }
+  if (p.has_calibration_diamonds()) {
+    params.calibration_diamonds =
+        static_cast<int>(std::min<uint32_t>(p.calibration_diamonds(), 1000));
+  }
+  if (p.has_calibration_radius()) {
+    if (!(p.calibration_radius() > 0)) {
+      return Invalid(absl::StrFormat(".calibration_radius: %g is not > 0",
+                                     p.calibration_radius()));
+    }
+    params.calibration_radius = p.calibration_radius();
+  }
+  if (p.has_elastic_compression()) {
+    params.elastic_compression = p.elastic_compression();
+  }
+  if (p.has_twist_gain()) params.twist_gain = p.twist_gain();
+  if (p.has_smoothing_passes()) {
+    params.smoothing_passes =
+        static_cast<int>(std::min<uint32_t>(p.smoothing_passes(), 1000));
+  }
+  if (p.compression_gain()) {
+    params.diamond_depth = DiamondDepth::kCompressionGain;
+  }
+  params.centre_ridges = !p.no_centre_ridges();
+  if (p.lattice_spline()) {
+    params.smooth_surface = SmoothSurface::kLatticeSpline;
+  }
+  if (absl::Status s = ValidateBucklingParams(params); !s.ok()) {
+    return Invalid(absl::StrFormat(".%s", s.message()));
+  }
+  return params;
+}
+
+absl::StatusOr<std::vector<TubeDescription>> Tubes(
+    const v1::BucklingParameters& p) {
+  std::vector<TubeDescription> tubes;
+  for (int i = 0; i < p.tubes_size(); ++i) {
+    const v1::TubeDescription& t = p.tubes(i);
+    TubeDescription d;
+    d.triangles.assign(t.triangles().begin(), t.triangles().end());
+    for (int32_t f : d.triangles) {
+      if (f < 0) {  // over INT32_MAX as uint32
+        return Invalid(
+            absl::StrFormat(".tubes[%d].triangles: %u is out of "
+                            "range",
+                            i, static_cast<uint32_t>(f)));
+      }
+    }
+    const auto vec = [&](const auto& field, const char* name,
+                         std::optional<Eigen::Vector3d>* out) -> absl::Status {
+      if (field.empty()) return absl::OkStatus();
+      if (field.size() != 3) {
+        return Invalid(absl::StrFormat(".tubes[%d].%s: %d floats, need 3", i,
+                                       name, field.size()));
+      }
+      const Eigen::Vector3d v(field[0], field[1], field[2]);
+      if (!v.allFinite()) {
+        return Invalid(absl::StrFormat(".tubes[%d].%s: not finite", i, name));
+      }
+      *out = v;
+      return absl::OkStatus();
+    };
+    CREASE_RETURN_IF_ERROR(vec(t.axis_origin(), "axis_origin", &d.axis_origin));
+    CREASE_RETURN_IF_ERROR(
+        vec(t.axis_direction(), "axis_direction", &d.axis_direction));
+    tubes.push_back(std::move(d));
+  }
+  return tubes;
+}
+
+void FillEffective(const BucklingParams& params,
+                   const v1::BucklingParameters& asked,
+                   v1::BucklingParameters* out) {
+  *out->mutable_tubes() = asked.tubes();
+  if (params.fabric_a > 0) {
+    out->set_fabric_a(params.fabric_a);
+  } else {
+    out->clear_fabric_a();
+  }
+  out->set_calibration_diamonds(
+      static_cast<uint32_t>(params.calibration_diamonds));
+  if (params.calibration_radius > 0) {
+    out->set_calibration_radius(params.calibration_radius);
+  } else {
+    out->clear_calibration_radius();
+  }
+  out->set_elastic_compression(params.elastic_compression);
+  out->set_twist_gain(params.twist_gain);
+  out->set_smoothing_passes(static_cast<uint32_t>(params.smoothing_passes));
+  out->set_compression_gain(params.diamond_depth ==
+                            DiamondDepth::kCompressionGain);
+  out->set_no_centre_ridges(!params.centre_ridges);
+  out->set_lattice_spline(params.smooth_surface ==
+                          SmoothSurface::kLatticeSpline);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WrinkleModel>> BucklingModel::FromStart(
+    const ModelStart& in, v1::Parameters* effective) {
+  if (in.rest_positions.empty()) {
+    return absl::InvalidArgumentError(
+        "start.parameters.model: WRINKLE_MODEL_BUCKLING needs "
+        "start.topology.rest_positions (the tubes are laid out on the rest "
+        "pose)");
+  }
+  const v1::BucklingParameters& asked = in.start.parameters().buckling();
+  CREASE_ASSIGN_OR_RETURN(BucklingParams params, Params(asked));
+  CREASE_ASSIGN_OR_RETURN(std::vector<TubeDescription> descriptions,
+                          Tubes(asked));
+  // The fine mesh fits half a message with its positions and normals.
+  params.max_fine_vertices =
+      std::min<int64_t>(kMaxFineVertices, in.limits.max_message_bytes / 2 / 24);
+  absl::StatusOr<MeshTopology> topology =
+      MeshTopology::Build(in.triangles, in.rest_positions);
+  if (!topology.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("start.topology: %s", topology.status().message()));
+  }
+  absl::StatusOr<std::vector<Tube>> tubes =
+      FindTubes(*topology, in.rest_positions, descriptions);
+  if (!tubes.ok()) {
+    return Invalid(absl::StrFormat(".tubes: %s", tubes.status().message()));
+  }
+  absl::StatusOr<BucklingMesh> mesh = BucklingMesh::Create(
+      *topology, in.rest_positions, *std::move(tubes), params);
+  if (!mesh.ok()) {
+    return absl::Status(
+        mesh.status().code(),
+        absl::StrFormat("%s: %s", kField, mesh.status().message()));
+  }
+  effective->set_model(v1::WRINKLE_MODEL_BUCKLING);
+  FillEffective(params, asked, effective->mutable_buckling());
+  return std::make_unique<BucklingModel>(
+      *std::move(mesh), topology->weld_map(), in.triangles, in.corner_uvs,
+      in.start.outputs().wrinkled_mesh().level() > 0);
+}
+
+BucklingModel::BucklingModel(BucklingMesh mesh,
+                             std::vector<int32_t> coarse_welded,
+                             absl::Span<const io::Triangle> coarse_triangles,
+                             absl::Span<const float> corner_uvs,
+                             bool wrinkled_mesh)
+    : mesh_(std::move(mesh)),
+      coarse_vertices_(static_cast<int>(coarse_welded.size())),
+      wrinkled_mesh_(wrinkled_mesh) {
+  for (int32_t f : mesh_.uncovered_triangles()) {
+    triangles_.push_back(coarse_triangles[f]);
+    for (int k = 0; k < 6; ++k) {
+      corner_uvs_.push_back(corner_uvs.empty() ? 0.0f : corner_uvs[6 * f + k]);
+    }
+  }
+  // Fine vertices after the coarse ones; each welded to itself, but the
+  // seam column's copies to the first column (one surface for the normals).
+  welded_ = std::move(coarse_welded);
+  const int32_t first_fine = coarse_vertices_;
+  for (int32_t v = 0; v < mesh_.num_vertices(); ++v) {
+    welded_.push_back(first_fine + v);
+  }
+  for (size_t t = 0; t < mesh_.layouts().size(); ++t) {
+    const TubeLayout& l = mesh_.layouts()[t];
+    const int columns = kPrimitiveCells * l.diamonds;
+    for (int row = 0; row <= kPrimitiveCells * l.rows; ++row) {
+      welded_[first_fine +
+              mesh_.FineVertex(static_cast<int>(t), columns, row)] =
+          first_fine + mesh_.FineVertex(static_cast<int>(t), 0, row);
+    }
+  }
+  for (const io::Triangle& t : mesh_.triangles()) {
+    triangles_.push_back(
+        {t[0] + first_fine, t[1] + first_fine, t[2] + first_fine});
+    for (int32_t v : t) {
+      corner_uvs_.push_back(mesh_.uvs()[2 * v]);
+      corner_uvs_.push_back(mesh_.uvs()[2 * v + 1]);
+    }
+  }
+  const size_t floats = 3 * (static_cast<size_t>(coarse_vertices_) +
+                             static_cast<size_t>(mesh_.num_vertices()));
+  positions_.resize(floats);
+  normals_.resize(floats);
+}
+
+absl::Status BucklingModel::CheckOutputs(const v1::Outputs& outputs) const {
+  if (outputs.has_uv_maps() && outputs.uv_maps().size() > 0) {
+    return absl::InvalidArgumentError(
+        "start.outputs.uv_maps: drawn from SCA 2015's wrinkles, not with "
+        "WRINKLE_MODEL_BUCKLING (its wrinkled_mesh is the model's output)");
+  }
+  if (outputs.vertex_amplitudes()) {
+    return absl::InvalidArgumentError(
+        "start.outputs.vertex_amplitudes: needs start.parameters.model "
+        "WRINKLE_MODEL_AMPLITUDE_MAPS");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BucklingModel::Update(const Session& analysis,
+                                   const ModelFrame& frame) {
+  (void)analysis;
+  Stopwatch watch;
+  CREASE_RETURN_IF_ERROR(mesh_.Update(frame.positions));
+  const size_t coarse = 3 * static_cast<size_t>(coarse_vertices_);
+  std::copy(frame.positions.begin(), frame.positions.end(), positions_.begin());
+  std::copy(mesh_.positions().begin(), mesh_.positions().end(),
+            positions_.begin() + static_cast<std::ptrdiff_t>(coarse));
+  if (wrinkled_mesh_) {
+    // The coarse vertices' smooth normals (over the triangles in no tube),
+    // then the fine mesh's.
+    SumWeldedNormals(absl::MakeConstSpan(positions_).first(coarse),
+                     absl::MakeConstSpan(triangles_)
+                         .first(mesh_.uncovered_triangles().size()),
+                     absl::MakeConstSpan(welded_).first(coarse_vertices_),
+                     &normal_sums_);
+    for (int v = 0; v < coarse_vertices_; ++v) {
+      const float* s = &normal_sums_[3 * static_cast<size_t>(welded_[v])];
+      const float length = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+      for (int k = 0; k < 3; ++k) {
+        normals_[3 * static_cast<size_t>(v) + k] =
+            length > 0 ? s[k] / length : (k == 1 ? 1.0f : 0.0f);
+      }
+    }
+    std::copy(mesh_.normals().begin(), mesh_.normals().end(),
+              normals_.begin() + static_cast<std::ptrdiff_t>(coarse));
+  }
+  update_ms_ = watch.Lap();
+  return absl::OkStatus();
+}
+
+void BucklingModel::FillFrame(v1::FrameResult* result) const {
+  result->mutable_timings()->set_buckling_ms(update_ms_);
+  if (!wrinkled_mesh_) return;
+  v1::WrinkledMesh* out = result->mutable_wrinkled_mesh();
+  out->mutable_positions()->Add(positions_.begin(), positions_.end());
+  out->mutable_normals()->Add(normals_.begin(), normals_.end());
+}
+
+renderer::WrinkleDraw BucklingModel::Draw(const Session&) {
+  return renderer::MeshWrinkles{{positions_, triangles_, welded_, {}}};
+}
+
+void BucklingModel::FillStarted(v1::Started* started) const {
+  if (!wrinkled_mesh_) return;
+  v1::WrinkledMeshTopology* out = started->mutable_wrinkled_mesh();
+  out->set_level(0);
+  out->set_vertex_count(
+      static_cast<uint32_t>(coarse_vertices_ + mesh_.num_vertices()));
+  for (const io::Triangle& t : triangles_) {
+    for (int32_t v : t) out->add_triangles(static_cast<uint32_t>(v));
+  }
+  out->mutable_corner_uvs()->Add(corner_uvs_.begin(), corner_uvs_.end());
+}
+
+int64_t BucklingModel::MemoryBytes() const {
+  // The fine grid's per-vertex buffers (surface point, smooth surface and
+  // normal, displacement and scratch, positions, normals, UVs) and the
+  // drawn mesh's copies.
+  return static_cast<int64_t>(mesh_.num_vertices()) * 240 +
+         static_cast<int64_t>(triangles_.size()) * 36;
+}
+
+}  // namespace crease::server

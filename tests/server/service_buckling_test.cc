@@ -1,0 +1,207 @@
+// The buckling model (Decaudin 2005) over the wire: Parameters.model chooses
+// it, Started gives its mesh's topology, each frame its positions and
+// normals are the library's, its images are the renderer's drawing of that
+// mesh, and bad requests are refused naming the field.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "image/camera.h"
+#include "image/image_encoding.h"
+#include "renderer/frame_renderer.h"
+#include "tests/server/served_pants_fixture.h"
+#include "tests/server/service_fixture.h"
+#include "wrinkle/buckling/buckling_mesh.h"
+#include "wrinkle/core/mesh.h"
+
+namespace crease::server {
+namespace {
+
+using ::testing::ElementsAreArray;
+using ::testing::HasSubstr;
+
+class BucklingServiceTest : public ServedPantsTest<renderer::FrameRenderer> {
+ protected:
+  static v1::Start BucklingStart() {
+    v1::Start start = StartFor(*pants_);
+    start.mutable_parameters()->set_model(v1::WRINKLE_MODEL_BUCKLING);
+    start.mutable_outputs()->mutable_wrinkled_mesh()->set_level(1);
+    return start;
+  }
+};
+
+TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
+  v1::Start start = BucklingStart();
+  v1::ImageRequest* image = start.mutable_outputs()->mutable_image();
+  image->set_format(v1::IMAGE_FORMAT_PNG);
+  image->set_width(160);
+  image->set_height(120);
+  const image::Camera camera =
+      image::AutoFrame(pants_->frames.Sample(0), 160.0f / 120.0f);
+  auto* c = image->mutable_camera();
+  c->mutable_eye()->set_x(camera.eye[0]);
+  c->mutable_eye()->set_y(camera.eye[1]);
+  c->mutable_eye()->set_z(camera.eye[2]);
+  c->mutable_target()->set_x(camera.target[0]);
+  c->mutable_target()->set_y(camera.target[1]);
+  c->mutable_target()->set_z(camera.target[2]);
+  c->mutable_up()->set_x(camera.up[0]);
+  c->mutable_up()->set_y(camera.up[1]);
+  c->mutable_up()->set_z(camera.up[2]);
+  c->set_vertical_fov_degrees(camera.vertical_fov_degrees);
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+
+  // Started: the effective parameters and the mesh's fixed topology.
+  const v1::Parameters& p = (*session)->started().parameters();
+  EXPECT_EQ(p.model(), v1::WRINKLE_MODEL_BUCKLING);
+  EXPECT_EQ(p.buckling().calibration_diamonds(), 4u);
+  EXPECT_EQ(p.buckling().elastic_compression(), 0.05);
+  EXPECT_EQ(p.buckling().smoothing_passes(), 1u);
+  EXPECT_FALSE(p.buckling().has_fabric_a());
+  const auto topology =
+      MeshTopology::Build(pants_->mesh.triangles, pants_->mesh.positions);
+  ASSERT_TRUE(topology.ok());
+  auto tubes = FindTubes(*topology, pants_->mesh.positions, {});
+  ASSERT_TRUE(tubes.ok()) << tubes.status();
+  auto local = BucklingMesh::Create(*topology, pants_->mesh.positions,
+                                    *std::move(tubes), {});
+  ASSERT_TRUE(local.ok()) << local.status();
+  const int coarse = pants_->mesh.num_vertices();
+  const v1::WrinkledMeshTopology& mesh = (*session)->started().wrinkled_mesh();
+  EXPECT_EQ(mesh.level(), 0u);
+  EXPECT_EQ(mesh.vertex_count(),
+            static_cast<uint32_t>(coarse + local->num_vertices()));
+  // Every coarse triangle is in the tube: only the fine ones, 128 a
+  // primitive, after the coarse vertices.
+  ASSERT_EQ(mesh.triangles_size(), 3 * 128 * local->num_primitives());
+  EXPECT_EQ(mesh.triangles(0),
+            static_cast<uint32_t>(coarse + local->triangles()[0][0]));
+  EXPECT_EQ(mesh.corner_uvs_size(), 2 * mesh.triangles_size());
+
+  std::vector<io::Triangle> triangles;
+  for (const io::Triangle& t : local->triangles()) {
+    triangles.push_back({t[0] + coarse, t[1] + coarse, t[2] + coarse});
+  }
+  std::vector<int32_t> welded = topology->weld_map();
+  for (int32_t v = 0; v < local->num_vertices(); ++v) {
+    welded.push_back(coarse + v);
+  }
+  const TubeLayout& layout = local->layouts()[0];
+  for (int row = 0; row <= kPrimitiveCells * layout.rows; ++row) {
+    welded[coarse +
+           local->FineVertex(0, kPrimitiveCells * layout.diamonds, row)] =
+        coarse + local->FineVertex(0, 0, row);
+  }
+  renderer::RenderOptions options;
+  options.width = 160;
+  options.height = 120;
+  options.camera = camera;
+  double deepest = 0;
+  for (int f = 0; f < 40; f += 1) {
+    ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_FALSE(result->has_error()) << result->error().message();
+    const auto positions = pants_->frames.Sample(f);
+    ASSERT_TRUE(local->Update(positions).ok());
+    deepest = std::max(deepest, local->stats().max_diamond_depth);
+    std::vector<float> expected(positions.begin(), positions.end());
+    expected.insert(expected.end(), local->positions().begin(),
+                    local->positions().end());
+    EXPECT_THAT(std::vector<float>(result->wrinkled_mesh().positions().begin(),
+                                   result->wrinkled_mesh().positions().end()),
+                ElementsAreArray(expected));
+    ASSERT_EQ(result->wrinkled_mesh().normals_size(),
+              static_cast<int>(expected.size()));
+    EXPECT_TRUE(
+        std::equal(local->normals().begin(), local->normals().end(),
+                   result->wrinkled_mesh().normals().begin() + 3 * coarse));
+    EXPECT_GT(result->timings().buckling_ms(), 0.0);
+    if (f % 13 != 0) continue;  // images: a few frames, byte for byte
+    const renderer::RenderMesh drawn = {expected, triangles, welded, {}};
+    absl::StatusOr<image::RgbaImage> want =
+        renderer_->Render(drawn, nullptr, options);
+    ASSERT_TRUE(want.ok()) << want.status();
+    absl::StatusOr<image::RgbaImage> got =
+        image::DecodePng(result->image().data());
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_EQ(got->pixels, want->pixels) << "frame " << f;
+  }
+  EXPECT_GT(deepest, 0.0);  // the knee bends by frame 40
+  ASSERT_TRUE((*session)->WritesDone().ok());
+  EXPECT_TRUE((*session)->Finish().ok());
+}
+
+// Each bad request is refused at the Start, naming the field and why.
+TEST_F(BucklingServiceTest, BadRequestsAreRefusedNamingTheField) {
+  struct Case {
+    const char* field;
+    void (*change)(v1::Start*);
+    absl::StatusCode code = absl::StatusCode::kInvalidArgument;
+  };
+  const Case cases[] = {
+      {"needs start.topology.rest_positions",
+       [](v1::Start* s) { s->mutable_topology()->clear_rest_positions(); }},
+      {"start.parameters.buckling.elastic_compression: 0.9 is outside",
+       [](v1::Start* s) {
+         s->mutable_parameters()->mutable_buckling()->set_elastic_compression(
+             0.9);
+       }},
+      {"start.parameters.buckling.calibration_diamonds: 1 is outside",
+       [](v1::Start* s) {
+         s->mutable_parameters()->mutable_buckling()->set_calibration_diamonds(
+             1);
+       }},
+      {"start.parameters.buckling.fabric_a: -1 is not > 0",
+       [](v1::Start* s) {
+         s->mutable_parameters()->mutable_buckling()->set_fabric_a(-1);
+       }},
+      {"start.parameters.buckling.tubes: tube 0 is not a tube: it has 1 "
+       "boundary loops",
+       [](v1::Start* s) {
+         auto* tube = s->mutable_parameters()->mutable_buckling()->add_tubes();
+         for (uint32_t f = 0; f < 10; ++f) tube->add_triangles(f);
+       }},
+      {"start.parameters.buckling.tubes: tube 0 is not a tube: triangle "
+       "99999 is out of range",
+       [](v1::Start* s) {
+         s->mutable_parameters()
+             ->mutable_buckling()
+             ->add_tubes()
+             ->add_triangles(99999);
+       }},
+      {"start.parameters.buckling.tubes[0].axis_origin: 2 floats, need 3",
+       [](v1::Start* s) {
+         auto* tube = s->mutable_parameters()->mutable_buckling()->add_tubes();
+         tube->add_triangles(0);
+         tube->add_axis_origin(0);
+         tube->add_axis_origin(0);
+       }},
+      {"start.outputs.uv_maps",
+       [](v1::Start* s) {
+         s->mutable_outputs()->mutable_uv_maps()->set_size(64);
+       }},
+      {"start.outputs.vertex_amplitudes",
+       [](v1::Start* s) { s->mutable_outputs()->set_vertex_amplitudes(true); }},
+      {"fine vertices, over the limit",
+       [](v1::Start* s) {
+         s->mutable_parameters()->mutable_buckling()->set_fabric_a(1e-4);
+       },
+       absl::StatusCode::kResourceExhausted},
+  };
+  for (const Case& c : cases) {
+    v1::Start start = BucklingStart();
+    c.change(&start);
+    auto session = running_->Client()->OpenSession(start);
+    ASSERT_FALSE(session.ok()) << c.field;
+    EXPECT_EQ(session.status().code(), c.code) << session.status();
+    EXPECT_THAT(session.status().message(), HasSubstr(c.field));
+  }
+}
+
+}  // namespace
+}  // namespace crease::server
