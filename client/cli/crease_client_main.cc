@@ -468,6 +468,12 @@ absl::Status Run() {
                           ConnectFromFlags());
   v1::Start start = StartFromFlags(animation, request.image);
   CREASE_RETURN_IF_ERROR(ApplyModelFlags(&start));
+  // The buckling model's folds are its mesh: --export asks for it.
+  if (gltf_export != nullptr &&
+      start.parameters().model() == v1::WRINKLE_MODEL_BUCKLING &&
+      start.outputs().wrinkled_mesh().level() == 0) {
+    start.mutable_outputs()->mutable_wrinkled_mesh()->set_level(1);
+  }
   CREASE_ASSIGN_OR_RETURN(const Sessions sessions,
                           OpenSessions(*client, start, request.want_sheet));
   const std::vector<int> sheet_frames =

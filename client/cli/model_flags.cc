@@ -1,5 +1,6 @@
 #include "client/cli/model_flags.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -8,9 +9,25 @@
 #include "common/status_macros.h"
 
 ABSL_FLAG(std::string, model, "sca2015",
-          "Wrinkle model: sca2015 (traced wrinkles, the default) or "
+          "Wrinkle model: sca2015 (traced wrinkles, the default), "
           "amplitude_maps (Volino 1999: a pattern in UV space whose amplitude "
-          "follows the edges' shrinking; needs UVs).");
+          "follows the edges' shrinking; needs UVs) or buckling (Decaudin "
+          "2005: diamond and twist folds of open tubes, sleeves and trouser "
+          "legs, on a fine mesh; --wrinkled_mesh_level and --export give "
+          "that mesh).");
+ABSL_FLAG(int, calibration_diamonds, 0,
+          "buckling: diamonds around a tube of --calibration_radius (Eq. 4's "
+          "n0), 2..32 (0: the server's default, 4).");
+ABSL_FLAG(double, calibration_radius, 0,
+          "buckling: Eq. 4's R0 in model units (0: each tube's own radius).");
+ABSL_FLAG(double, fabric_a, 0,
+          "buckling: Eq. 3's fabric A (0: from the calibration).");
+ABSL_FLAG(double, elastic_compression, -1,
+          "buckling: compression the fabric takes before it buckles, 0..0.5 "
+          "(-1: the server's default, 0.05).");
+ABSL_FLAG(double, twist_gain, -1,
+          "buckling: scales the twist folds, 0..4 (-1: the server's default, "
+          "1).");
 ABSL_FLAG(double, amplitude_scale, 0,
           "amplitude_maps: k, amplitudes times the paper's (0: the server's "
           "default, 1).");
@@ -101,6 +118,24 @@ absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
   return absl::OkStatus();
 }
 
+void FillBuckling(v1::BucklingParameters* params) {
+  if (const int n = absl::GetFlag(FLAGS_calibration_diamonds); n != 0) {
+    params->set_calibration_diamonds(static_cast<uint32_t>(std::max(n, 0)));
+  }
+  if (const double r = absl::GetFlag(FLAGS_calibration_radius); r != 0) {
+    params->set_calibration_radius(r);
+  }
+  if (const double a = absl::GetFlag(FLAGS_fabric_a); a != 0) {
+    params->set_fabric_a(a);
+  }
+  if (const double e = absl::GetFlag(FLAGS_elastic_compression); e != -1) {
+    params->set_elastic_compression(e);
+  }
+  if (const double g = absl::GetFlag(FLAGS_twist_gain); g != -1) {
+    params->set_twist_gain(g);
+  }
+}
+
 }  // namespace
 
 absl::Status ApplyModelFlags(v1::Start* start) {
@@ -113,9 +148,16 @@ absl::Status ApplyModelFlags(v1::Start* start) {
         FillAmplitudeMaps(parameters->mutable_amplitude_maps()));
     start->mutable_outputs()->set_vertex_amplitudes(
         absl::GetFlag(FLAGS_vertex_amplitudes));
+  } else if (model == "buckling") {
+    parameters->set_model(v1::WRINKLE_MODEL_BUCKLING);
+    FillBuckling(parameters->mutable_buckling());
+    if (absl::GetFlag(FLAGS_vertex_amplitudes)) {
+      return absl::InvalidArgumentError(
+          "--vertex_amplitudes needs --model amplitude_maps");
+    }
   } else if (model != "sca2015") {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("--model: %s, need sca2015 or amplitude_maps", model));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--model: %s, need sca2015, amplitude_maps or buckling", model));
   } else if (absl::GetFlag(FLAGS_vertex_amplitudes)) {
     return absl::InvalidArgumentError(
         "--vertex_amplitudes needs --model amplitude_maps");

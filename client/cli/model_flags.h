@@ -11,8 +11,8 @@
 
 namespace crease::client {
 
-// Sets Parameters.model and .amplitude_maps (reading --pattern) and
-// Outputs.vertex_amplitudes as the flags ask. InvalidArgument for an
+// Sets Parameters.model, .amplitude_maps (reading --pattern) or .buckling,
+// and Outputs.vertex_amplitudes as the flags ask. InvalidArgument for an
 // unknown --model or --rest_lengths, a --pattern that cannot be read, or
 // the wrinkle-map model on a mesh without UVs.
 absl::Status ApplyModelFlags(v1::Start* start);

@@ -22,8 +22,10 @@ rm -rf "$out"
   --animation Walk --frames 3 --wrinkled_mesh_level 2 --export "$out/wrinkled.glb" --quiet
 "$script" "$server" "$client" "$data/cloth_pants_knee.obj" "$data/cloth_pants_knee.pc2" \
   "$out/no_uvs" --frames 3 --export "$out/no_uvs.glb" --quiet
+"$script" "$server" "$client" "$data/cloth_pants_knee.obj" "$data/cloth_pants_knee.pc2" \
+  "$out/buckled" --frames 3 --model buckling --export "$out/buckled.glb" --quiet
 status=0
-for f in normal_mapped wrinkled no_uvs; do
+for f in normal_mapped wrinkled no_uvs buckled; do
   NODE_PATH="$validator/node_modules" node "$here/gltf_validate.js" "$out/$f.glb" || status=1
 done
 exit $status
