@@ -1,7 +1,8 @@
 // crease-render: runs a Session over an OBJ + PC2 (or glTF) animation and
-// renders frames with and without wrinkles, headless, to images and one
-// contact sheet (rows of frames, plain | wrinkled) that a person can judge at
-// a glance.
+// renders frames with and without wrinkles (SCA 2015's, or with --model
+// buckling the buckling model's folds of the tubes), headless, to images and
+// one contact sheet (rows of frames, plain | wrinkled) that a person can
+// judge at a glance.
 
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "image/contact_sheet.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
+#include "wrinkle/buckling/buckling_mesh.h"
 #include "wrinkle/cli/session_flags.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/animation_input.h"
@@ -48,6 +51,10 @@ ABSL_FLAG(
     double, azimuth, 0.0,
     "Turn the auto-framed camera around the vertical axis by this many degrees "
     "(180: from behind).");
+ABSL_FLAG(std::string, model, "sca2015",
+          "The right column: sca2015 (traced wrinkles) or buckling (Decaudin "
+          "2005's diamond and twist folds of the open tubes, on their fine "
+          "mesh, laid out on the first frame).");
 // The Session's flags (--tau, --min_width, ...): wrinkle/cli/session_flags.h.
 
 namespace crease::renderer {
@@ -80,12 +87,31 @@ absl::StatusOr<RenderRequest> RequestFromFlags() {
   return request;
 }
 
-// The Session that finds the wrinkles and the GPU renderer that draws them.
+// The Session that finds the wrinkles (or the buckling model's mesh) and the
+// GPU renderer that draws them.
 struct Pipeline {
   std::unique_ptr<Session> session;
   std::unique_ptr<GpuContext> gpu;
   std::unique_ptr<FrameRenderer> renderer;
+  std::optional<BucklingMesh> buckling;  // --model buckling
+  CombinedMesh buckled;                  // what it draws
 };
+
+// --model buckling: the tubes of the first frame, laid out and combined
+// with the coarse mesh.
+absl::Status AddBuckling(const io::Animation& anim, Pipeline* pipeline) {
+  const absl::Span<const float> rest = anim.frames.Sample(0);
+  CREASE_ASSIGN_OR_RETURN(const MeshTopology topology,
+                          MeshTopology::Build(anim.mesh.triangles, rest));
+  CREASE_ASSIGN_OR_RETURN(std::vector<Tube> tubes,
+                          FindTubes(topology, rest, {}));
+  CREASE_ASSIGN_OR_RETURN(
+      pipeline->buckling,
+      BucklingMesh::Create(topology, rest, std::move(tubes), {}));
+  pipeline->buckled = CombinedMesh::Of(*pipeline->buckling, anim.mesh.triangles,
+                                       topology.weld_map(), {});
+  return absl::OkStatus();
+}
 
 absl::StatusOr<Pipeline> CreatePipeline(const io::Animation& anim) {
   CREASE_ASSIGN_OR_RETURN(const SessionParams params,
@@ -97,6 +123,13 @@ absl::StatusOr<Pipeline> CreatePipeline(const io::Animation& anim) {
   CREASE_ASSIGN_OR_RETURN(pipeline.gpu, GpuContext::Create());
   CREASE_ASSIGN_OR_RETURN(pipeline.renderer,
                           FrameRenderer::Create(pipeline.gpu.get()));
+  const std::string model = absl::GetFlag(FLAGS_model);
+  if (model == "buckling") {
+    CREASE_RETURN_IF_ERROR(AddBuckling(anim, &pipeline));
+  } else if (model != "sca2015") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--model: ", model, ", need sca2015 or buckling"));
+  }
   return pipeline;
 }
 
@@ -143,6 +176,16 @@ RenderPlainAndWrinkled(absl::Span<const float> positions,
   CREASE_ASSIGN_OR_RETURN(image::RgbaImage plain,
                           renderer.Render(mesh, &rendering.wrinkles, options));
   options.wrinkles = true;
+  if (Pipeline& p = rendering.pipeline; p.buckling) {
+    CREASE_RETURN_IF_ERROR(p.buckling->Update(positions));
+    p.buckled.Fill(*p.buckling, positions);
+    CREASE_ASSIGN_OR_RETURN(
+        image::RgbaImage buckled,
+        renderer.Render(
+            {p.buckled.positions, p.buckled.triangles, p.buckled.welded},
+            nullptr, options));
+    return std::make_pair(std::move(plain), std::move(buckled));
+  }
   CREASE_ASSIGN_OR_RETURN(image::RgbaImage wrinkled,
                           renderer.Render(mesh, &rendering.wrinkles, options));
   return std::make_pair(std::move(plain), std::move(wrinkled));

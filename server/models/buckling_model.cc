@@ -173,40 +173,8 @@ BucklingModel::BucklingModel(BucklingMesh mesh,
     : mesh_(std::move(mesh)),
       coarse_vertices_(static_cast<int>(coarse_welded.size())),
       wrinkled_mesh_(wrinkled_mesh) {
-  for (int32_t f : mesh_.uncovered_triangles()) {
-    triangles_.push_back(coarse_triangles[f]);
-    for (int k = 0; k < 6; ++k) {
-      corner_uvs_.push_back(corner_uvs.empty() ? 0.0f : corner_uvs[6 * f + k]);
-    }
-  }
-  // Fine vertices after the coarse ones; each welded to itself, but the
-  // seam column's copies to the first column (one surface for the normals).
-  welded_ = std::move(coarse_welded);
-  const int32_t first_fine = coarse_vertices_;
-  for (int32_t v = 0; v < mesh_.num_vertices(); ++v) {
-    welded_.push_back(first_fine + v);
-  }
-  for (size_t t = 0; t < mesh_.layouts().size(); ++t) {
-    const TubeLayout& l = mesh_.layouts()[t];
-    const int columns = kPrimitiveCells * l.diamonds;
-    for (int row = 0; row <= kPrimitiveCells * l.rows; ++row) {
-      welded_[first_fine +
-              mesh_.FineVertex(static_cast<int>(t), columns, row)] =
-          first_fine + mesh_.FineVertex(static_cast<int>(t), 0, row);
-    }
-  }
-  for (const io::Triangle& t : mesh_.triangles()) {
-    triangles_.push_back(
-        {t[0] + first_fine, t[1] + first_fine, t[2] + first_fine});
-    for (int32_t v : t) {
-      corner_uvs_.push_back(mesh_.uvs()[2 * v]);
-      corner_uvs_.push_back(mesh_.uvs()[2 * v + 1]);
-    }
-  }
-  const size_t floats = 3 * (static_cast<size_t>(coarse_vertices_) +
-                             static_cast<size_t>(mesh_.num_vertices()));
-  positions_.resize(floats);
-  normals_.resize(floats);
+  drawn_ = CombinedMesh::Of(mesh_, coarse_triangles, coarse_welded, corner_uvs);
+  normals_.resize(3 * drawn_.welded.size());
 }
 
 absl::Status BucklingModel::CheckOutputs(const v1::Outputs& outputs) const {
@@ -229,19 +197,17 @@ absl::Status BucklingModel::Update(const Session& analysis,
   Stopwatch watch;
   CREASE_RETURN_IF_ERROR(mesh_.Update(frame.positions));
   const size_t coarse = 3 * static_cast<size_t>(coarse_vertices_);
-  std::copy(frame.positions.begin(), frame.positions.end(), positions_.begin());
-  std::copy(mesh_.positions().begin(), mesh_.positions().end(),
-            positions_.begin() + static_cast<std::ptrdiff_t>(coarse));
+  drawn_.Fill(mesh_, frame.positions);
   if (wrinkled_mesh_) {
     // The coarse vertices' smooth normals (over the triangles in no tube),
     // then the fine mesh's.
-    SumWeldedNormals(absl::MakeConstSpan(positions_).first(coarse),
-                     absl::MakeConstSpan(triangles_)
+    SumWeldedNormals(absl::MakeConstSpan(drawn_.positions).first(coarse),
+                     absl::MakeConstSpan(drawn_.triangles)
                          .first(mesh_.uncovered_triangles().size()),
-                     absl::MakeConstSpan(welded_).first(coarse_vertices_),
+                     absl::MakeConstSpan(drawn_.welded).first(coarse_vertices_),
                      &normal_sums_);
     for (int v = 0; v < coarse_vertices_; ++v) {
-      const float* s = &normal_sums_[3 * static_cast<size_t>(welded_[v])];
+      const float* s = &normal_sums_[3 * static_cast<size_t>(drawn_.welded[v])];
       const float length = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
       for (int k = 0; k < 3; ++k) {
         normals_[3 * static_cast<size_t>(v) + k] =
@@ -259,12 +225,14 @@ void BucklingModel::FillFrame(v1::FrameResult* result) const {
   result->mutable_timings()->set_buckling_ms(update_ms_);
   if (!wrinkled_mesh_) return;
   v1::WrinkledMesh* out = result->mutable_wrinkled_mesh();
-  out->mutable_positions()->Add(positions_.begin(), positions_.end());
+  out->mutable_positions()->Add(drawn_.positions.begin(),
+                                drawn_.positions.end());
   out->mutable_normals()->Add(normals_.begin(), normals_.end());
 }
 
 renderer::WrinkleDraw BucklingModel::Draw(const Session&) {
-  return renderer::MeshWrinkles{{positions_, triangles_, welded_, {}}};
+  return renderer::MeshWrinkles{
+      {drawn_.positions, drawn_.triangles, drawn_.welded, {}}};
 }
 
 void BucklingModel::FillStarted(v1::Started* started) const {
@@ -273,10 +241,11 @@ void BucklingModel::FillStarted(v1::Started* started) const {
   out->set_level(0);
   out->set_vertex_count(
       static_cast<uint32_t>(coarse_vertices_ + mesh_.num_vertices()));
-  for (const io::Triangle& t : triangles_) {
+  for (const io::Triangle& t : drawn_.triangles) {
     for (int32_t v : t) out->add_triangles(static_cast<uint32_t>(v));
   }
-  out->mutable_corner_uvs()->Add(corner_uvs_.begin(), corner_uvs_.end());
+  out->mutable_corner_uvs()->Add(drawn_.corner_uvs.begin(),
+                                 drawn_.corner_uvs.end());
 }
 
 int64_t BucklingModel::MemoryBytes() const {
@@ -284,7 +253,7 @@ int64_t BucklingModel::MemoryBytes() const {
   // normal, displacement and scratch, positions, normals, UVs) and the
   // drawn mesh's copies.
   return static_cast<int64_t>(mesh_.num_vertices()) * 240 +
-         static_cast<int64_t>(triangles_.size()) * 36;
+         static_cast<int64_t>(drawn_.triangles.size()) * 36;
 }
 
 }  // namespace crease::server

@@ -51,11 +51,8 @@ class BucklingModel : public WrinkleModel {
   BucklingMesh mesh_;
   int coarse_vertices_ = 0;
   bool wrinkled_mesh_ = false;  // Outputs.wrinkled_mesh asked for
-  // The drawn (and sent) mesh: the coarse vertices, then the fine ones.
-  std::vector<io::Triangle> triangles_;
-  std::vector<int32_t> welded_;
-  std::vector<float> corner_uvs_;  // per corner of triangles_
-  std::vector<float> positions_, normals_;
+  CombinedMesh drawn_;  // what the images draw and the mesh output sends
+  std::vector<float> normals_;
   std::vector<float> normal_sums_;  // per welded coarse vertex
   double update_ms_ = 0;
 };

@@ -20,3 +20,21 @@ string(SUBSTRING "${header}" 32 16 size)
 if(NOT size STREQUAL "00000140000001e0")
   message(FATAL_ERROR "contact sheet is not 320 x 480: ${size}")
 endif()
+# --model buckling draws the buckling model's mesh in the right column; a model it
+# does not know is refused (exit 2: an invalid argument).
+file(REMOVE_RECURSE "${OUT}")
+execute_process(
+  COMMAND "${RENDER}" --model buckling --frames 40 --every 36 --width 160 --height 120
+          --obj "${DATA}/cloth_pants_knee.obj" --pc2 "${DATA}/cloth_pants_knee.pc2"
+          --out "${OUT}" --format png
+  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}/render_0036.png")
+  message(FATAL_ERROR "crease-render --model buckling exited ${rc}: ${err}")
+endif()
+execute_process(
+  COMMAND "${RENDER}" --model nonsense --frames 1 --out "${OUT}"
+          --obj "${DATA}/cloth_pants_knee.obj" --pc2 "${DATA}/cloth_pants_knee.pc2"
+  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "need sca2015 or buckling")
+  message(FATAL_ERROR "crease-render --model nonsense: exit ${rc}: ${err}")
+endif()

@@ -82,20 +82,8 @@ TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
             static_cast<uint32_t>(coarse + local->triangles()[0][0]));
   EXPECT_EQ(mesh.corner_uvs_size(), 2 * mesh.triangles_size());
 
-  std::vector<io::Triangle> triangles;
-  for (const io::Triangle& t : local->triangles()) {
-    triangles.push_back({t[0] + coarse, t[1] + coarse, t[2] + coarse});
-  }
-  std::vector<int32_t> welded = topology->weld_map();
-  for (int32_t v = 0; v < local->num_vertices(); ++v) {
-    welded.push_back(coarse + v);
-  }
-  const TubeLayout& layout = local->layouts()[0];
-  for (int row = 0; row <= kPrimitiveCells * layout.rows; ++row) {
-    welded[coarse +
-           local->FineVertex(0, kPrimitiveCells * layout.diamonds, row)] =
-        coarse + local->FineVertex(0, 0, row);
-  }
+  CombinedMesh drawn = CombinedMesh::Of(*local, pants_->mesh.triangles,
+                                        topology->weld_map(), {});
   renderer::RenderOptions options;
   options.width = 160;
   options.height = 120;
@@ -109,9 +97,8 @@ TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
     const auto positions = pants_->frames.Sample(f);
     ASSERT_TRUE(local->Update(positions).ok());
     deepest = std::max(deepest, local->stats().max_diamond_depth);
-    std::vector<float> expected(positions.begin(), positions.end());
-    expected.insert(expected.end(), local->positions().begin(),
-                    local->positions().end());
+    drawn.Fill(*local, positions);
+    const std::vector<float>& expected = drawn.positions;
     EXPECT_THAT(std::vector<float>(result->wrinkled_mesh().positions().begin(),
                                    result->wrinkled_mesh().positions().end()),
                 ElementsAreArray(expected));
@@ -122,9 +109,8 @@ TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
                    result->wrinkled_mesh().normals().begin() + 3 * coarse));
     EXPECT_GT(result->timings().buckling_ms(), 0.0);
     if (f % 13 != 0) continue;  // images: a few frames, byte for byte
-    const renderer::RenderMesh drawn = {expected, triangles, welded, {}};
-    absl::StatusOr<image::RgbaImage> want =
-        renderer_->Render(drawn, nullptr, options);
+    absl::StatusOr<image::RgbaImage> want = renderer_->Render(
+        {drawn.positions, drawn.triangles, drawn.welded, {}}, nullptr, options);
     ASSERT_TRUE(want.ok()) << want.status();
     absl::StatusOr<image::RgbaImage> got =
         image::DecodePng(result->image().data());

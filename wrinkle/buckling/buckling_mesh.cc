@@ -533,4 +533,49 @@ void BucklingMesh::Finish(int t) {
   }
 }
 
+CombinedMesh CombinedMesh::Of(const BucklingMesh& mesh,
+                              absl::Span<const io::Triangle> coarse_triangles,
+                              absl::Span<const int32_t> coarse_welded,
+                              absl::Span<const float> coarse_uvs) {
+  CombinedMesh out;
+  for (int32_t f : mesh.uncovered_triangles()) {
+    out.triangles.push_back(coarse_triangles[f]);
+    for (int k = 0; k < 6; ++k) {
+      out.corner_uvs.push_back(
+          coarse_uvs.empty() ? 0.0f
+                             : coarse_uvs[6 * static_cast<size_t>(f) + k]);
+    }
+  }
+  const int32_t first = static_cast<int32_t>(coarse_welded.size());
+  out.welded.assign(coarse_welded.begin(), coarse_welded.end());
+  for (int32_t v = 0; v < mesh.num_vertices(); ++v) {
+    out.welded.push_back(first + v);
+  }
+  for (size_t t = 0; t < mesh.layouts().size(); ++t) {
+    const TubeLayout& l = mesh.layouts()[t];
+    for (int row = 0; row <= kPrimitiveCells * l.rows; ++row) {
+      const int tube = static_cast<int>(t);
+      out.welded[first +
+                 mesh.FineVertex(tube, kPrimitiveCells * l.diamonds, row)] =
+          first + mesh.FineVertex(tube, 0, row);
+    }
+  }
+  for (const io::Triangle& t : mesh.triangles()) {
+    out.triangles.push_back({t[0] + first, t[1] + first, t[2] + first});
+    for (int32_t v : t) {
+      out.corner_uvs.push_back(mesh.uvs()[2 * static_cast<size_t>(v)]);
+      out.corner_uvs.push_back(mesh.uvs()[2 * static_cast<size_t>(v) + 1]);
+    }
+  }
+  return out;
+}
+
+void CombinedMesh::Fill(const BucklingMesh& mesh,
+                        absl::Span<const float> coarse) {
+  positions.resize(coarse.size() + mesh.positions().size());
+  std::copy(coarse.begin(), coarse.end(), positions.begin());
+  std::copy(mesh.positions().begin(), mesh.positions().end(),
+            positions.begin() + static_cast<std::ptrdiff_t>(coarse.size()));
+}
+
 }  // namespace crease

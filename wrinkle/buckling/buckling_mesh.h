@@ -118,6 +118,28 @@ class BucklingMesh {
   BucklingFrameStats stats_;
 };
 
+// The mesh that images and exports draw: the coarse vertices (same ids), then
+// the fine ones; the coarse triangles in no tube, then the fine triangles.
+struct CombinedMesh {
+  std::vector<io::Triangle> triangles;
+  // Per vertex: coarse ones `coarse_welded`'s id, fine ones their own index,
+  // the seam column's copies their first column's (one smooth surface).
+  std::vector<int32_t> welded;
+  // Per corner of `triangles`: `coarse_uvs`' (zeros when empty), then the
+  // fine mesh's.
+  std::vector<float> corner_uvs;
+  std::vector<float> positions;  // Fill's: the frame's, then the fine mesh's
+
+  // Sets triangles, welded and corner_uvs for `mesh` over the coarse mesh.
+  static CombinedMesh Of(const BucklingMesh& mesh,
+                         absl::Span<const io::Triangle> coarse_triangles,
+                         absl::Span<const int32_t> coarse_welded,
+                         absl::Span<const float> coarse_uvs);
+  // This frame's positions (`coarse`: the frame's, as many as
+  // coarse_welded); no allocation after the first.
+  void Fill(const BucklingMesh& mesh, absl::Span<const float> coarse);
+};
+
 }  // namespace crease
 
 #endif  // CREASE_WRINKLE_BUCKLING_BUCKLING_MESH_H_
