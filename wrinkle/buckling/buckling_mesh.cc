@@ -45,6 +45,70 @@ int Wrap(int i, int n) { return ((i % n) + n) % n; }
 
 double SignedFraction(double x) { return x - std::round(x); }
 
+// The twist folds' profile, cos^2(pi d) for d the signed distance (in
+// primitive units) to the nearest crest line, at the fine grid's steps: a
+// crest line through primitive corners passes every kCells fine cells.
+struct RidgeProfile {
+  double at[kCells];
+  RidgeProfile() {
+    for (int k = 0; k < kCells; ++k) {
+      const double c = std::cos(
+          std::numbers::pi * SignedFraction(static_cast<double>(k) / kCells));
+      at[k] = c * c;
+    }
+  }
+};
+const RidgeProfile kRidge;
+
+// Unit normals of a grid of points, periodic around (columns), by central
+// differences (one-sided at the first and last rows); zero where degenerate.
+void GridNormals(const std::vector<Eigen::Vector3d>& p, int columns, int rows,
+                 std::vector<Eigen::Vector3d>* normals) {
+  for (int j = 0; j < rows; ++j) {
+    const size_t row = static_cast<size_t>(j) * columns;
+    const size_t below = static_cast<size_t>(std::max(j - 1, 0)) * columns;
+    const size_t above =
+        static_cast<size_t>(std::min(j + 1, rows - 1)) * columns;
+    for (int i = 0; i < columns; ++i) {
+      const int left = i == 0 ? columns - 1 : i - 1;
+      const int right = i + 1 == columns ? 0 : i + 1;
+      const Eigen::Vector3d n =
+          (p[row + right] - p[row + left]).cross(p[above + i] - p[below + i]);
+      const double length = n.norm();
+      (*normals)[row + i] =
+          length > 0 ? Eigen::Vector3d(n / length) : Eigen::Vector3d::Zero();
+    }
+  }
+}
+
+// One 3 x 3 box pass over `field` (periodic around, clamped at the ends),
+// separably, through `scratch`.
+void BoxFilter(int columns, int rows, std::vector<Eigen::Vector3d>* field,
+               std::vector<Eigen::Vector3d>* scratch) {
+  std::vector<Eigen::Vector3d>& f = *field;
+  std::vector<Eigen::Vector3d>& s = *scratch;
+  for (int j = 0; j < rows; ++j) {
+    const size_t row = static_cast<size_t>(j) * columns;
+    for (int i = 0; i < columns; ++i) {
+      const int left = i == 0 ? columns - 1 : i - 1;
+      const int right = i + 1 == columns ? 0 : i + 1;
+      s[row + i] = (f[row + left] + f[row + i] + f[row + right]) / 3;
+    }
+  }
+  for (int j = 0; j < rows; ++j) {
+    const size_t row = static_cast<size_t>(j) * columns;
+    const bool has_below = j > 0, has_above = j + 1 < rows;
+    const double weight =
+        1.0 / (1 + static_cast<int>(has_below) + static_cast<int>(has_above));
+    for (int i = 0; i < columns; ++i) {
+      Eigen::Vector3d sum = s[row + i];
+      if (has_below) sum += s[row - columns + i];
+      if (has_above) sum += s[row + columns + i];
+      f[row + i] = weight * sum;
+    }
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<BucklingMesh> BucklingMesh::Create(
@@ -180,6 +244,12 @@ absl::Status BucklingMesh::Update(absl::Span<const float> positions) {
   if (params_.smooth_surface == SmoothSurface::kPhongCoarse) {
     SumWeldedNormals(positions, coarse_triangles_, coarse_welded_,
                      &coarse_normals_);
+    for (size_t w = 0; w < coarse_normals_.size(); w += 3) {
+      float* n = &coarse_normals_[w];
+      const float length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      const float scale = length > 0 ? 1 / length : 0;
+      for (int k = 0; k < 3; ++k) n[k] *= scale;
+    }
   }
   for (int t = 0; t < static_cast<int>(grids_.size()); ++t) {
     Evaluate(t, positions);
@@ -252,10 +322,7 @@ void BucklingMesh::PhongSurface(int t, absl::Span<const float> positions) {
     Eigen::Vector3d corner[3], normal[3], flat = Eigen::Vector3d::Zero();
     for (int k = 0; k < 3; ++k) {
       corner[k] = Vertex(positions, s.vertices[k]);
-      const Eigen::Vector3d n =
-          Vertex(coarse_normals_, coarse_welded_[s.vertices[k]]);
-      normal[k] = n.norm() > 0 ? Eigen::Vector3d(n.normalized())
-                               : Eigen::Vector3d::Zero();
+      normal[k] = Vertex(coarse_normals_, coarse_welded_[s.vertices[k]]);
       flat += s.weights[k] * corner[k];
     }
     Eigen::Vector3d projected = Eigen::Vector3d::Zero();
@@ -479,10 +546,8 @@ void BucklingMesh::FoldTwists(int t) {
                     fy * ((1 - fx) * h[i1 * l.diamonds + ja] +
                           fx * h[i1 * l.diamonds + jb]);
       }
-      const double ridge_rising = std::cos(kPi * SignedFraction(x - y));
-      const double ridge_falling = std::cos(kPi * SignedFraction(x + y));
-      const double lift = height[0] * ridge_rising * ridge_rising +
-                          height[1] * ridge_falling * ridge_falling;
+      const double lift = height[0] * kRidge.at[Wrap(ii - jj, kCells)] +
+                          height[1] * kRidge.at[(ii + jj) % kCells];
       const size_t f = static_cast<size_t>(jj) * g.columns + ii;
       g.displacement[f] += lift * g.smooth_normal[f];
     }
@@ -493,41 +558,28 @@ void BucklingMesh::FoldTwists(int t) {
 void BucklingMesh::Finish(int t) {
   TubeGrid& g = grids_[t];
   for (int pass = 0; pass < params_.smoothing_passes; ++pass) {
-    for (int j = 0; j < g.rows; ++j) {
-      for (int i = 0; i < g.columns; ++i) {
-        Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-        int count = 0;
-        for (int dj = -1; dj <= 1; ++dj) {
-          if (j + dj < 0 || j + dj >= g.rows) continue;
-          for (int di = -1; di <= 1; ++di) {
-            sum += g.displacement[static_cast<size_t>(j + dj) * g.columns +
-                                  Wrap(i + di, g.columns)];
-            ++count;
-          }
-        }
-        g.scratch[static_cast<size_t>(j) * g.columns + i] = sum / count;
-      }
-    }
-    std::swap(g.displacement, g.scratch);
+    BoxFilter(g.columns, g.rows, &g.displacement, &g.scratch);
   }
+  std::vector<Eigen::Vector3d>& final_positions = g.scratch;
+  for (size_t f = 0; f < g.smooth.size(); ++f) {
+    final_positions[f] = g.smooth[f] + g.displacement[f];
+  }
+  // The displacement's storage holds the normals now (refilled each frame).
+  std::vector<Eigen::Vector3d>& final_normals = g.displacement;
+  GridNormals(final_positions, g.columns, g.rows, &final_normals);
   const int stride = g.columns + 1;
-  const auto final_position = [&](int i, int j) {
-    const size_t f = static_cast<size_t>(j) * g.columns + Wrap(i, g.columns);
-    return Eigen::Vector3d(g.smooth[f] + g.displacement[f]);
-  };
   for (int j = 0; j < g.rows; ++j) {
-    const int j0 = std::max(j - 1, 0), j1 = std::min(j + 1, g.rows - 1);
     for (int i = 0; i <= g.columns; ++i) {
-      const Eigen::Vector3d p = final_position(i, j);
-      Eigen::Vector3d n =
-          (final_position(i + 1, j) - final_position(i - 1, j))
-              .cross(final_position(i, j1) - final_position(i, j0));
-      n = n.norm() > 0 ? Eigen::Vector3d(n.normalized())
-                       : Eigen::Vector3d::UnitY();
+      const size_t f =
+          static_cast<size_t>(j) * g.columns + (i == g.columns ? 0 : i);
+      const Eigen::Vector3d& n = final_normals[f];
+      const Eigen::Vector3d& p = final_positions[f];
       const size_t v = 3 * static_cast<size_t>(g.first_vertex + j * stride + i);
+      const bool flat = n.squaredNorm() == 0;
       for (int k = 0; k < 3; ++k) {
         positions_[v + k] = static_cast<float>(p[k]);
-        normals_[v + k] = static_cast<float>(n[k]);
+        normals_[v + k] =
+            flat ? (k == 1 ? 1.0f : 0.0f) : static_cast<float>(n[k]);
       }
     }
   }
