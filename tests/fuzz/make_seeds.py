@@ -110,6 +110,23 @@ def start_text(nx, ny, rest=True, uvs=False, extra=""):
     return "\n".join(lines) + "\n" + extra
 
 
+def tube_text(around, rings, extra=""):
+    """A Start of an open cylinder (radius 0.1 around +y), rest positions given."""
+    lines = ["topology {", "  vertex_count: %d" % (around * rings)]
+    for r in range(rings - 1):
+        for k in range(around):
+            a, b = r * around + k, r * around + (k + 1) % around
+            lines.append("  triangles: [%d, %d, %d, %d, %d, %d]" % (
+                a, a + around, b, b, a + around, b + around))
+    for r in range(rings):
+        for k in range(around):
+            t = 2 * math.pi * k / around
+            lines.append("  rest_positions: [%g, %g, %g]" % (
+                0.1 * math.cos(t), 0.05 * r, -0.1 * math.sin(t)))
+    lines.append("}")
+    return "\n".join(lines) + "\n" + extra
+
+
 def start_seeds():
     write("start_fuzz", "grid", encode_start(start_text(5, 4)))
     write("start_fuzz", "grid_no_rest", encode_start(start_text(4, 4, rest=False)))
@@ -135,6 +152,17 @@ outputs { wrinkled_mesh { level: 9 } }
 parameters { model: WRINKLE_MODEL_AMPLITUDE_MAPS
   amplitude_maps { scale: 0.5 wavelength: 0.125 rest_lengths: AMPLITUDE_REST_LENGTHS_ADAPTIVE_REFERENCES } }
 outputs { vertex_amplitudes: true }
+""")))
+    write("start_fuzz", "tube_buckling", encode_start(tube_text(12, 6, extra="""
+parameters { model: WRINKLE_MODEL_BUCKLING
+  buckling { calibration_diamonds: 3 elastic_compression: 0.02 twist_gain: 2 } }
+outputs { wrinkled_mesh { level: 1 } }
+""")))
+    write("start_fuzz", "tube_buckling_described", encode_start(tube_text(8, 4, extra="""
+parameters { model: WRINKLE_MODEL_BUCKLING
+  buckling { tubes { triangles: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+                     axis_origin: [0, 0, 0] axis_direction: [0, 1, 0] }
+             lattice_spline: true compression_gain: true no_centre_ridges: true } }
 """)))
     pattern = "".join("\\%03o" % b for b in tiny_png(4, 4))
     write("start_fuzz", "grid_amplitude_pattern", encode_start(start_text(

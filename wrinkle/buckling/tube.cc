@@ -346,6 +346,7 @@ absl::StatusOr<TubeChart> TubeChart::Build(
   chart.cells_.resize(kCells * kCells);
   double area_sum = 0;
   int orientation = 0;
+  int64_t entries = 0;
   for (int32_t f : tube.triangles) {
     ChartTriangle t;
     for (int k = 0; k < 3; ++k) {
@@ -377,10 +378,26 @@ absl::StatusOr<TubeChart> TubeChart::Build(
       }
     }
     const int x0 = static_cast<int>(std::floor(lo[0] / kTwoPi * kCells));
+    const int64_t span_x =
+        static_cast<int64_t>(std::floor(hi[0] / kTwoPi * kCells)) - x0 + 1;
+    const int64_t span_y = static_cast<int64_t>(std::min(hi[1], 1.0) * kCells) -
+                           static_cast<int64_t>(std::max(lo[1], 0.0) * kCells) +
+                           1;
+    entries += std::min<int64_t>(span_x, kCells) * span_y;
+    // Slivers that each cross much of the chart would make the lookup grid
+    // quadratic in memory: a tube of them is refused.
+    if (entries > kMaxEntriesPerTriangle *
+                      static_cast<int64_t>(tube.triangles.size()) +
+                      kCells * kCells) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "its triangles are too long and thin in its angle-height chart "
+          "(over %d lookup cells each)",
+          kMaxEntriesPerTriangle));
+    }
     const int x1 = static_cast<int>(std::floor(hi[0] / kTwoPi * kCells));
     const int y0 = std::clamp(static_cast<int>(lo[1] * kCells), 0, kCells - 1);
     const int y1 = std::clamp(static_cast<int>(hi[1] * kCells), 0, kCells - 1);
-    for (int x = x0; x <= x1; ++x) {
+    for (int x = x0; x <= std::min(x1, x0 + kCells - 1); ++x) {
       for (int y = y0; y <= y1; ++y) {
         chart.cells_[y * kCells + ((x % kCells) + kCells) % kCells].push_back(
             index);

@@ -64,6 +64,7 @@ class TubeChart {
     Eigen::Vector2d corners[3];  // (angle, height), angles unwrapped
   };
   static constexpr int kCells = 48;  // per side of the lookup grid
+  static constexpr int64_t kMaxEntriesPerTriangle = 64;
   std::vector<ChartTriangle> triangles_;
   std::vector<std::vector<int32_t>> cells_;  // kCells x kCells
 };
