@@ -286,6 +286,16 @@ Eigen::Vector3d Barycentric(const Eigen::Vector2d (&c)[3],
   return {1 - b1 - b2, b1, b2};
 }
 
+// A chart triangle's bounding box.
+std::pair<Eigen::Vector2d, Eigen::Vector2d> Bounds(const auto& t) {
+  Eigen::Vector2d lo = t.corners[0], hi = t.corners[0];
+  for (const Eigen::Vector2d& c : t.corners) {
+    lo = lo.cwiseMin(c);
+    hi = hi.cwiseMax(c);
+  }
+  return {lo, hi};
+}
+
 absl::StatusOr<Tube> ValidateTube(const MeshTopology& topology,
                                   absl::Span<const float> positions,
                                   std::vector<int32_t> triangles,
@@ -343,10 +353,9 @@ absl::StatusOr<TubeChart> TubeChart::Build(
     return s;
   }
   TubeChart chart;
-  chart.cells_.resize(kCells * kCells);
   double area_sum = 0;
   int orientation = 0;
-  int64_t entries = 0;
+  std::vector<double> widths, heights;
   for (int32_t f : tube.triangles) {
     ChartTriangle t;
     for (int k = 0; k < 3; ++k) {
@@ -368,39 +377,51 @@ absl::StatusOr<TubeChart> TubeChart::Build(
     }
     orientation = sign;
     area_sum += std::abs(area);
-    const int32_t index = static_cast<int32_t>(chart.triangles_.size());
     chart.triangles_.push_back(t);
-    double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
-    for (const Eigen::Vector2d& c : t.corners) {
-      for (int a = 0; a < 2; ++a) {
-        lo[a] = std::min(lo[a], c[a]);
-        hi[a] = std::max(hi[a], c[a]);
-      }
-    }
-    const int x0 = static_cast<int>(std::floor(lo[0] / kTwoPi * kCells));
-    const int64_t span_x =
-        static_cast<int64_t>(std::floor(hi[0] / kTwoPi * kCells)) - x0 + 1;
-    const int64_t span_y = static_cast<int64_t>(std::min(hi[1], 1.0) * kCells) -
-                           static_cast<int64_t>(std::max(lo[1], 0.0) * kCells) +
-                           1;
-    entries += std::min<int64_t>(span_x, kCells) * span_y;
+    const auto [lo, hi] = Bounds(t);
+    widths.push_back(hi.x() - lo.x());
+    heights.push_back(hi.y() - lo.y());
+  }
+  // About one cell a typical triangle, so a regular tube costs a few entries
+  // a triangle whatever its rows and columns.
+  const auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return std::max(v[v.size() / 2], 1e-9);
+  };
+  chart.columns_ = std::clamp(
+      static_cast<int>(std::lround(kTwoPi / median(widths))), 1, kMaxCells);
+  chart.rows_ = std::clamp(static_cast<int>(std::lround(1 / median(heights))),
+                           1, kMaxCells);
+  chart.cells_.resize(static_cast<size_t>(chart.columns_) * chart.rows_);
+  int64_t entries = 0;
+  for (int32_t index = 0; index < static_cast<int32_t>(chart.triangles_.size());
+       ++index) {
+    const auto [lo, hi] = Bounds(chart.triangles_[index]);
+    const int x0 =
+        static_cast<int>(std::floor(lo.x() / kTwoPi * chart.columns_));
+    const int x1 =
+        std::min(static_cast<int>(std::floor(hi.x() / kTwoPi * chart.columns_)),
+                 x0 + chart.columns_ - 1);
+    const int y0 =
+        std::clamp(static_cast<int>(lo.y() * chart.rows_), 0, chart.rows_ - 1);
+    const int y1 =
+        std::clamp(static_cast<int>(hi.y() * chart.rows_), 0, chart.rows_ - 1);
     // Slivers that each cross much of the chart would make the lookup grid
     // quadratic in memory: a tube of them is refused.
+    entries += static_cast<int64_t>(x1 - x0 + 1) * (y1 - y0 + 1);
     if (entries > kMaxEntriesPerTriangle *
-                      static_cast<int64_t>(tube.triangles.size()) +
-                      kCells * kCells) {
+                      static_cast<int64_t>(chart.triangles_.size())) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "its triangles are too long and thin in its angle-height chart "
           "(over %d lookup cells each)",
           kMaxEntriesPerTriangle));
     }
-    const int x1 = static_cast<int>(std::floor(hi[0] / kTwoPi * kCells));
-    const int y0 = std::clamp(static_cast<int>(lo[1] * kCells), 0, kCells - 1);
-    const int y1 = std::clamp(static_cast<int>(hi[1] * kCells), 0, kCells - 1);
-    for (int x = x0; x <= std::min(x1, x0 + kCells - 1); ++x) {
+    for (int x = x0; x <= x1; ++x) {
+      const int column =
+          ((x % chart.columns_) + chart.columns_) % chart.columns_;
       for (int y = y0; y <= y1; ++y) {
-        chart.cells_[y * kCells + ((x % kCells) + kCells) % kCells].push_back(
-            index);
+        chart.cells_[static_cast<size_t>(y) * chart.columns_ + column]
+            .push_back(index);
       }
     }
   }
@@ -417,8 +438,9 @@ absl::StatusOr<TubeChart> TubeChart::Build(
 SurfacePoint TubeChart::Locate(double angle, double height) const {
   angle = WrapAngle(angle);
   height = std::clamp(height, 0.0, 1.0);
-  const int x = std::min(static_cast<int>(angle / kTwoPi * kCells), kCells - 1);
-  const int y = std::min(static_cast<int>(height * kCells), kCells - 1);
+  const int x =
+      std::min(static_cast<int>(angle / kTwoPi * columns_), columns_ - 1);
+  const int y = std::min(static_cast<int>(height * rows_), rows_ - 1);
   const auto point = [&](const ChartTriangle& t, const Eigen::Vector3d& b) {
     SurfacePoint p;
     for (int k = 0; k < 3; ++k) {
@@ -444,7 +466,9 @@ SurfacePoint TubeChart::Locate(double angle, double height) const {
       }
     }
   };
-  for (int32_t i : cells_[y * kCells + x]) consider(triangles_[i]);
+  for (int32_t i : cells_[static_cast<size_t>(y) * columns_ + x]) {
+    consider(triangles_[i]);
+  }
   if (best_miss > 1e-9) {
     for (const ChartTriangle& t : triangles_) consider(t);
   }

@@ -63,10 +63,11 @@ class TubeChart {
     int32_t vertices[3];
     Eigen::Vector2d corners[3];  // (angle, height), angles unwrapped
   };
-  static constexpr int kCells = 48;  // per side of the lookup grid
-  static constexpr int64_t kMaxEntriesPerTriangle = 64;
+  static constexpr int kMaxCells = 256;  // per side of the lookup grid
+  static constexpr int64_t kMaxEntriesPerTriangle = 32;
   std::vector<ChartTriangle> triangles_;
-  std::vector<std::vector<int32_t>> cells_;  // kCells x kCells
+  int columns_ = 1, rows_ = 1;               // of the lookup grid
+  std::vector<std::vector<int32_t>> cells_;  // rows_ x columns_, row-major
 };
 
 // The tubes of a mesh: those described (each validated, INVALID_ARGUMENT
