@@ -295,20 +295,7 @@ void BucklingMesh::SmoothSurface(int t, absl::Span<const float> positions) {
   }
   TubeGrid& g = grids_[t];
   // Outward: angle grows counter-clockwise about the axis, rows along it.
-  for (int j = 0; j < g.rows; ++j) {
-    const int j0 = std::max(j - 1, 0), j1 = std::min(j + 1, g.rows - 1);
-    for (int i = 0; i < g.columns; ++i) {
-      const auto p = [&](int ii, int jj) -> const Eigen::Vector3d& {
-        return g
-            .smooth[static_cast<size_t>(jj) * g.columns + Wrap(ii, g.columns)];
-      };
-      const Eigen::Vector3d n =
-          (p(i + 1, j) - p(i - 1, j)).cross(p(i, j1) - p(i, j0));
-      g.smooth_normal[static_cast<size_t>(j) * g.columns + i] =
-          n.norm() > 0 ? Eigen::Vector3d(n.normalized())
-                       : Eigen::Vector3d::Zero();
-    }
-  }
+  GridNormals(g.smooth, g.columns, g.rows, &g.smooth_normal);
 }
 
 // Phong tessellation (Boubekeur & Alexa 2008, alpha 3/4) of the coarse mesh
