@@ -26,6 +26,7 @@
 #include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/gltf.h"
+#include "wrinkle/io/planar_uvs.h"
 #include "wrinkle/sca2015/session.h"
 #include "wrinkle/wrinkle_maps/amplitude_model.h"
 
@@ -35,31 +36,6 @@ namespace {
 [[noreturn]] void Fail(const std::string& what) {
   std::fprintf(stderr, "%s\n", what.c_str());
   std::exit(1);
-}
-
-// Rest positions projected on their two longest bounding-box axes, scaled
-// to [0, 1]: UVs for meshes that have none.
-std::vector<float> PlanarUvs(const io::TriangleMesh& mesh) {
-  Eigen::Vector3f lo = Eigen::Vector3f::Constant(1e30f);
-  Eigen::Vector3f hi = -lo;
-  for (int v = 0; v < mesh.num_vertices(); ++v) {
-    const Eigen::Vector3f p(&mesh.positions[3 * v]);
-    lo = lo.cwiseMin(p);
-    hi = hi.cwiseMax(p);
-  }
-  const Eigen::Vector3f size = (hi - lo).cwiseMax(1e-12f);
-  int skip = 0;
-  size.minCoeff(&skip);
-  const int a = skip == 0 ? 1 : 0;
-  const int b = skip == 2 ? 1 : 2;
-  std::vector<float> uvs;
-  for (const io::Triangle& t : mesh.triangles) {
-    for (int32_t v : t) {
-      uvs.push_back((mesh.positions[3 * v + a] - lo[a]) / size[a]);
-      uvs.push_back((mesh.positions[3 * v + b] - lo[b]) / size[b]);
-    }
-  }
-  return uvs;
 }
 
 struct Recorded {
@@ -93,7 +69,7 @@ io::Animation Load(const std::string& name) {
   auto a = io::ReadAnimation(testing::BundledPath(name + ".obj"),
                              testing::BundledPath(name + ".pc2"));
   if (!a.ok()) Fail(std::string(a.status().message()));
-  if (!a->mesh.has_uvs()) a->mesh.corner_uvs = PlanarUvs(a->mesh);
+  if (!a->mesh.has_uvs()) a->mesh.corner_uvs = io::PlanarUvs(a->mesh);
   return *std::move(a);
 }
 

@@ -37,6 +37,7 @@
 #include "image/camera.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/animation_input.h"
+#include "wrinkle/io/planar_uvs.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(std::string, out, "", "Output directory (created if missing).");
@@ -61,8 +62,12 @@ ABSL_FLAG(bool, close_up, false,
 ABSL_FLAG(bool, contact_sheet, false,
           "With images: also stream the plain mesh in a second session and "
           "write contact_sheet.png (rows of plain | wrinkled; with "
-          "--compare_models plain | SCA 2015 | wrinkle maps).");
+          "--compare_models plain | SCA 2015 | wrinkle maps | buckling).");
 ABSL_FLAG(int, sheet_rows, 6, "Frames on the contact sheet.");
+ABSL_FLAG(bool, planar_uvs, false,
+          "A mesh without UVs gets planar ones (its rest pose on its two "
+          "longest bounding-box axes): enough for the wrinkle maps' repeating "
+          "pattern, e.g. --compare_models on data/cloth_pants_knee.");
 ABSL_FLAG(double, min_width, 0, "L_min in model units (0: server default).");
 ABSL_FLAG(int, fade_frames, -1,
           "Frames wrinkles fade in and out over (0: they pop; -1: server "
@@ -214,14 +219,20 @@ absl::Status CreateOutputDirectory(const std::string& out) {
 }
 
 // The wrinkled session, and with a contact sheet the sessions of the sheet's
-// other columns: the plain mesh, then with --compare_models the other model.
+// other columns: the plain mesh, then with --compare_models the other models.
 struct Sessions {
   std::unique_ptr<SessionStream> wrinkled;
   std::vector<std::unique_ptr<SessionStream>> columns;
-  // The sheet shows plain | SCA 2015 | wrinkle maps: the wrinkled session's
-  // column is the last when it runs the wrinkle-map model.
-  bool wrinkled_last = false;
+  // The sheet shows plain | SCA 2015 | wrinkle maps | buckling: where the
+  // wrinkled session's column goes among `columns`.
+  size_t wrinkled_column = 1;
 };
+
+// The sheet's order of a model (UNSPECIFIED is SCA 2015).
+int ModelOrder(v1::WrinkleModel model) {
+  return model == v1::WRINKLE_MODEL_UNSPECIFIED ? v1::WRINKLE_MODEL_SCA2015
+                                                : static_cast<int>(model);
+}
 
 absl::StatusOr<Sessions> OpenSessions(CreaseClient& client,
                                       const v1::Start& start, bool want_sheet) {
@@ -233,16 +244,36 @@ absl::StatusOr<Sessions> OpenSessions(CreaseClient& client,
   plain_start.mutable_outputs()->Clear();
   *plain_start.mutable_outputs()->mutable_image() = image;
   plain_start.mutable_outputs()->mutable_image()->set_plain(true);
-  CREASE_ASSIGN_OR_RETURN(std::optional<v1::Start> other,
-                          ComparisonStart(start));
-  for (const v1::Start* column : {&plain_start, other ? &*other : nullptr}) {
-    if (column == nullptr) continue;
-    CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> opened,
-                            client.OpenSession(*column));
-    sessions.columns.push_back(std::move(opened));
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<SessionStream> plain,
+                          client.OpenSession(plain_start));
+  sessions.columns.push_back(std::move(plain));
+  CREASE_ASSIGN_OR_RETURN(const std::vector<v1::Start> others,
+                          ComparisonStarts(start));
+  const int own = ModelOrder(start.parameters().model());
+  if (!others.empty() && start.topology().corner_uvs_size() == 0 &&
+      own != v1::WRINKLE_MODEL_AMPLITUDE_MAPS && !absl::GetFlag(FLAGS_quiet)) {
+    std::fprintf(stderr, "--compare_models: no wrinkle-map column (no UVs)\n");
   }
-  sessions.wrinkled_last =
-      other && start.parameters().model() == v1::WRINKLE_MODEL_AMPLITUDE_MAPS;
+  for (const v1::Start& other : others) {
+    absl::StatusOr<std::unique_ptr<SessionStream>> opened =
+        client.OpenSession(other);
+    // A model this mesh cannot take (no open tube for the buckling model)
+    // leaves its column out; other failures end the run.
+    if (!opened.ok() &&
+        opened.status().code() == absl::StatusCode::kInvalidArgument) {
+      if (!absl::GetFlag(FLAGS_quiet)) {
+        std::fprintf(stderr, "--compare_models: no %s column: %s\n",
+                     v1::WrinkleModel_Name(other.parameters().model()).c_str(),
+                     std::string(opened.status().message()).c_str());
+      }
+      continue;
+    }
+    if (!opened.ok()) return opened.status();
+    sessions.columns.push_back(*std::move(opened));
+    if (ModelOrder(other.parameters().model()) < own) {
+      ++sessions.wrinkled_column;
+    }
+  }
   return sessions;
 }
 
@@ -423,16 +454,17 @@ absl::Status WriteSummary(const StreamSummary& summary,
 // Writes wrinkles.jsonl, the contact sheet and the summary.
 absl::Status WriteOutputs(const RunRequest& request,
                           const std::vector<int>& sheet_frames,
-                          bool wrinkled_last, Received* received) {
+                          size_t wrinkled_column, Received* received) {
   if (absl::GetFlag(FLAGS_paths)) {
     CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
         request.out + "/wrinkles.jsonl", received->jsonl));
   }
   if (request.want_sheet) {
-    // plain | SCA 2015 | wrinkle maps.
+    // plain | SCA 2015 | wrinkle maps | buckling.
     std::vector<std::vector<std::string>> columns =
         std::move(received->column_images);
-    columns.insert(columns.begin() + (wrinkled_last ? columns.size() : 1),
+    columns.insert(columns.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                         wrinkled_column, columns.size())),
                    std::move(received->wrinkled_images));
     CREASE_ASSIGN_OR_RETURN(
         received->summary.contact_sheet_visible_change,
@@ -456,9 +488,12 @@ absl::Status WriteOutputs(const RunRequest& request,
 absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(const RunRequest request, RequestFromFlags());
   CREASE_ASSIGN_OR_RETURN(
-      const io::Animation animation,
+      io::Animation animation,
       io::LoadAnimation(io::AnimationInputFromFlags(
           absl::GetFlag(FLAGS_fps), absl::GetFlag(FLAGS_frames))));
+  if (absl::GetFlag(FLAGS_planar_uvs) && !animation.mesh.has_uvs()) {
+    animation.mesh.corner_uvs = io::PlanarUvs(animation.mesh);
+  }
   const int num_frames = FramesToSend(animation);
   CREASE_ASSIGN_OR_RETURN(
       const std::unique_ptr<GltfExport> gltf_export,
@@ -490,7 +525,8 @@ absl::Status Run() {
   if (gltf_export != nullptr) {
     CREASE_RETURN_IF_ERROR(gltf_export->Write(absl::GetFlag(FLAGS_quiet)));
   }
-  return WriteOutputs(request, sheet_frames, sessions.wrinkled_last, &received);
+  return WriteOutputs(request, sheet_frames, sessions.wrinkled_column,
+                      &received);
 }
 
 }  // namespace

@@ -67,9 +67,10 @@ ABSL_FLAG(bool, vertex_amplitudes, false,
           "amplitude_maps: ask for the per-vertex amplitudes and write "
           "out/frame_NNNN_amplitudes.csv per frame.");
 ABSL_FLAG(bool, compare_models, false,
-          "With --contact_sheet: a third session draws the same frames with "
-          "the other model, and the sheet's rows become plain | SCA 2015 | "
-          "wrinkle maps. Needs UVs.");
+          "With --contact_sheet: one more session per other wrinkle model "
+          "draws the same frames, and the sheet's rows become plain | SCA 2015 "
+          "| wrinkle maps | buckling (the wrinkle maps left out without UVs, "
+          "the buckling model where the mesh has no open tube).");
 
 namespace crease::client {
 namespace {
@@ -165,25 +166,40 @@ absl::Status ApplyModelFlags(v1::Start* start) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::optional<v1::Start>> ComparisonStart(
+absl::StatusOr<std::vector<v1::Start>> ComparisonStarts(
     const v1::Start& start) {
-  if (!absl::GetFlag(FLAGS_compare_models)) return std::nullopt;
-  CREASE_RETURN_IF_ERROR(NeedsUvs(start, "--compare_models"));
-  v1::Start other = start;
-  v1::Outputs* outputs = other.mutable_outputs();
-  const v1::ImageRequest image = outputs->image();
-  outputs->Clear();
-  *outputs->mutable_image() = image;
-  v1::Parameters* parameters = other.mutable_parameters();
-  if (start.parameters().model() == v1::WRINKLE_MODEL_AMPLITUDE_MAPS) {
-    parameters->set_model(v1::WRINKLE_MODEL_SCA2015);
+  std::vector<v1::Start> starts;
+  if (!absl::GetFlag(FLAGS_compare_models)) return starts;
+  const v1::WrinkleModel own =
+      start.parameters().model() == v1::WRINKLE_MODEL_UNSPECIFIED
+          ? v1::WRINKLE_MODEL_SCA2015
+          : start.parameters().model();
+  for (const v1::WrinkleModel model :
+       {v1::WRINKLE_MODEL_SCA2015, v1::WRINKLE_MODEL_AMPLITUDE_MAPS,
+        v1::WRINKLE_MODEL_BUCKLING}) {
+    if (model == own) continue;
+    if (model == v1::WRINKLE_MODEL_AMPLITUDE_MAPS &&
+        start.topology().corner_uvs_size() == 0) {
+      continue;  // the caller says so
+    }
+    v1::Start other = start;
+    v1::Outputs* outputs = other.mutable_outputs();
+    const v1::ImageRequest image = outputs->image();
+    outputs->Clear();
+    *outputs->mutable_image() = image;
+    v1::Parameters* parameters = other.mutable_parameters();
     parameters->clear_amplitude_maps();
-  } else {
-    parameters->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
-    CREASE_RETURN_IF_ERROR(
-        FillAmplitudeMaps(parameters->mutable_amplitude_maps()));
+    parameters->clear_buckling();
+    parameters->set_model(model);
+    if (model == v1::WRINKLE_MODEL_AMPLITUDE_MAPS) {
+      CREASE_RETURN_IF_ERROR(
+          FillAmplitudeMaps(parameters->mutable_amplitude_maps()));
+    } else if (model == v1::WRINKLE_MODEL_BUCKLING) {
+      FillBuckling(parameters->mutable_buckling());
+    }
+    starts.push_back(std::move(other));
   }
-  return other;
+  return starts;
 }
 
 }  // namespace crease::client

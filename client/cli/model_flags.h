@@ -4,7 +4,7 @@
 // crease-client's choice of wrinkle model (--model and the wrinkle-map
 // model's parameters) and --compare_models, the contact sheet's third column.
 
-#include <optional>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "crease/v1/crease.pb.h"
@@ -17,11 +17,12 @@ namespace crease::client {
 // the wrinkle-map model on a mesh without UVs.
 absl::Status ApplyModelFlags(v1::Start* start);
 
-// With --compare_models: the Start of a session drawing the same images with
-// the other model (images only; the wrinkle-map model's parameters as the
-// flags give them); else nothing. InvalidArgument when the mesh has no UVs.
-absl::StatusOr<std::optional<v1::Start>> ComparisonStart(
-    const v1::Start& start);
+// With --compare_models: the Starts of sessions drawing the same images with
+// each other model, in the order SCA 2015, wrinkle maps, buckling (images
+// only; each model's parameters as the flags give them), leaving out the
+// wrinkle maps when the mesh has no UVs; else none. InvalidArgument for a
+// --pattern that cannot be read.
+absl::StatusOr<std::vector<v1::Start>> ComparisonStarts(const v1::Start& start);
 
 }  // namespace crease::client
 
