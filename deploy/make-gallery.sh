@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The gallery (docs/gallery.md): a plain | wrinkled contact sheet of every bundled
 # animation, 4 frames spread over it, each frame 960 x 720, rendered by crease-render
-# with the default wrinkle parameters (software OpenGL where there is no GPU).
+# with the default wrinkle parameters (software OpenGL where there is no GPU); then the
+# buckling model on the open tubes and the wrinkle maps on the Fox.
 # Usage: make-gallery.sh <crease-render> <data dir> <gallery dir> [work dir]
 set -euo pipefail
 render=$1 data=$2 gallery=$3 work=${4:-$(mktemp -d)}
@@ -20,4 +21,23 @@ for entry in $sets; do
   tail -n 1 "$work/$name.log"
   cp "$work/$name/contact_sheet.png" "$gallery/$name.png"
 done
+# The other two models, plain | that model: the buckling model on the two open tubes
+# (the knee from the side, where its folds gather), the wrinkle maps on the Fox's glTF
+# (the OBJ has no UVs).
+for entry in cloth_pants_knee:buckling:60 cloth_skirt_walk:buckling:0; do
+  IFS=: read -r name model azimuth <<< "$entry"
+  echo "gallery: $name, $model (azimuth $azimuth)"
+  "$render" --model "$model" --obj "$data/$name.obj" --pc2 "$data/$name.pc2" \
+    --out "$work/${name}_$model" --width 960 --height 720 --start_frame 8 --every 4 \
+    --sheet_rows 4 --azimuth "$azimuth" --format jpeg --quality 85 > "$work/${name}_$model.log"
+  tail -n 1 "$work/${name}_$model.log"
+  cp "$work/${name}_$model/contact_sheet.png" "$gallery/${name}_$model.png"
+done
+echo "gallery: Fox.glb Walk, amplitude_maps (azimuth 60)"
+"$render" --model amplitude_maps --gltf "$data/Fox.glb" --animation Walk --loop \
+  --frames 60 --out "$work/fox_amplitude_maps" --width 960 --height 720 --start_frame 8 \
+  --every 4 --sheet_rows 4 --azimuth 60 --format jpeg --quality 85 \
+  > "$work/fox_amplitude_maps.log"
+tail -n 1 "$work/fox_amplitude_maps.log"
+cp "$work/fox_amplitude_maps/contact_sheet.png" "$gallery/fox_walk_amplitude_maps.png"
 echo "gallery: contact sheets in $gallery"

@@ -30,6 +30,8 @@
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/animation_input.h"
 #include "wrinkle/sca2015/session.h"
+#include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 // --obj, --pc2, --gltf, --mesh, --animation and --loop:
 // wrinkle/io/animation_input.h.
@@ -52,9 +54,11 @@ ABSL_FLAG(
     "Turn the auto-framed camera around the vertical axis by this many degrees "
     "(180: from behind).");
 ABSL_FLAG(std::string, model, "sca2015",
-          "The right column: sca2015 (traced wrinkles) or buckling (Decaudin "
-          "2005's diamond and twist folds of the open tubes, on their fine "
-          "mesh, laid out on the first frame).");
+          "The right column: sca2015 (traced wrinkles), amplitude_maps "
+          "(Volino 1999's wrinkle maps with the server's default pattern, "
+          "bump-mapped; needs UVs) or buckling (Decaudin 2005's diamond and "
+          "twist folds of the open tubes, on their fine mesh, laid out on the "
+          "first frame).");
 // The Session's flags (--tau, --min_width, ...): wrinkle/cli/session_flags.h.
 
 namespace crease::renderer {
@@ -95,7 +99,25 @@ struct Pipeline {
   std::unique_ptr<FrameRenderer> renderer;
   std::optional<BucklingMesh> buckling;  // --model buckling
   CombinedMesh buckled;                  // what it draws
+  std::optional<WrinklePattern> pattern;       // --model amplitude_maps
+  std::optional<AmplitudeModel> wrinkle_maps;  // on the Session's welding
 };
+
+// --model amplitude_maps: the default sinusoids, rest lengths from the mesh's
+// rest shape (the OBJ's, or the glTF's bind pose).
+absl::Status AddWrinkleMaps(const io::Animation& anim, Pipeline* pipeline) {
+  if (!anim.mesh.has_uvs()) {
+    return absl::InvalidArgumentError(
+        "--model amplitude_maps needs UVs (e.g. --gltf data/Fox.glb)");
+  }
+  CREASE_ASSIGN_OR_RETURN(pipeline->pattern, MakeSinusoidPattern({}));
+  CREASE_ASSIGN_OR_RETURN(
+      pipeline->wrinkle_maps,
+      AmplitudeModel::Create(pipeline->session->topology(),
+                             anim.mesh.corner_uvs, *pipeline->pattern,
+                             anim.mesh.positions));
+  return absl::OkStatus();
+}
 
 // --model buckling: the tubes of the first frame, laid out and combined
 // with the coarse mesh.
@@ -126,9 +148,11 @@ absl::StatusOr<Pipeline> CreatePipeline(const io::Animation& anim) {
   const std::string model = absl::GetFlag(FLAGS_model);
   if (model == "buckling") {
     CREASE_RETURN_IF_ERROR(AddBuckling(anim, &pipeline));
+  } else if (model == "amplitude_maps") {
+    CREASE_RETURN_IF_ERROR(AddWrinkleMaps(anim, &pipeline));
   } else if (model != "sca2015") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--model: ", model, ", need sca2015 or buckling"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--model: ", model, ", need sca2015, amplitude_maps or buckling"));
   }
   return pipeline;
 }
@@ -176,6 +200,21 @@ RenderPlainAndWrinkled(absl::Span<const float> positions,
   CREASE_ASSIGN_OR_RETURN(image::RgbaImage plain,
                           renderer.Render(mesh, &rendering.wrinkles, options));
   options.wrinkles = true;
+  if (Pipeline& p = rendering.pipeline; p.wrinkle_maps) {
+    CREASE_RETURN_IF_ERROR(
+        p.wrinkle_maps->Update(positions, p.session->references()));
+    PatternWrinkles maps;
+    maps.pattern = {p.pattern->width, p.pattern->height, p.pattern->channels,
+                    p.pattern->samples,
+                    p.pattern->wrap == PatternWrap::kRepeat};
+    maps.amplitudes = p.wrinkle_maps->vertex_amplitudes();
+    const RenderMesh uv_mesh = {positions, rendering.anim.mesh.triangles,
+                                session.topology().weld_map(),
+                                rendering.anim.mesh.corner_uvs};
+    CREASE_ASSIGN_OR_RETURN(image::RgbaImage mapped,
+                            renderer.RenderPattern(uv_mesh, maps, options));
+    return std::make_pair(std::move(plain), std::move(mapped));
+  }
   if (Pipeline& p = rendering.pipeline; p.buckling) {
     CREASE_RETURN_IF_ERROR(p.buckling->Update(positions));
     p.buckled.Fill(*p.buckling, positions);

@@ -35,6 +35,23 @@ execute_process(
   COMMAND "${RENDER}" --model nonsense --frames 1 --out "${OUT}"
           --obj "${DATA}/cloth_pants_knee.obj" --pc2 "${DATA}/cloth_pants_knee.pc2"
   RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "need sca2015 or buckling")
+if(NOT rc EQUAL 2 OR NOT err MATCHES "need sca2015, amplitude_maps or buckling")
   message(FATAL_ERROR "crease-render --model nonsense: exit ${rc}: ${err}")
+endif()
+# --model amplitude_maps needs UVs: the knee has none.
+execute_process(
+  COMMAND "${RENDER}" --model amplitude_maps --frames 1 --out "${OUT}"
+          --obj "${DATA}/cloth_pants_knee.obj" --pc2 "${DATA}/cloth_pants_knee.pc2"
+  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "needs UVs")
+  message(FATAL_ERROR "crease-render --model amplitude_maps on the knee: exit ${rc}: ${err}")
+endif()
+# On the Fox (glTF, with UVs) it draws the wrinkle maps.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(
+  COMMAND "${RENDER}" --model amplitude_maps --gltf "${DATA}/Fox.glb" --animation Walk
+          --frames 12 --every 10 --width 160 --height 120 --out "${OUT}" --format png
+  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}/render_0010.png")
+  message(FATAL_ERROR "crease-render --model amplitude_maps exited ${rc}: ${err}")
 endif()
