@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "gtest/gtest.h"
+#include "image/camera.h"
 #include "renderer/gpu_context.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
@@ -39,6 +40,30 @@ class ServedPantsTest : public ::testing::Test {
     pants_ = nullptr;
     renderer_ = nullptr;
     gpu_ = nullptr;
+  }
+
+  // Asks `start` for PNG images of width x height seen from the camera
+  // auto-framed on the knee's first frame, which it returns (so a test can
+  // draw the same frames in process).
+  static image::Camera AskForPngImages(v1::Start* start, int width,
+                                       int height) {
+    v1::ImageRequest* image = start->mutable_outputs()->mutable_image();
+    image->set_format(v1::IMAGE_FORMAT_PNG);
+    image->set_width(static_cast<uint32_t>(width));
+    image->set_height(static_cast<uint32_t>(height));
+    const image::Camera camera = image::AutoFrame(
+        pants_->frames.Sample(0), static_cast<float>(width) / height);
+    const auto vec = [](const std::array<float, 3>& from, v1::Vec3* to) {
+      to->set_x(from[0]);
+      to->set_y(from[1]);
+      to->set_z(from[2]);
+    };
+    vec(camera.eye, image->mutable_camera()->mutable_eye());
+    vec(camera.target, image->mutable_camera()->mutable_target());
+    vec(camera.up, image->mutable_camera()->mutable_up());
+    image->mutable_camera()->set_vertical_fov_degrees(
+        camera.vertical_fov_degrees);
+    return camera;
   }
 
   static inline RunningServer* running_ = nullptr;

@@ -31,14 +31,6 @@ namespace {
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
-v1::Vec3 ProtoVec(const std::array<float, 3>& v) {
-  v1::Vec3 out;
-  out.set_x(v[0]);
-  out.set_y(v[1]);
-  out.set_z(v[2]);
-  return out;
-}
-
 class AmplitudeMapsServiceTest
     : public ServedPantsTest<renderer::FrameRenderer> {
  protected:
@@ -95,17 +87,7 @@ TEST_F(AmplitudeMapsServiceTest, AmplitudesAndImagesAreTheLibrarys) {
 void AmplitudeMapsServiceTest::CheckAgainstLibrary(bool displace, int frames) {
   v1::Start start = MapsStart();
   start.mutable_parameters()->mutable_amplitude_maps()->set_displace(displace);
-  v1::ImageRequest* image = start.mutable_outputs()->mutable_image();
-  image->set_format(v1::IMAGE_FORMAT_PNG);
-  image->set_width(160);
-  image->set_height(120);
-  const image::Camera camera =
-      image::AutoFrame(pants_->frames.Sample(0), 160.0f / 120.0f);
-  *image->mutable_camera()->mutable_eye() = ProtoVec(camera.eye);
-  *image->mutable_camera()->mutable_target() = ProtoVec(camera.target);
-  *image->mutable_camera()->mutable_up() = ProtoVec(camera.up);
-  image->mutable_camera()->set_vertical_fov_degrees(
-      camera.vertical_fov_degrees);
+  const image::Camera camera = AskForPngImages(&start, 160, 120);
   auto session = running_->Client()->OpenSession(start);
   ASSERT_TRUE(session.ok()) << session.status();
 

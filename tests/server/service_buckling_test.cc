@@ -35,23 +35,7 @@ class BucklingServiceTest : public ServedPantsTest<renderer::FrameRenderer> {
 
 TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
   v1::Start start = BucklingStart();
-  v1::ImageRequest* image = start.mutable_outputs()->mutable_image();
-  image->set_format(v1::IMAGE_FORMAT_PNG);
-  image->set_width(160);
-  image->set_height(120);
-  const image::Camera camera =
-      image::AutoFrame(pants_->frames.Sample(0), 160.0f / 120.0f);
-  auto* c = image->mutable_camera();
-  c->mutable_eye()->set_x(camera.eye[0]);
-  c->mutable_eye()->set_y(camera.eye[1]);
-  c->mutable_eye()->set_z(camera.eye[2]);
-  c->mutable_target()->set_x(camera.target[0]);
-  c->mutable_target()->set_y(camera.target[1]);
-  c->mutable_target()->set_z(camera.target[2]);
-  c->mutable_up()->set_x(camera.up[0]);
-  c->mutable_up()->set_y(camera.up[1]);
-  c->mutable_up()->set_z(camera.up[2]);
-  c->set_vertical_fov_degrees(camera.vertical_fov_degrees);
+  const image::Camera camera = AskForPngImages(&start, 160, 120);
   auto session = running_->Client()->OpenSession(start);
   ASSERT_TRUE(session.ok()) << session.status();
 

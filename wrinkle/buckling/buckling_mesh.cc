@@ -43,6 +43,35 @@ const CatmullRom kSpline;
 
 int Wrap(int i, int n) { return ((i % n) + n) % n; }
 
+// Lattice point (row, column) of a tube's padded lattice (one extrapolated
+// row below the first), the column taken around the tube.
+const Eigen::Vector3d& LatticePoint(const std::vector<Eigen::Vector3d>& lattice,
+                                    int columns, int row, int column) {
+  return lattice[static_cast<size_t>(row + 1) * columns +
+                 Wrap(column, columns)];
+}
+
+// A primitive's shape from its corners: U and V its mean circumferential and
+// axial edges, its two diagonals ("/" = U + V, "\" = V - U) and the
+// diagonal it would have unsheared, sqrt(|U|^2 + |V_n|^2) with V_n the part
+// of V perpendicular to U (0 when U is).
+struct PrimitiveShape {
+  Eigen::Vector3d u, v;
+  double rising = 0, falling = 0, unsheared = 0;
+
+  PrimitiveShape(const Eigen::Vector3d& c00, const Eigen::Vector3d& c20,
+                 const Eigen::Vector3d& c02, const Eigen::Vector3d& c22)
+      : u(0.5 * ((c20 - c00) + (c22 - c02))),
+        v(0.5 * ((c02 - c00) + (c22 - c20))) {
+    rising = (u + v).norm();
+    falling = (v - u).norm();
+    const double u_norm = u.norm();
+    if (!(u_norm > 0)) return;
+    const Eigen::Vector3d vn = v - v.dot(u / u_norm) * (u / u_norm);
+    unsheared = std::sqrt(u.squaredNorm() + vn.squaredNorm());
+  }
+};
+
 double SignedFraction(double x) { return x - std::round(x); }
 
 // The twist folds' profile, cos^2(pi d) for d the signed distance (in
@@ -207,7 +236,7 @@ void BucklingMesh::MeasureRest(int t, absl::Span<const float> rest_positions) {
   const TubeLayout& l = layouts_[t];
   const int c = l.lattice_columns();
   const auto at = [&](int row, int col) -> const Eigen::Vector3d& {
-    return g.lattice[(row + 1) * c + Wrap(col, c)];
+    return LatticePoint(g.lattice, c, row, col);
   };
   g.primitives.resize(static_cast<size_t>(l.rows) * l.diamonds);
   g.diamond_height.resize(g.primitives.size());
@@ -218,12 +247,10 @@ void BucklingMesh::MeasureRest(int t, absl::Span<const float> rest_positions) {
                             &c02 = at(2 * i + 2, 2 * j),
                             &c22 = at(2 * i + 2, 2 * j + 2);
       PrimitiveRest& p = g.primitives[i * l.diamonds + j];
-      const Eigen::Vector3d u = 0.5 * ((c20 - c00) + (c22 - c02));
-      const Eigen::Vector3d v = 0.5 * ((c02 - c00) + (c22 - c20));
-      const Eigen::Vector3d vn = v - v.dot(u.normalized()) * u.normalized();
-      const double dn = std::sqrt(u.squaredNorm() + vn.squaredNorm());
-      p.diagonal_ratio[0] = (u + v).norm() / dn;
-      p.diagonal_ratio[1] = (v - u).norm() / dn;
+      const PrimitiveShape shape(c00, c20, c02, c22);
+      const double dn = std::max(shape.unsheared, 1e-300);
+      p.diagonal_ratio[0] = shape.rising / dn;
+      p.diagonal_ratio[1] = shape.falling / dn;
       g.diamond_height[i * l.diamonds + j] = (c02 - c00).norm();
     }
   }
@@ -385,7 +412,7 @@ void BucklingMesh::FoldDiamonds(int t) {
   const TubeLayout& l = layouts_[t];
   const int c = l.lattice_columns();
   const auto at = [&](int row, int col) -> const Eigen::Vector3d& {
-    return g.lattice[(row + 1) * c + Wrap(col, c)];
+    return LatticePoint(g.lattice, c, row, col);
   };
   const auto gain = [&](double now, double rest) {
     if (params_.diamond_depth == DiamondDepth::kDevelopable) return 1.0;
@@ -464,7 +491,7 @@ void BucklingMesh::FoldTwists(int t) {
   const TubeLayout& l = layouts_[t];
   const int c = l.lattice_columns();
   const auto at = [&](int row, int col) -> const Eigen::Vector3d& {
-    return g.lattice[(row + 1) * c + Wrap(col, c)];
+    return LatticePoint(g.lattice, c, row, col);
   };
   bool any = false;
   for (int i = 0; i < l.rows; ++i) {
@@ -474,20 +501,17 @@ void BucklingMesh::FoldTwists(int t) {
                             &c20 = at(2 * i, 2 * j + 2),
                             &c02 = at(2 * i + 2, 2 * j),
                             &c22 = at(2 * i + 2, 2 * j + 2);
-      const Eigen::Vector3d u = 0.5 * ((c20 - c00) + (c22 - c02));
-      const Eigen::Vector3d v = 0.5 * ((c02 - c00) + (c22 - c20));
-      const double u_norm = u.norm();
+      const PrimitiveShape shape(c00, c20, c02, c22);
       g.twist[0][p] = g.twist[1][p] = 0;
-      if (!(u_norm > 0) || params_.twist_gain == 0) continue;
-      const Eigen::Vector3d vn = v - v.dot(u / u_norm) * (u / u_norm);
-      const double dn = std::sqrt(u.squaredNorm() + vn.squaredNorm());
-      const double rising = (u + v).norm(), falling = (v - u).norm();
+      if (!(shape.unsheared > 0) || params_.twist_gain == 0) continue;
+      const double dn = shape.unsheared;
+      const double rising = shape.rising, falling = shape.falling;
       double lost_rising = dn * g.primitives[p].diagonal_ratio[0] - rising;
       double lost_falling = dn * g.primitives[p].diagonal_ratio[1] - falling;
       const double scale = params_.twist_gain * 2 / kPi;
       // As high as a crossing thread needs, up to half the row (where its
       // folds would touch) and the surface's bend.
-      const double area = u.cross(v).norm();
+      const double area = shape.u.cross(shape.v).norm();
       const double limit = std::min(
           {0.5 * l.row_heights[i],
            kFoldRoom * area / std::max({rising, falling, 1e-300}),
