@@ -20,7 +20,6 @@
 namespace crease::server {
 namespace {
 
-using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
 class BucklingServiceTest : public ServedPantsTest<renderer::FrameRenderer> {
@@ -33,9 +32,11 @@ class BucklingServiceTest : public ServedPantsTest<renderer::FrameRenderer> {
   }
 };
 
+// The mesh every 4th frame up to the bend (sent in order; the model keeps no
+// state between frames) and the images of two frames, in their own session:
+// the sanitizer builds draw the fine mesh slowly on llvmpipe.
 TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
   v1::Start start = BucklingStart();
-  const image::Camera camera = AskForPngImages(&start, 160, 120);
   auto session = running_->Client()->OpenSession(start);
   ASSERT_TRUE(session.ok()) << session.status();
 
@@ -68,12 +69,8 @@ TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
 
   CombinedMesh drawn = CombinedMesh::Of(*local, pants_->mesh.triangles,
                                         topology->weld_map(), {});
-  renderer::RenderOptions options;
-  options.width = 160;
-  options.height = 120;
-  options.camera = camera;
   double deepest = 0;
-  for (int f = 0; f < 40; f += 1) {
+  for (int f = 0; f < 40; f += 4) {
     ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
     auto result = (*session)->Receive();
     ASSERT_TRUE(result.ok()) << result.status();
@@ -83,16 +80,38 @@ TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
     deepest = std::max(deepest, local->stats().max_diamond_depth);
     drawn.Fill(*local, positions);
     const std::vector<float>& expected = drawn.positions;
-    EXPECT_THAT(std::vector<float>(result->wrinkled_mesh().positions().begin(),
-                                   result->wrinkled_mesh().positions().end()),
-                ElementsAreArray(expected));
+    ASSERT_EQ(result->wrinkled_mesh().positions_size(),
+              static_cast<int>(expected.size()));
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(),
+                           result->wrinkled_mesh().positions().begin()))
+        << "frame " << f;
     ASSERT_EQ(result->wrinkled_mesh().normals_size(),
               static_cast<int>(expected.size()));
     EXPECT_TRUE(
         std::equal(local->normals().begin(), local->normals().end(),
                    result->wrinkled_mesh().normals().begin() + 3 * coarse));
     EXPECT_GT(result->timings().buckling_ms(), 0.0);
-    if (f % 13 != 0) continue;  // images: a few frames, byte for byte
+  }
+  EXPECT_GT(deepest, 0.0);  // the knee bends by frame 40
+  ASSERT_TRUE((*session)->WritesDone().ok());
+  EXPECT_TRUE((*session)->Finish().ok());
+
+  v1::Start images = BucklingStart();
+  const image::Camera camera = AskForPngImages(&images, 160, 120);
+  auto drawing = running_->Client()->OpenSession(images);
+  ASSERT_TRUE(drawing.ok()) << drawing.status();
+  renderer::RenderOptions options;
+  options.width = 160;
+  options.height = 120;
+  options.camera = camera;
+  for (int f : {0, 36}) {
+    ASSERT_TRUE((*drawing)->Send(FrameOf(*pants_, f)).ok());
+    auto result = (*drawing)->Receive();
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_FALSE(result->has_error()) << result->error().message();
+    const auto positions = pants_->frames.Sample(f);
+    ASSERT_TRUE(local->Update(positions).ok());
+    drawn.Fill(*local, positions);
     absl::StatusOr<image::RgbaImage> want = renderer_->Render(
         {drawn.positions, drawn.triangles, drawn.welded, {}}, nullptr, options);
     ASSERT_TRUE(want.ok()) << want.status();
@@ -101,9 +120,8 @@ TEST_F(BucklingServiceTest, MeshAndImagesAreTheLibrarys) {
     ASSERT_TRUE(got.ok()) << got.status();
     ASSERT_EQ(got->pixels, want->pixels) << "frame " << f;
   }
-  EXPECT_GT(deepest, 0.0);  // the knee bends by frame 40
-  ASSERT_TRUE((*session)->WritesDone().ok());
-  EXPECT_TRUE((*session)->Finish().ok());
+  ASSERT_TRUE((*drawing)->WritesDone().ok());
+  EXPECT_TRUE((*drawing)->Finish().ok());
 }
 
 // Each bad request is refused at the Start, naming the field and why.
