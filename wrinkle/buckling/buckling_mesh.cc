@@ -138,6 +138,27 @@ void BoxFilter(int columns, int rows, std::vector<Eigen::Vector3d>* field,
   }
 }
 
+// Adds a fold of `depth` along the smooth normal at fine vertex (ci, cj):
+// the diamond's tent (its facets' weight of the white point there), or with
+// `pyramid` the primitive's (its facets' weight of the centre).
+void AddFold(int columns, const std::vector<Eigen::Vector3d>& normals, int ci,
+             int cj, double depth, bool pyramid,
+             std::vector<Eigen::Vector3d>* displacement) {
+  if (depth == 0) return;
+  const Eigen::Vector3d n =
+      depth * normals[static_cast<size_t>(cj) * columns + Wrap(ci, columns)];
+  for (int dj = -kStep; dj <= kStep; ++dj) {
+    for (int di = -kStep; di <= kStep; ++di) {
+      const int from_centre = pyramid ? std::max(std::abs(di), std::abs(dj))
+                                      : std::abs(di) + std::abs(dj);
+      const double weight = 1.0 - static_cast<double>(from_centre) / kStep;
+      if (weight <= 0) continue;
+      (*displacement)[static_cast<size_t>(cj + dj) * columns +
+                      Wrap(ci + di, columns)] += weight * n;
+    }
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<BucklingMesh> BucklingMesh::Create(
@@ -164,47 +185,7 @@ absl::StatusOr<BucklingMesh> BucklingMesh::Create(
                                           layout.status().message()));
     }
     for (int32_t f : tubes[t].triangles) covered[f] = true;
-    TubeGrid grid;
-    grid.first_vertex = mesh.num_vertices();
-    grid.columns = kCells * layout->diamonds;
-    grid.rows = kCells * layout->rows + 1;
-    const int lattice_size =
-        (layout->lattice_rows() + 2) * layout->lattice_columns();
-    const size_t fine = static_cast<size_t>(grid.columns) * grid.rows;
-    grid.lattice.resize(lattice_size);
-    grid.along.resize(static_cast<size_t>(layout->lattice_rows() + 2) *
-                      grid.columns);
-    for (auto* v : {&grid.smooth, &grid.smooth_normal, &grid.displacement,
-                    &grid.scratch}) {
-      v->resize(fine);
-    }
-    const size_t primitives =
-        static_cast<size_t>(layout->rows) * layout->diamonds;
-    grid.twist[0].resize(primitives);
-    grid.twist[1].resize(primitives);
-    grid.diamond_depth.resize(primitives);
-    // Fine topology: quads split along the facets' creases.
-    const int stride = grid.columns + 1;
-    for (int j = 0; j < grid.rows; ++j) {
-      for (int i = 0; i <= grid.columns; ++i) {
-        mesh.uvs_.push_back(static_cast<float>(i) / grid.columns);
-        mesh.uvs_.push_back(static_cast<float>(j) / (grid.rows - 1));
-      }
-    }
-    for (int j = 0; j + 1 < grid.rows; ++j) {
-      for (int i = 0; i < grid.columns; ++i) {
-        const int32_t v00 = grid.first_vertex + j * stride + i;
-        const int32_t v10 = v00 + 1, v01 = v00 + stride, v11 = v01 + 1;
-        const bool rising = (i % kCells < kStep) == (j % kCells < kStep);
-        if (rising) {
-          mesh.triangles_.push_back({v00, v10, v11});
-          mesh.triangles_.push_back({v00, v11, v01});
-        } else {
-          mesh.triangles_.push_back({v00, v10, v01});
-          mesh.triangles_.push_back({v10, v11, v01});
-        }
-      }
-    }
+    TubeGrid grid = mesh.AddGrid(*layout);
     mesh.tubes_.push_back(std::move(tubes[t]));
     mesh.layouts_.push_back(*std::move(layout));
     mesh.grids_.push_back(std::move(grid));
@@ -217,6 +198,53 @@ absl::StatusOr<BucklingMesh> BucklingMesh::Create(
   mesh.normals_.resize(mesh.positions_.size());
   if (absl::Status s = mesh.Update(rest_positions); !s.ok()) return s;
   return mesh;
+}
+
+// The per-frame storage of a tube laid out as `layout`, and its fine
+// topology and UVs appended to the mesh's: quads split along the facets'
+// creases.
+BucklingMesh::TubeGrid BucklingMesh::AddGrid(const TubeLayout& layout) {
+  TubeGrid grid;
+  grid.first_vertex = num_vertices();
+  grid.columns = kCells * layout.diamonds;
+  grid.rows = kCells * layout.rows + 1;
+  const int lattice_size =
+      (layout.lattice_rows() + 2) * layout.lattice_columns();
+  const size_t fine = static_cast<size_t>(grid.columns) * grid.rows;
+  grid.lattice.resize(lattice_size);
+  grid.along.resize(static_cast<size_t>(layout.lattice_rows() + 2) *
+                    grid.columns);
+  for (auto* v :
+       {&grid.smooth, &grid.smooth_normal, &grid.displacement, &grid.scratch}) {
+    v->resize(fine);
+  }
+  const size_t primitives = static_cast<size_t>(layout.rows) * layout.diamonds;
+  grid.twist[0].resize(primitives);
+  grid.twist[1].resize(primitives);
+  grid.diamond_depth.resize(primitives);
+  // Fine topology: quads split along the facets' creases.
+  const int stride = grid.columns + 1;
+  for (int j = 0; j < grid.rows; ++j) {
+    for (int i = 0; i <= grid.columns; ++i) {
+      uvs_.push_back(static_cast<float>(i) / grid.columns);
+      uvs_.push_back(static_cast<float>(j) / (grid.rows - 1));
+    }
+  }
+  for (int j = 0; j + 1 < grid.rows; ++j) {
+    for (int i = 0; i < grid.columns; ++i) {
+      const int32_t v00 = grid.first_vertex + j * stride + i;
+      const int32_t v10 = v00 + 1, v01 = v00 + stride, v11 = v01 + 1;
+      const bool rising = (i % kCells < kStep) == (j % kCells < kStep);
+      if (rising) {
+        triangles_.push_back({v00, v10, v11});
+        triangles_.push_back({v00, v11, v01});
+      } else {
+        triangles_.push_back({v00, v10, v01});
+        triangles_.push_back({v10, v11, v01});
+      }
+    }
+  }
+  return grid;
 }
 
 int BucklingMesh::num_primitives() const {
@@ -419,25 +447,8 @@ void BucklingMesh::FoldDiamonds(int t) {
     return std::clamp(1 - now / rest, 0.0, 1.0);
   };
   const auto add = [&](int ci, int cj, double depth, bool pyramid) {
-    if (depth == 0) return;
-    const Eigen::Vector3d n =
-        depth * g.smooth_normal[static_cast<size_t>(cj) * g.columns +
-                                Wrap(ci, g.columns)];
-    for (int dj = -kStep; dj <= kStep; ++dj) {
-      for (int di = -kStep; di <= kStep; ++di) {
-        // The diamond's tent (its facets' weight of the white point), or the
-        // primitive's pyramid (its facets' weight of the centre).
-        const double weight =
-            pyramid ? static_cast<double>(
-                          kStep - std::max(std::abs(di), std::abs(dj))) /
-                          kStep
-                    : 1.0 - static_cast<double>(std::abs(di) + std::abs(dj)) /
-                                kStep;
-        if (weight <= 0) continue;
-        g.displacement[static_cast<size_t>(cj + dj) * g.columns +
-                       Wrap(ci + di, g.columns)] += weight * n;
-      }
-    }
+    AddFold(g.columns, g.smooth_normal, ci, cj, depth, pyramid,
+            &g.displacement);
   };
   // The depth that gives an axial thread of rest length h0, now h, its
   // length back, past what the fabric takes in its plane.
@@ -486,7 +497,7 @@ void BucklingMesh::FoldDiamonds(int t) {
 // back the length the shear took; the heights are interpolated between
 // primitive centres and the crests run on the lines through the primitives'
 // corners, so neighbouring folds join.
-void BucklingMesh::FoldTwists(int t) {
+bool BucklingMesh::TwistHeights(int t) {
   TubeGrid& g = grids_[t];
   const TubeLayout& l = layouts_[t];
   const int c = l.lattice_columns();
@@ -536,7 +547,13 @@ void BucklingMesh::FoldTwists(int t) {
       any = any || g.twist[0][p] > 0 || g.twist[1][p] > 0;
     }
   }
-  if (!any) return;
+  return any;
+}
+
+void BucklingMesh::FoldTwists(int t) {
+  if (!TwistHeights(t)) return;
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
   for (int jj = 0; jj < g.rows; ++jj) {
     const double y = static_cast<double>(jj) / kCells;  // in primitives
     const double yc = std::clamp(y - 0.5, 0.0, l.rows - 1.0);

@@ -89,12 +89,15 @@ class BucklingMesh {
     std::vector<double> diamond_depth;  // per primitive, this frame
   };
 
+  TubeGrid AddGrid(const TubeLayout& layout);
   void Evaluate(int t, absl::Span<const float> positions);
   void SmoothSurface(int t, absl::Span<const float> positions);
   void SplineSurface(int t);
   void PhongSurface(int t, absl::Span<const float> positions);
   void FoldDiamonds(int t);
   void FoldTwists(int t);
+  // FoldTwists' heights per primitive ("/" and "\\"); false when none folds.
+  bool TwistHeights(int t);
   // The deepest fold at fine vertex (column, row) of tube t towards sign * N
   // that keeps the offset surface short of its centre of curvature there:
   // half the radius of the smooth surface's sharpest bend that way (no

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 
 namespace crease {
 namespace {
@@ -93,6 +94,83 @@ double CircumferenceAt(const Unfolding& u, double y) {
          (u.circumference[k + 1] - u.circumference[k]) * (s - k);
 }
 
+// Row heights from the first loop up, each as high as its own radius folds
+// (Eq. 1 with Eq. 2), whole rows scaled to fill the length.
+// RESOURCE_EXHAUSTED when they need more fine vertices than the params allow.
+absl::StatusOr<std::vector<double>> RowHeights(const Unfolding& unfolding,
+                                               const TubeLayout& layout,
+                                               const BucklingParams& params,
+                                               int cells,
+                                               int64_t fine_vertices_before) {
+  std::vector<double> heights;
+  double y = 0;
+  while (y < layout.unfolded_length && heights.size() < 4096) {
+    const double radius = CircumferenceAt(unfolding, y) / (2 * kPi);
+    heights.push_back(FoldingDiamondHeight(radius, layout.diamonds));
+    y += heights.back();
+  }
+  // Whole rows: drop the last when it is less than half inside, then scale.
+  if (heights.size() > 1 && y - layout.unfolded_length > 0.5 * heights.back()) {
+    y -= heights.back();
+    heights.pop_back();
+  }
+  if (heights.size() >= 4096) {
+    return absl::InvalidArgumentError(
+        "the tube needs over 4096 rows of primitives (fabric_a too small)");
+  }
+  const int64_t fine_vertices =
+      (int64_t{cells} * static_cast<int64_t>(heights.size()) + 1) *
+      (int64_t{cells} * layout.diamonds + 1);
+  if (fine_vertices_before + fine_vertices > params.max_fine_vertices) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "%d rows of %d primitives need %d fine vertices, over the limit of "
+        "%d for all tubes (a larger fabric_a or calibration_radius makes "
+        "fewer)",
+        heights.size(), layout.diamonds, fine_vertices_before + fine_vertices,
+        params.max_fine_vertices));
+  }
+  for (double& h : heights) h *= layout.unfolded_length / y;
+  return heights;
+}
+
+// The control lattice and the fine grid's points, embedded in the coarse mesh
+// through the chart: at unfolded heights (`lattice_y`, then `cells` / 2 fine
+// rows a lattice step) and equal fractions of each section's arc.
+void Embed(const TubeChart& chart, const Unfolding& unfolding,
+           const std::vector<double>& lattice_y, int cells,
+           TubeLayout* layout_out) {
+  TubeLayout& layout = *layout_out;
+  // A point at unfolded height y and fraction of the way around.
+  const auto locate = [&](double y, double fraction) {
+    const double s = unfolding.SectionAt(y);
+    const int k = std::min(static_cast<int>(s), kSections - 2);
+    const double a0 = unfolding.AngleAt(k, fraction);
+    const double a1 = unfolding.AngleAt(k + 1, fraction);
+    const double angle = a0 + std::remainder(a1 - a0, 2 * kPi) * (s - k);
+    return chart.Locate(angle, s / (kSections - 1));
+  };
+  const int columns = layout.lattice_columns();
+  for (int r = 0; r < layout.lattice_rows(); ++r) {
+    for (int c = 0; c < columns; ++c) {
+      layout.lattice.push_back(
+          locate(lattice_y[r], static_cast<double>(c) / columns));
+    }
+  }
+  const int steps = cells / 2;  // fine cells a lattice step
+  for (int r = 0; r < layout.lattice_rows(); ++r) {
+    for (int q = 0; q < (r + 1 < layout.lattice_rows() ? steps : 1); ++q) {
+      const double y =
+          r + 1 < layout.lattice_rows()
+              ? lattice_y[r] + (lattice_y[r + 1] - lattice_y[r]) * q / steps
+              : lattice_y[r];
+      for (int c = 0; c < columns * steps; ++c) {
+        layout.fine.push_back(
+            locate(y, static_cast<double>(c) / (columns * steps)));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 absl::Status ValidateBucklingParams(const BucklingParams& p) {
@@ -169,35 +247,9 @@ absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
                                                     ? params.calibration_radius
                                                     : layout.radius);
   layout.diamonds = DiamondsPerSection(layout.fabric_a, layout.radius);
-  // Rows from the first loop up, each as high as its own radius folds.
-  std::vector<double> heights;
-  double y = 0;
-  while (y < layout.unfolded_length && heights.size() < 4096) {
-    const double radius = CircumferenceAt(unfolding, y) / (2 * kPi);
-    heights.push_back(FoldingDiamondHeight(radius, layout.diamonds));
-    y += heights.back();
-  }
-  // Whole rows: drop the last when it is less than half inside, then scale.
-  if (heights.size() > 1 && y - layout.unfolded_length > 0.5 * heights.back()) {
-    y -= heights.back();
-    heights.pop_back();
-  }
-  if (heights.size() >= 4096) {
-    return absl::InvalidArgumentError(
-        "the tube needs over 4096 rows of primitives (fabric_a too small)");
-  }
-  const int64_t fine_vertices =
-      (int64_t{cells} * static_cast<int64_t>(heights.size()) + 1) *
-      (int64_t{cells} * layout.diamonds + 1);
-  if (fine_vertices_before + fine_vertices > params.max_fine_vertices) {
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "%d rows of %d primitives need %d fine vertices, over the limit of "
-        "%d for all tubes (a larger fabric_a or calibration_radius makes "
-        "fewer)",
-        heights.size(), layout.diamonds, fine_vertices_before + fine_vertices,
-        params.max_fine_vertices));
-  }
-  for (double& h : heights) h *= layout.unfolded_length / y;
+  CREASE_ASSIGN_OR_RETURN(
+      std::vector<double> heights,
+      RowHeights(unfolding, layout, params, cells, fine_vertices_before));
   layout.rows = static_cast<int>(heights.size());
   layout.row_heights = heights;
   // The lattice: rows at the row boundaries and middles.
@@ -210,35 +262,7 @@ absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
     layout.row_widths.push_back(
         CircumferenceAt(unfolding, lattice_y[2 * i + 1]) / layout.diamonds);
   }
-  // A point at unfolded height y and fraction of the way around.
-  const auto locate = [&](double y, double fraction) {
-    const double s = unfolding.SectionAt(y);
-    const int k = std::min(static_cast<int>(s), kSections - 2);
-    const double a0 = unfolding.AngleAt(k, fraction);
-    const double a1 = unfolding.AngleAt(k + 1, fraction);
-    const double angle = a0 + std::remainder(a1 - a0, 2 * kPi) * (s - k);
-    return chart->Locate(angle, s / (kSections - 1));
-  };
-  const int columns = layout.lattice_columns();
-  for (int r = 0; r < layout.lattice_rows(); ++r) {
-    for (int c = 0; c < columns; ++c) {
-      layout.lattice.push_back(
-          locate(lattice_y[r], static_cast<double>(c) / columns));
-    }
-  }
-  const int steps = cells / 2;  // fine cells a lattice step
-  for (int r = 0; r < layout.lattice_rows(); ++r) {
-    for (int q = 0; q < (r + 1 < layout.lattice_rows() ? steps : 1); ++q) {
-      const double y =
-          r + 1 < layout.lattice_rows()
-              ? lattice_y[r] + (lattice_y[r + 1] - lattice_y[r]) * q / steps
-              : lattice_y[r];
-      for (int c = 0; c < columns * steps; ++c) {
-        layout.fine.push_back(
-            locate(y, static_cast<double>(c) / (columns * steps)));
-      }
-    }
-  }
+  Embed(*chart, unfolding, lattice_y, cells, &layout);
   return layout;
 }
 

@@ -15,11 +15,10 @@ namespace {
 
 constexpr double kTwoPi = 2 * std::numbers::pi;
 
-// The annulus checks on a set of triangles, without positions. On success
-// fills the two boundary loops (welded vertices in order).
-absl::Status CheckAnnulus(const MeshTopology& topology,
-                          absl::Span<const int32_t> triangles,
-                          std::vector<std::vector<int32_t>>* loops) {
+// The triangles of a part as a set: in range, each once, none collapsed,
+// connected across manifold edges inside it.
+absl::StatusOr<absl::flat_hash_set<int32_t>> TriangleSet(
+    const MeshTopology& topology, absl::Span<const int32_t> triangles) {
   if (triangles.empty()) return absl::InvalidArgumentError("no triangles");
   absl::flat_hash_set<int32_t> in_tube;
   for (int32_t f : triangles) {
@@ -54,6 +53,43 @@ absl::Status CheckAnnulus(const MeshTopology& topology,
         "its triangles are not connected (%d of %d reach triangle %d)",
         reached.size(), in_tube.size(), triangles[0]));
   }
+  return in_tube;
+}
+
+// The boundary's loops from its directed edges (welded from -> to), each from
+// its lowest vertex, the loop with the lowest vertex first: a fixed order,
+// whatever the hash map's (the first loop sets the axis's sense).
+absl::StatusOr<std::vector<std::vector<int32_t>>> TraceLoops(
+    const absl::flat_hash_map<int32_t, int32_t>& next) {
+  std::vector<std::vector<int32_t>> loops;
+  absl::flat_hash_set<int32_t> traced;
+  for (const auto& [start, unused] : next) {
+    if (traced.contains(start)) continue;
+    std::vector<int32_t> loop;
+    for (int32_t v = start; traced.insert(v).second;) {
+      loop.push_back(v);
+      const auto it = next.find(v);
+      if (it == next.end()) {
+        return absl::InvalidArgumentError("its boundary is not closed");
+      }
+      v = it->second;
+    }
+    std::rotate(loop.begin(), std::min_element(loop.begin(), loop.end()),
+                loop.end());
+    loops.push_back(std::move(loop));
+  }
+  std::sort(loops.begin(), loops.end());
+  return loops;
+}
+
+// The annulus checks on a set of triangles, without positions. On success
+// fills the two boundary loops (welded vertices in order).
+absl::Status CheckAnnulus(const MeshTopology& topology,
+                          absl::Span<const int32_t> triangles,
+                          std::vector<std::vector<int32_t>>* loops) {
+  absl::StatusOr<absl::flat_hash_set<int32_t>> in_tube =
+      TriangleSet(topology, triangles);
+  if (!in_tube.ok()) return in_tube.status();
   // Edges, vertices and the boundary as directed welded edges.
   absl::flat_hash_set<int32_t> edges, vertices;
   absl::flat_hash_map<int32_t, int32_t> next;  // boundary: from -> to
@@ -69,7 +105,7 @@ absl::Status CheckAnnulus(const MeshTopology& topology,
             f));
       }
       const int32_t g = topology.face_neighbors(f)[k];
-      if (g >= 0 && in_tube.contains(g)) continue;
+      if (g >= 0 && in_tube->contains(g)) continue;
       const int32_t from = topology.welded_vertex(t[k]);
       if (!next.emplace(from, topology.welded_vertex(t[(k + 1) % 3])).second) {
         return absl::InvalidArgumentError(
@@ -80,28 +116,9 @@ absl::Status CheckAnnulus(const MeshTopology& topology,
   const int64_t euler = static_cast<int64_t>(vertices.size()) -
                         static_cast<int64_t>(edges.size()) +
                         static_cast<int64_t>(triangles.size());
-  loops->clear();
-  absl::flat_hash_set<int32_t> traced;
-  for (const auto& [start, unused] : next) {
-    if (traced.contains(start)) continue;
-    std::vector<int32_t> loop;
-    for (int32_t v = start; traced.insert(v).second;) {
-      loop.push_back(v);
-      const auto it = next.find(v);
-      if (it == next.end()) {
-        return absl::InvalidArgumentError("its boundary is not closed");
-      }
-      v = it->second;
-    }
-    loops->push_back(std::move(loop));
-  }
-  // In a fixed order, whatever the hash map's: each loop from its lowest
-  // vertex, the loop with the lowest vertex first (it sets the axis's sense).
-  for (std::vector<int32_t>& loop : *loops) {
-    std::rotate(loop.begin(), std::min_element(loop.begin(), loop.end()),
-                loop.end());
-  }
-  std::sort(loops->begin(), loops->end());
+  absl::StatusOr<std::vector<std::vector<int32_t>>> traced = TraceLoops(next);
+  if (!traced.ok()) return traced.status();
+  *loops = *std::move(traced);
   if (loops->size() != 2 || euler != 0) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "it has %d boundary loops and Euler characteristic %d; an open tube "
@@ -296,6 +313,26 @@ std::pair<Eigen::Vector2d, Eigen::Vector2d> Bounds(const auto& t) {
   return {lo, hi};
 }
 
+// Puts first the loop at the axis origin's end (the lower mean height along
+// the axis).
+void OrderLoopsAlongAxis(const MeshTopology& topology,
+                         absl::Span<const float> rest_positions,
+                         const Tube& tube,
+                         std::vector<std::vector<int32_t>>* loops) {
+  const std::vector<int32_t> caller = CallerOfWelded(topology);
+  const auto mean_height = [&](const std::vector<int32_t>& loop) {
+    double sum = 0;
+    for (int32_t w : loop) {
+      sum += (Position(rest_positions, caller[w]) - tube.axis_origin)
+                 .dot(tube.axis_direction);
+    }
+    return sum / static_cast<double>(loop.size());
+  };
+  if (mean_height((*loops)[0]) > mean_height((*loops)[1])) {
+    std::swap((*loops)[0], (*loops)[1]);
+  }
+}
+
 absl::StatusOr<Tube> ValidateTube(const MeshTopology& topology,
                                   absl::Span<const float> positions,
                                   std::vector<int32_t> triangles,
@@ -332,19 +369,7 @@ absl::StatusOr<TubeChart> TubeChart::Build(
       !s.ok()) {
     return s;
   }
-  // Loop 0 is the one at the axis origin's end.
-  const std::vector<int32_t> caller = CallerOfWelded(topology);
-  const auto mean_height = [&](const std::vector<int32_t>& loop) {
-    double sum = 0;
-    for (int32_t w : loop) {
-      sum += (Position(rest_positions, caller[w]) - tube.axis_origin)
-                 .dot(tube.axis_direction);
-    }
-    return sum / static_cast<double>(loop.size());
-  };
-  if (mean_height(loops[0]) > mean_height(loops[1])) {
-    std::swap(loops[0], loops[1]);
-  }
+  OrderLoopsAlongAxis(topology, rest_positions, tube, &loops);
   Tube placed = tube;
   absl::flat_hash_map<int32_t, Eigen::Vector2d> uv;
   if (absl::Status s =
@@ -382,48 +407,9 @@ absl::StatusOr<TubeChart> TubeChart::Build(
     widths.push_back(hi.x() - lo.x());
     heights.push_back(hi.y() - lo.y());
   }
-  // About one cell a typical triangle, so a regular tube costs a few entries
-  // a triangle whatever its rows and columns.
-  const auto median = [](std::vector<double>& v) {
-    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-    return std::max(v[v.size() / 2], 1e-9);
-  };
-  chart.columns_ = std::clamp(
-      static_cast<int>(std::lround(kTwoPi / median(widths))), 1, kMaxCells);
-  chart.rows_ = std::clamp(static_cast<int>(std::lround(1 / median(heights))),
-                           1, kMaxCells);
-  chart.cells_.resize(static_cast<size_t>(chart.columns_) * chart.rows_);
-  int64_t entries = 0;
-  for (int32_t index = 0; index < static_cast<int32_t>(chart.triangles_.size());
-       ++index) {
-    const auto [lo, hi] = Bounds(chart.triangles_[index]);
-    const int x0 =
-        static_cast<int>(std::floor(lo.x() / kTwoPi * chart.columns_));
-    const int x1 =
-        std::min(static_cast<int>(std::floor(hi.x() / kTwoPi * chart.columns_)),
-                 x0 + chart.columns_ - 1);
-    const int y0 =
-        std::clamp(static_cast<int>(lo.y() * chart.rows_), 0, chart.rows_ - 1);
-    const int y1 =
-        std::clamp(static_cast<int>(hi.y() * chart.rows_), 0, chart.rows_ - 1);
-    // Slivers that each cross much of the chart would make the lookup grid
-    // quadratic in memory: a tube of them is refused.
-    entries += static_cast<int64_t>(x1 - x0 + 1) * (y1 - y0 + 1);
-    if (entries > kMaxEntriesPerTriangle *
-                      static_cast<int64_t>(chart.triangles_.size())) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "its triangles are too long and thin in its angle-height chart "
-          "(over %d lookup cells each)",
-          kMaxEntriesPerTriangle));
-    }
-    for (int x = x0; x <= x1; ++x) {
-      const int column =
-          ((x % chart.columns_) + chart.columns_) % chart.columns_;
-      for (int y = y0; y <= y1; ++y) {
-        chart.cells_[static_cast<size_t>(y) * chart.columns_ + column]
-            .push_back(index);
-      }
-    }
+  if (absl::Status s = chart.BuildGrid(std::move(widths), std::move(heights));
+      !s.ok()) {
+    return s;
   }
   // One-to-one onto the annulus: the chart's triangles cover [0, 2 pi) x
   // [0, 1] once.
@@ -433,6 +419,49 @@ absl::StatusOr<TubeChart> TubeChart::Build(
         area_sum / kTwoPi));
   }
   return chart;
+}
+
+absl::Status TubeChart::BuildGrid(std::vector<double> widths,
+                                  std::vector<double> heights) {
+  // About one cell a typical triangle, so a regular tube costs a few entries
+  // a triangle whatever its rows and columns.
+  const auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return std::max(v[v.size() / 2], 1e-9);
+  };
+  columns_ = std::clamp(static_cast<int>(std::lround(kTwoPi / median(widths))),
+                        1, kMaxCells);
+  rows_ = std::clamp(static_cast<int>(std::lround(1 / median(heights))), 1,
+                     kMaxCells);
+  cells_.resize(static_cast<size_t>(columns_) * rows_);
+  int64_t entries = 0;
+  for (int32_t index = 0; index < static_cast<int32_t>(triangles_.size());
+       ++index) {
+    const auto [lo, hi] = Bounds(triangles_[index]);
+    const int x0 = static_cast<int>(std::floor(lo.x() / kTwoPi * columns_));
+    const int x1 =
+        std::min(static_cast<int>(std::floor(hi.x() / kTwoPi * columns_)),
+                 x0 + columns_ - 1);
+    const int y0 = std::clamp(static_cast<int>(lo.y() * rows_), 0, rows_ - 1);
+    const int y1 = std::clamp(static_cast<int>(hi.y() * rows_), 0, rows_ - 1);
+    // Slivers that each cross much of the chart would make the lookup grid
+    // quadratic in memory: a tube of them is refused.
+    entries += static_cast<int64_t>(x1 - x0 + 1) * (y1 - y0 + 1);
+    if (entries >
+        kMaxEntriesPerTriangle * static_cast<int64_t>(triangles_.size())) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "its triangles are too long and thin in its angle-height chart "
+          "(over %d lookup cells each)",
+          kMaxEntriesPerTriangle));
+    }
+    for (int x = x0; x <= x1; ++x) {
+      const int column = ((x % columns_) + columns_) % columns_;
+      for (int y = y0; y <= y1; ++y) {
+        cells_[static_cast<size_t>(y) * columns_ + column].push_back(index);
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 SurfacePoint TubeChart::Locate(double angle, double height) const {

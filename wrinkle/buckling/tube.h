@@ -63,6 +63,12 @@ class TubeChart {
     int32_t vertices[3];
     Eigen::Vector2d corners[3];  // (angle, height), angles unwrapped
   };
+  // The lookup grid over triangles_ (their chart widths and heights given):
+  // about one cell a typical triangle. INVALID_ARGUMENT for slivers that would
+  // take over kMaxEntriesPerTriangle cells each.
+  absl::Status BuildGrid(std::vector<double> widths,
+                         std::vector<double> heights);
+
   static constexpr int kMaxCells = 256;  // per side of the lookup grid
   static constexpr int64_t kMaxEntriesPerTriangle = 32;
   std::vector<ChartTriangle> triangles_;

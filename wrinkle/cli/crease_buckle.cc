@@ -41,6 +41,43 @@ ABSL_FLAG(bool, digest_literal, false,
 namespace crease {
 namespace {
 
+BucklingParams ParamsFromFlags() {
+  BucklingParams params;
+  params.calibration_diamonds = absl::GetFlag(FLAGS_calibration_diamonds);
+  params.calibration_radius = absl::GetFlag(FLAGS_calibration_radius);
+  params.fabric_a = absl::GetFlag(FLAGS_fabric_a);
+  params.twist_gain = absl::GetFlag(FLAGS_twist_gain);
+  params.smoothing_passes = absl::GetFlag(FLAGS_smoothing_passes);
+  if (absl::GetFlag(FLAGS_digest_literal)) {
+    params.diamond_depth = DiamondDepth::kCompressionGain;
+    params.centre_ridges = false;
+    params.smooth_surface = SmoothSurface::kLatticeSpline;
+  }
+  return params;
+}
+
+// OUT/buckled.obj (the fine mesh's topology, UVs and first frame) and
+// OUT/buckled.pc2 (`cache`, every frame).
+absl::Status WriteFineMesh(const BucklingMesh& mesh,
+                           const io::PointCache& cache,
+                           const std::string& out) {
+  std::filesystem::create_directories(out);
+  io::TriangleMesh fine;
+  fine.positions.assign(cache.positions.begin(),
+                        cache.positions.begin() + 3 * cache.num_points);
+  fine.triangles.assign(mesh.triangles().begin(), mesh.triangles().end());
+  for (const io::Triangle& t : fine.triangles) {
+    for (int32_t v : t) {
+      fine.corner_uvs.push_back(mesh.uvs()[2 * v]);
+      fine.corner_uvs.push_back(mesh.uvs()[2 * v + 1]);
+    }
+  }
+  if (absl::Status s = io::WriteObj(out + "/buckled.obj", fine); !s.ok()) {
+    return s;
+  }
+  return io::WritePc2(out + "/buckled.pc2", cache);
+}
+
 absl::Status Run() {
   const std::string out = absl::GetFlag(FLAGS_out);
   if (out.empty()) return absl::InvalidArgumentError("--out is required");
@@ -54,17 +91,7 @@ absl::Status Run() {
   if (!topology.ok()) return topology.status();
   absl::StatusOr<std::vector<Tube>> tubes = FindTubes(*topology, rest, {});
   if (!tubes.ok()) return tubes.status();
-  BucklingParams params;
-  params.calibration_diamonds = absl::GetFlag(FLAGS_calibration_diamonds);
-  params.calibration_radius = absl::GetFlag(FLAGS_calibration_radius);
-  params.fabric_a = absl::GetFlag(FLAGS_fabric_a);
-  params.twist_gain = absl::GetFlag(FLAGS_twist_gain);
-  params.smoothing_passes = absl::GetFlag(FLAGS_smoothing_passes);
-  if (absl::GetFlag(FLAGS_digest_literal)) {
-    params.diamond_depth = DiamondDepth::kCompressionGain;
-    params.centre_ridges = false;
-    params.smooth_surface = SmoothSurface::kLatticeSpline;
-  }
+  const BucklingParams params = ParamsFromFlags();
   absl::StatusOr<BucklingMesh> mesh =
       BucklingMesh::Create(*topology, rest, *std::move(tubes), params);
   if (!mesh.ok()) return mesh.status();
@@ -98,21 +125,7 @@ absl::Status Run() {
                            mesh->positions().end());
     ++cache.num_samples;
   }
-  std::filesystem::create_directories(out);
-  io::TriangleMesh fine;
-  fine.positions.assign(cache.positions.begin(),
-                        cache.positions.begin() + 3 * cache.num_points);
-  fine.triangles.assign(mesh->triangles().begin(), mesh->triangles().end());
-  for (const io::Triangle& t : fine.triangles) {
-    for (int32_t v : t) {
-      fine.corner_uvs.push_back(mesh->uvs()[2 * v]);
-      fine.corner_uvs.push_back(mesh->uvs()[2 * v + 1]);
-    }
-  }
-  if (absl::Status s = io::WriteObj(out + "/buckled.obj", fine); !s.ok()) {
-    return s;
-  }
-  return io::WritePc2(out + "/buckled.pc2", cache);
+  return WriteFineMesh(*mesh, cache, out);
 }
 
 }  // namespace
