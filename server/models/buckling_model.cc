@@ -249,11 +249,7 @@ void BucklingModel::FillStarted(v1::Started* started) const {
 }
 
 int64_t BucklingModel::MemoryBytes() const {
-  // The fine grid's per-vertex buffers (surface point, smooth surface and
-  // normal, displacement and scratch, positions, normals, UVs) and the
-  // drawn mesh's copies.
-  return static_cast<int64_t>(mesh_.num_vertices()) * 240 +
-         static_cast<int64_t>(drawn_.triangles.size()) * 36;
+  return static_cast<int64_t>(mesh_.num_vertices()) * kBytesPerFineVertex;
 }
 
 }  // namespace crease::server

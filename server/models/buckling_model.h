@@ -29,6 +29,13 @@ class BucklingModel : public WrinkleModel {
   static absl::StatusOr<std::unique_ptr<WrinkleModel>> FromStart(
       const ModelStart& in, v1::Parameters* effective);
   static constexpr int64_t kMaxFineVertices = int64_t{1} << 18;
+  // What a session holds a fine vertex: the grid's buffers (surface point,
+  // smooth surface and normal, displacement, scratch), positions, normals
+  // and UVs, the drawn mesh's copies, two triangles' indices and corner UVs,
+  // and the messages that carry them. MemoryBudgetTest measured 94-105 MB
+  // for a session of 228,000 fine vertices (410-460 bytes each, with the
+  // coarse session's own).
+  static constexpr int64_t kBytesPerFineVertex = 520;
 
   // `coarse_welded`: the coarse mesh's weld map; `corner_uvs`: the Start's
   // (or none); `wrinkled_mesh`: Outputs.wrinkled_mesh was asked for.
