@@ -32,6 +32,9 @@ ServedSession::ServedSession(SessionSetup setup)
 absl::StatusOr<std::unique_ptr<ServedSession>> ServedSession::Create(
     SessionSetup setup) {
   TurnOffUnreadStages(setup.model->needs(), setup, &setup.params);
+  if (absl::Status prepared = setup.model->Prepare(); !prepared.ok()) {
+    return prepared;
+  }
   std::unique_ptr<ServedSession> served(new ServedSession(std::move(setup)));
   const SessionSetup& s = served->setup_;
   if (!s.rest_positions.empty()) {

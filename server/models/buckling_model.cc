@@ -151,30 +151,47 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> BucklingModel::FromStart(
   if (!tubes.ok()) {
     return Invalid(absl::StrFormat(".tubes: %s", tubes.status().message()));
   }
+  // Only planned here: the fine mesh is made by Prepare, once the session's
+  // memory (MemoryBytes, from the plan) is reserved.
+  absl::StatusOr<int64_t> planned = BucklingMesh::PlanFineVertices(
+      *topology, in.rest_positions, *tubes, params);
+  if (!planned.ok()) {
+    return absl::Status(
+        planned.status().code(),
+        absl::StrFormat("%s: %s", kField, planned.status().message()));
+  }
+  effective->set_model(v1::WRINKLE_MODEL_BUCKLING);
+  FillEffective(params, asked, effective->mutable_buckling());
+  auto model = std::make_unique<BucklingModel>();
+  model->planned_vertices_ = *planned;
+  model->params_ = params;
+  model->tubes_ = *std::move(tubes);
+  model->coarse_ = *std::move(topology);
+  model->rest_positions_.assign(in.rest_positions.begin(),
+                                in.rest_positions.end());
+  model->corner_uvs_.assign(in.corner_uvs.begin(), in.corner_uvs.end());
+  model->wrinkled_mesh_ = in.start.outputs().wrinkled_mesh().level() > 0;
+  return model;
+}
+
+absl::Status BucklingModel::Prepare() {
   absl::StatusOr<BucklingMesh> mesh = BucklingMesh::Create(
-      *topology, in.rest_positions, *std::move(tubes), params);
+      *coarse_, rest_positions_, std::move(tubes_), params_);
   if (!mesh.ok()) {
     return absl::Status(
         mesh.status().code(),
         absl::StrFormat("%s: %s", kField, mesh.status().message()));
   }
-  effective->set_model(v1::WRINKLE_MODEL_BUCKLING);
-  FillEffective(params, asked, effective->mutable_buckling());
-  return std::make_unique<BucklingModel>(
-      *std::move(mesh), topology->weld_map(), in.triangles, in.corner_uvs,
-      in.start.outputs().wrinkled_mesh().level() > 0);
-}
-
-BucklingModel::BucklingModel(BucklingMesh mesh,
-                             std::vector<int32_t> coarse_welded,
-                             absl::Span<const io::Triangle> coarse_triangles,
-                             absl::Span<const float> corner_uvs,
-                             bool wrinkled_mesh)
-    : mesh_(std::move(mesh)),
-      coarse_vertices_(static_cast<int>(coarse_welded.size())),
-      wrinkled_mesh_(wrinkled_mesh) {
-  drawn_ = CombinedMesh::Of(mesh_, coarse_triangles, coarse_welded, corner_uvs);
+  mesh_ = *std::move(mesh);
+  drawn_ = CombinedMesh::Of(*mesh_, coarse_->triangles(), coarse_->weld_map(),
+                            corner_uvs_);
   normals_.resize(3 * drawn_.welded.size());
+  // What only the layout needed.
+  coarse_vertices_ = coarse_->num_vertices();
+  coarse_.reset();
+  rest_positions_ = {};
+  corner_uvs_ = {};
+  return absl::OkStatus();
 }
 
 absl::Status BucklingModel::CheckOutputs(const v1::Outputs& outputs) const {
@@ -195,15 +212,18 @@ absl::Status BucklingModel::Update(const Session& analysis,
                                    const ModelFrame& frame) {
   (void)analysis;
   Stopwatch watch;
-  CREASE_RETURN_IF_ERROR(mesh_.Update(frame.positions));
+  if (!mesh_) {
+    return absl::FailedPreconditionError("buckling model not prepared");
+  }
+  CREASE_RETURN_IF_ERROR(mesh_->Update(frame.positions));
   const size_t coarse = 3 * static_cast<size_t>(coarse_vertices_);
-  drawn_.Fill(mesh_, frame.positions);
+  drawn_.Fill(*mesh_, frame.positions);
   if (wrinkled_mesh_) {
     // The coarse vertices' smooth normals (over the triangles in no tube),
     // then the fine mesh's.
     SumWeldedNormals(absl::MakeConstSpan(drawn_.positions).first(coarse),
                      absl::MakeConstSpan(drawn_.triangles)
-                         .first(mesh_.uncovered_triangles().size()),
+                         .first(mesh_->uncovered_triangles().size()),
                      absl::MakeConstSpan(drawn_.welded).first(coarse_vertices_),
                      &normal_sums_);
     for (int v = 0; v < coarse_vertices_; ++v) {
@@ -214,7 +234,7 @@ absl::Status BucklingModel::Update(const Session& analysis,
             length > 0 ? s[k] / length : (k == 1 ? 1.0f : 0.0f);
       }
     }
-    std::copy(mesh_.normals().begin(), mesh_.normals().end(),
+    std::copy(mesh_->normals().begin(), mesh_->normals().end(),
               normals_.begin() + static_cast<std::ptrdiff_t>(coarse));
   }
   update_ms_ = watch.Lap();
@@ -239,8 +259,7 @@ void BucklingModel::FillStarted(v1::Started* started) const {
   if (!wrinkled_mesh_) return;
   v1::WrinkledMeshTopology* out = started->mutable_wrinkled_mesh();
   out->set_level(0);
-  out->set_vertex_count(
-      static_cast<uint32_t>(coarse_vertices_ + mesh_.num_vertices()));
+  out->set_vertex_count(static_cast<uint32_t>(drawn_.welded.size()));
   for (const io::Triangle& t : drawn_.triangles) {
     for (int32_t v : t) out->add_triangles(static_cast<uint32_t>(v));
   }
@@ -249,7 +268,7 @@ void BucklingModel::FillStarted(v1::Started* started) const {
 }
 
 int64_t BucklingModel::MemoryBytes() const {
-  return static_cast<int64_t>(mesh_.num_vertices()) * kBytesPerFineVertex;
+  return planned_vertices_ * kBytesPerFineVertex;
 }
 
 }  // namespace crease::server

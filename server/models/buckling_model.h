@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -37,11 +38,9 @@ class BucklingModel : public WrinkleModel {
   // coarse session's own).
   static constexpr int64_t kBytesPerFineVertex = 520;
 
-  // `coarse_welded`: the coarse mesh's weld map; `corner_uvs`: the Start's
-  // (or none); `wrinkled_mesh`: Outputs.wrinkled_mesh was asked for.
-  BucklingModel(BucklingMesh mesh, std::vector<int32_t> coarse_welded,
-                absl::Span<const io::Triangle> coarse_triangles,
-                absl::Span<const float> corner_uvs, bool wrinkled_mesh);
+  // Lays out the tubes and makes their fine mesh (FromStart only planned
+  // it): the errors of BucklingMesh::Create, named as FromStart's.
+  absl::Status Prepare() override;
 
   ModelNeeds needs() const override { return {false, false}; }
   // UV maps and vertex amplitudes are other models' outputs.
@@ -55,7 +54,14 @@ class BucklingModel : public WrinkleModel {
   int64_t MemoryBytes() const override;
 
  private:
-  BucklingMesh mesh_;
+  // From the Start until Prepare.
+  int64_t planned_vertices_ = 0;
+  BucklingParams params_;
+  std::vector<Tube> tubes_;
+  std::optional<MeshTopology> coarse_;
+  std::vector<float> rest_positions_, corner_uvs_;
+  // From Prepare on.
+  std::optional<BucklingMesh> mesh_;
   int coarse_vertices_ = 0;
   bool wrinkled_mesh_ = false;  // Outputs.wrinkled_mesh asked for
   CombinedMesh drawn_;  // what the images draw and the mesh output sends

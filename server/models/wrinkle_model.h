@@ -58,8 +58,13 @@ class WrinkleModel {
   virtual bool GivesWrinkledMesh() const { return false; }
   // The model's part of Started, once.
   virtual void FillStarted(v1::Started* started) const { (void)started; }
-  // What the model holds beyond the session's estimate (memory_budget.h).
+  // What the model holds beyond the session's estimate (memory_budget.h),
+  // known at the Start.
   virtual int64_t MemoryBytes() const { return 0; }
+  // Makes what MemoryBytes counted, once the session's memory is reserved
+  // (ServedSession::Create): a Start refused for its cost never allocates
+  // it. An error refuses the session.
+  virtual absl::Status Prepare() { return absl::OkStatus(); }
 };
 
 }  // namespace crease::server

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <numbers>
 #include <string>
@@ -159,6 +160,50 @@ TEST(MemoryBudgetTest, BucklingEstimateCoversItsFineMesh) {
 
 // A Start past the budget is refused naming its cost and what is free; the
 // memory comes back with the session that held it.
+// The peak resident memory (VmHWM), in MB; 0 when unknown.
+double PeakResidentMb() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
+  }
+  return 0;
+}
+
+// A buckling Start whose fine mesh does not fit is refused before the mesh
+// is made: its cost comes from the layout's plan, and the server's memory
+// does not move.
+TEST(MemoryBudgetTest, BucklingStartsPastTheBudgetMakeNoFineMesh) {
+  ServerOptions options = LoopbackOptions();
+  options.render_threads = 0;
+  options.max_memory_bytes = kServerBaseBytes + (int64_t{60} << 20);
+  RunningServer running = RunningServer::Start(options);
+  const io::Animation tube = Cylinder(48, 40);
+  v1::Start start = StartFor(tube);
+  start.mutable_parameters()->set_model(v1::WRINKLE_MODEL_BUCKLING);
+  start.mutable_parameters()->mutable_buckling()->set_calibration_diamonds(12);
+  auto client = running.Client();
+  malloc_trim(0);
+  const double before = ResidentMb();
+  // The peak from here on (Linux: writing 5 to clear_refs resets VmHWM).
+  std::ofstream clear_refs("/proc/self/clear_refs");
+  const bool peak_reset = static_cast<bool>(clear_refs << "5" << std::flush);
+  for (int i = 0; i < 5; ++i) {
+    auto refused = client->OpenSession(start);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+    EXPECT_THAT(refused.status().message(), HasSubstr("the model's"));
+  }
+  // A made mesh would have taken about 100 MB on the way.
+  if (peak_reset) {
+    EXPECT_LT(PeakResidentMb() - before, 40.0);
+  } else {
+    std::fprintf(stderr, "no peak check: /proc/self/clear_refs refused\n");
+  }
+  // With the default calibration (4 diamonds, 6,000 fine vertices) it fits.
+  start.mutable_parameters()->mutable_buckling()->clear_calibration_diamonds();
+  EXPECT_TRUE(client->OpenSession(start).ok());
+}
+
 TEST(MemoryBudgetTest, StartsPastTheBudgetAreRefused) {
   ServerOptions options = LoopbackOptions();
   options.render_threads = 0;

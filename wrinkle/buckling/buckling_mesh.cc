@@ -203,6 +203,25 @@ absl::StatusOr<BucklingMesh> BucklingMesh::Create(
 // The per-frame storage of a tube laid out as `layout`, and its fine
 // topology and UVs appended to the mesh's: quads split along the facets'
 // creases.
+absl::StatusOr<int64_t> BucklingMesh::PlanFineVertices(
+    const MeshTopology& topology, absl::Span<const float> rest_positions,
+    absl::Span<const Tube> tubes, const BucklingParams& params) {
+  if (absl::Status s = ValidateBucklingParams(params); !s.ok()) return s;
+  int64_t total = 0;
+  for (size_t t = 0; t < tubes.size(); ++t) {
+    absl::StatusOr<TubeLayout> layout = LayOutTube(
+        topology, rest_positions, tubes[t], params, kCells, total, true);
+    if (!layout.ok()) {
+      return absl::Status(layout.status().code(),
+                          absl::StrFormat("tube %d cannot be laid out: %s", t,
+                                          layout.status().message()));
+    }
+    total += (int64_t{kCells} * layout->rows + 1) *
+             (int64_t{kCells} * layout->diamonds + 1);
+  }
+  return total;
+}
+
 BucklingMesh::TubeGrid BucklingMesh::AddGrid(const TubeLayout& layout) {
   TubeGrid grid;
   grid.first_vertex = num_vertices();

@@ -45,6 +45,13 @@ class BucklingMesh {
       const MeshTopology& topology, absl::Span<const float> rest_positions,
       std::vector<Tube> tubes, const BucklingParams& params);
 
+  // The fine vertices Create would make for these tubes, laid out as far as
+  // their rows only (no fine mesh is made): what a budget needs to know
+  // first. Create's errors.
+  static absl::StatusOr<int64_t> PlanFineVertices(
+      const MeshTopology& topology, absl::Span<const float> rest_positions,
+      absl::Span<const Tube> tubes, const BucklingParams& params);
+
   // One frame of the coarse animation (packed xyz per caller vertex, as
   // many as the rest pose). INVALID_ARGUMENT for a wrong length or
   // non-finite values (then nothing changes). Allocates nothing.

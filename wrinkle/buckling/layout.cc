@@ -226,7 +226,8 @@ absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
                                       absl::Span<const float> rest_positions,
                                       const Tube& tube,
                                       const BucklingParams& params, int cells,
-                                      int64_t fine_vertices_before) {
+                                      int64_t fine_vertices_before,
+                                      bool rows_only) {
   absl::StatusOr<TubeChart> chart =
       TubeChart::Build(topology, rest_positions, tube);
   if (!chart.ok()) return chart.status();
@@ -262,7 +263,7 @@ absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
     layout.row_widths.push_back(
         CircumferenceAt(unfolding, lattice_y[2 * i + 1]) / layout.diamonds);
   }
-  Embed(*chart, unfolding, lattice_y, cells, &layout);
+  if (!rows_only) Embed(*chart, unfolding, lattice_y, cells, &layout);
   return layout;
 }
 

@@ -98,12 +98,16 @@ struct TubeLayout {
 // axial gaps; rows from the first loop up, each b_i = FoldingDiamondHeight of
 // its section's radius, scaled so that they fill the length. `cells`: fine
 // grid cells a primitive side (even); `fine_vertices_before`: what the
-// tubes laid out before this one took of params.max_fine_vertices.
+// tubes laid out before this one took of params.max_fine_vertices. With
+// `rows_only` the lattice and fine points are not embedded (lattice and
+// fine stay empty): what a layout will cost, for a budget, before it is
+// made.
 absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
                                       absl::Span<const float> rest_positions,
                                       const Tube& tube,
                                       const BucklingParams& params, int cells,
-                                      int64_t fine_vertices_before = 0);
+                                      int64_t fine_vertices_before = 0,
+                                      bool rows_only = false);
 
 }  // namespace crease
 
