@@ -332,5 +332,47 @@ TEST(BucklingMeshTest, TwistFoldsAlongTheStretchedDiagonal) {
   }
 }
 
+// A tube described as the lower half of a longer one: the rest of the mesh
+// stays coarse, and the fine mesh's boundary rows stay on the coarse surface
+// (no crack where they meet), folded or not.
+TEST(BucklingMeshTest, DescribedTubeMeetsTheRestOfTheMesh) {
+  const Cylinder c = MakeCylinder(kRadius, kLength, 48, 25);
+  absl::StatusOr<MeshTopology> topology =
+      MeshTopology::Build(c.triangles, c.positions);
+  ASSERT_TRUE(topology.ok());
+  TubeDescription lower;
+  for (int32_t f = 0; f < 2 * 48 * 12; ++f) lower.triangles.push_back(f);
+  absl::StatusOr<std::vector<Tube>> tubes =
+      FindTubes(*topology, c.positions, {lower});
+  ASSERT_TRUE(tubes.ok()) << tubes.status();
+  BucklingParams params;
+  params.twist_gain = 2;
+  absl::StatusOr<BucklingMesh> mesh =
+      BucklingMesh::Create(*topology, c.positions, *tubes, params);
+  ASSERT_TRUE(mesh.ok()) << mesh.status();
+  EXPECT_EQ(mesh->uncovered_triangles().size(), c.triangles.size() / 2);
+  const TubeLayout& l = mesh->layouts()[0];
+  const int columns = kPrimitiveCells * l.diamonds;
+  const int top = kPrimitiveCells * l.rows;
+  // Squeezed and twisted: the lower half folds; the top ring (y = L / 2)
+  // moves as the coarse mesh does.
+  for (const double turn : {0.0, 0.5}) {
+    std::vector<float> frame = Twist(c, turn);
+    frame = Deform(frame, [](Eigen::Vector3d p) {
+      p.y() *= 0.8;
+      return p;
+    });
+    ASSERT_TRUE(mesh->Update(frame).ok());
+    EXPECT_GT(mesh->stats().max_diamond_depth, 0.01 * kRadius);
+    const double ring_y = 0.8 * kLength / 2;
+    for (int i = 0; i < columns; ++i) {
+      const Eigen::Vector3d p = Fine(*mesh, i, top);
+      EXPECT_NEAR(p.y(), ring_y, 1e-6) << i;
+      // Within the 48-gon's sag of the circle the coarse ring follows.
+      EXPECT_NEAR(Radial(p), kRadius, 0.003 * kRadius) << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace crease

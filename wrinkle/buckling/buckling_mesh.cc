@@ -607,6 +607,12 @@ void BucklingMesh::Finish(int t) {
   for (int pass = 0; pass < params_.smoothing_passes; ++pass) {
     BoxFilter(g.columns, g.rows, &g.displacement, &g.scratch);
   }
+  // The boundary loops stay on the coarse surface, where a described tube
+  // meets the rest of the mesh (the filter and the twists reach them).
+  const size_t last_row = static_cast<size_t>(g.rows - 1) * g.columns;
+  for (int i = 0; i < g.columns; ++i) {
+    g.displacement[i] = g.displacement[last_row + i] = Eigen::Vector3d::Zero();
+  }
   std::vector<Eigen::Vector3d>& final_positions = g.scratch;
   for (size_t f = 0; f < g.smooth.size(); ++f) {
     final_positions[f] = g.smooth[f] + g.displacement[f];
