@@ -193,11 +193,17 @@ TEST(MemoryBudgetTest, BucklingStartsPastTheBudgetMakeNoFineMesh) {
     EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
     EXPECT_THAT(refused.status().message(), HasSubstr("the model's"));
   }
-  // A made mesh would have taken about 100 MB on the way.
-  if (peak_reset) {
+  // A made mesh would have taken about 100 MB on the way (not measured under
+  // ASan: its shadow memory and quarantine move the resident figure).
+#if defined(__SANITIZE_ADDRESS__)
+  const bool measurable = false;
+#else
+  const bool measurable = true;
+#endif
+  if (peak_reset && measurable) {
     EXPECT_LT(PeakResidentMb() - before, 40.0);
   } else {
-    std::fprintf(stderr, "no peak check: /proc/self/clear_refs refused\n");
+    std::fprintf(stderr, "no peak check: ASan, or clear_refs refused\n");
   }
   // With the default calibration (4 diamonds, 6,000 fine vertices) it fits.
   start.mutable_parameters()->mutable_buckling()->clear_calibration_diamonds();
