@@ -78,7 +78,8 @@ bool IsSeedFace(const StretchTensor& t, const TracingParams& params);
 // below the keep threshold, at a boundary, on re-entering a triangle, where it
 // would cross another path in `segments` or come within the request's spacing
 // of one (that segment is not taken), or at its max_segments; out->end says
-// which.
+// which. The caller sizes scratch.visit_stamp to the triangles and bumps
+// scratch.stamp for each new trace (TraceFromSeed does both).
 void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
                     const SegmentIndex& segments, const TraceRequest& request,
                     TraceScratch& scratch, TracedEdges* out);
