@@ -67,12 +67,16 @@ absl::StatusOr<std::vector<TubeDescription>> Tubes(
     const v1::TubeDescription& t = p.tubes(i);
     TubeDescription d;
     d.triangles.assign(t.triangles().begin(), t.triangles().end());
-    for (int32_t f : d.triangles) {
-      if (f < 0) {  // over INT32_MAX as uint32
-        return Invalid(
-            absl::StrFormat(".tubes[%d].triangles: %u is out of "
-                            "range",
-                            i, static_cast<uint32_t>(f)));
+    d.ring_a.assign(t.ring_a().begin(), t.ring_a().end());
+    d.ring_b.assign(t.ring_b().begin(), t.ring_b().end());
+    for (const auto& [indices, name] :
+         {std::pair{&d.triangles, "triangles"}, std::pair{&d.ring_a, "ring_a"},
+          std::pair{&d.ring_b, "ring_b"}}) {
+      for (int32_t index : *indices) {
+        if (index < 0) {  // over INT32_MAX as uint32
+          return Invalid(absl::StrFormat(".tubes[%d].%s: %u is out of range", i,
+                                         name, static_cast<uint32_t>(index)));
+        }
       }
     }
     const auto vec = [&](const auto& field, const char* name,

@@ -169,6 +169,20 @@ TEST_F(BucklingServiceTest, BadRequestsAreRefusedNamingTheField) {
          tube->add_axis_origin(0);
          tube->add_axis_origin(0);
        }},
+      {"start.parameters.buckling.tubes: tube 0: give its triangles or two "
+       "rings",
+       [](v1::Start* s) {
+         auto* tube = s->mutable_parameters()->mutable_buckling()->add_tubes();
+         tube->add_triangles(0);
+         for (uint32_t v : {0u, 1u, 2u}) tube->add_ring_a(v);
+       }},
+      {"start.parameters.buckling.tubes: tube 0: ring_b: vertices 0 and 2 "
+       "are consecutive but share no edge",
+       [](v1::Start* s) {
+         auto* tube = s->mutable_parameters()->mutable_buckling()->add_tubes();
+         for (uint32_t v = 18; v < 36; ++v) tube->add_ring_a(v);
+         for (uint32_t v : {0u, 2u, 4u}) tube->add_ring_b(v);
+       }},
       {"start.outputs.uv_maps",
        [](v1::Start* s) {
          s->mutable_outputs()->mutable_uv_maps()->set_size(64);

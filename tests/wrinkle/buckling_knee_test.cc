@@ -251,6 +251,42 @@ TEST(BucklingTubesTest, DescriptionsThatAreNotTubesAreRefusedSaidWhy) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.why;
     EXPECT_THAT(s.message(), HasSubstr(c.why));
   }
+  // Two rings of vertices: the part between them.
+  const auto ring = [](int row) {
+    std::vector<int32_t> r;
+    for (int k = 0; k < 24; ++k) r.push_back(row * 24 + k);
+    return r;
+  };
+  TubeDescription rings;
+  rings.ring_a = ring(1);
+  rings.ring_b = ring(5);
+  absl::StatusOr<MeshTopology> two_topology =
+      MeshTopology::Build(two.triangles, two.positions);
+  ASSERT_TRUE(two_topology.ok());
+  absl::StatusOr<std::vector<Tube>> between =
+      FindTubes(*two_topology, two.positions, {rings});
+  ASSERT_TRUE(between.ok()) << between.status();
+  EXPECT_EQ(between->front().triangles.size(), 4u * 48);  // rows 1 to 5
+  EXPECT_EQ(between->front().triangles.front(), 48);
+  const auto refused = [&](TubeDescription d, const char* why) {
+    const absl::Status st = Describe(two, {d});
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << why;
+    EXPECT_THAT(st.message(), HasSubstr(why));
+  };
+  TubeDescription bad = rings;
+  bad.ring_b = {120, 122, 124};
+  refused(bad,
+          "ring_b: vertices 120 and 122 are consecutive but share no edge");
+  bad = rings;
+  bad.ring_a = {24, 25};
+  refused(bad, "ring_a: 2 vertices, need 3 or more");
+  bad = rings;
+  bad.triangles = {0};
+  refused(bad, "give its triangles or two rings");
+  bad = rings;
+  bad.ring_b = ring(9 + 5);  // a ring of the other tube
+  refused(bad, "bound no part of the mesh between them");
+
   // Without descriptions, a mesh with no open tube says so.
   io::TriangleMesh strip = Tube24();
   strip.triangles.resize(24);

@@ -504,11 +504,107 @@ SurfacePoint TubeChart::Locate(double angle, double height) const {
   return point(*best, best_b);
 }
 
+absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
+    const MeshTopology& topology, absl::Span<const int32_t> ring_a,
+    absl::Span<const int32_t> ring_b) {
+  // Each ring as the set of its edges' triangles (welded edge -> faces).
+  absl::flat_hash_set<int32_t> ring_edges;
+  std::vector<int32_t> seeds[2];
+  const absl::Span<const int32_t> rings[2] = {ring_a, ring_b};
+  for (int r = 0; r < 2; ++r) {
+    const char* name = r == 0 ? "ring_a" : "ring_b";
+    const absl::Span<const int32_t> ring = rings[r];
+    if (ring.size() < 3) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: %d vertices, need 3 or more", name, ring.size()));
+    }
+    for (size_t i = 0; i < ring.size(); ++i) {
+      const int32_t a = ring[i], b = ring[(i + 1) % ring.size()];
+      if (a < 0 || a >= topology.num_vertices()) {
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s: vertex %d is out of range (the mesh has %d)",
+                            name, a, topology.num_vertices()));
+      }
+      if (b < 0 || b >= topology.num_vertices()) continue;  // reported next
+      const int32_t wa = topology.welded_vertex(a),
+                    wb = topology.welded_vertex(b);
+      bool found = false;
+      for (int32_t f : topology.vertex_faces(wa)) {
+        for (int k = 0; k < 3; ++k) {
+          const io::Triangle& t = topology.triangles()[f];
+          const int32_t e = topology.face_edges(f)[k];
+          const int32_t u = topology.welded_vertex(t[k]);
+          const int32_t v = topology.welded_vertex(t[(k + 1) % 3]);
+          if (e >= 0 && ((u == wa && v == wb) || (u == wb && v == wa))) {
+            found = true;
+            ring_edges.insert(e);
+            seeds[r].push_back(f);
+          }
+        }
+      }
+      if (!found) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s: vertices %d and %d are consecutive but share no edge", name, a,
+            b));
+      }
+    }
+  }
+  // From each triangle beside ring_a, the region bounded by both rings; the
+  // first that reaches a triangle beside ring_b.
+  const absl::flat_hash_set<int32_t> beside_b(seeds[1].begin(), seeds[1].end());
+  absl::flat_hash_set<int32_t> tried;
+  for (int32_t seed : seeds[0]) {
+    if (tried.contains(seed)) continue;
+    std::vector<int32_t> region, stack = {seed};
+    absl::flat_hash_set<int32_t> in_region = {seed};
+    bool reaches_b = false;
+    while (!stack.empty()) {
+      const int32_t f = stack.back();
+      stack.pop_back();
+      region.push_back(f);
+      reaches_b = reaches_b || beside_b.contains(f);
+      for (int k = 0; k < 3; ++k) {
+        const int32_t g = topology.face_neighbors(f)[k];
+        if (g < 0 || ring_edges.contains(topology.face_edges(f)[k])) continue;
+        if (in_region.insert(g).second) stack.push_back(g);
+      }
+    }
+    tried.insert(region.begin(), region.end());
+    if (reaches_b) {
+      std::sort(region.begin(), region.end());
+      return region;
+    }
+  }
+  return absl::InvalidArgumentError(
+      "ring_a and ring_b bound no part of the mesh between them");
+}
+
 absl::StatusOr<std::vector<Tube>> FindTubes(
     const MeshTopology& topology, absl::Span<const float> rest_positions,
     absl::Span<const TubeDescription> descriptions) {
   std::vector<Tube> tubes;
   if (!descriptions.empty()) {
+    // Rings first become the triangles between them.
+    std::vector<TubeDescription> resolved(descriptions.begin(),
+                                          descriptions.end());
+    for (size_t i = 0; i < resolved.size(); ++i) {
+      TubeDescription& d = resolved[i];
+      if (d.ring_a.empty() && d.ring_b.empty()) continue;
+      if (!d.triangles.empty() || d.ring_a.empty() || d.ring_b.empty()) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "tube %d: give its triangles or two rings (ring_a and ring_b), "
+            "not both",
+            i));
+      }
+      absl::StatusOr<std::vector<int32_t>> between =
+          TrianglesBetweenRings(topology, d.ring_a, d.ring_b);
+      if (!between.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrFormat("tube %d: %s", i, between.status().message()));
+      }
+      d.triangles = *std::move(between);
+    }
+    descriptions = resolved;
     if (absl::Status s = CheckTubeTopology(topology, descriptions); !s.ok()) {
       return s;
     }

@@ -22,11 +22,23 @@ namespace crease {
 // A client's description of one tube: its triangles (the caller's indices)
 // and, optionally, its axis. Without an axis it runs through the centroids of
 // the part's two boundary loops.
+// Or, instead of triangles, two rings of vertices (closed loops of mesh
+// edges, in order): the tube is the part between them.
 struct TubeDescription {
   std::vector<int32_t> triangles;
   std::optional<Eigen::Vector3d> axis_origin;
   std::optional<Eigen::Vector3d> axis_direction;
+  std::vector<int32_t> ring_a, ring_b;  // caller vertex indices
 };
+
+// The triangles between two rings of vertices (each a closed loop of mesh
+// edges): the part that is reached from ring_a's edges without crossing
+// either ring and that reaches ring_b. INVALID_ARGUMENT naming the ring and
+// why: a vertex out of range, fewer than 3 vertices, two consecutive
+// vertices that share no edge, or no part between the rings.
+absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
+    const MeshTopology& topology, absl::Span<const int32_t> ring_a,
+    absl::Span<const int32_t> ring_b);
 
 // A point on the coarse surface: three caller vertices and their weights
 // (summing to 1), so that it follows the animation.
