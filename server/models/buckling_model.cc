@@ -63,6 +63,10 @@ absl::StatusOr<BucklingParams> Params(const v1::BucklingParameters& p) {
 absl::StatusOr<std::vector<TubeDescription>> Tubes(
     const v1::BucklingParameters& p) {
   std::vector<TubeDescription> tubes;
+  if (static_cast<size_t>(p.tubes_size()) > kMaxTubes) {
+    return Invalid(
+        absl::StrFormat(".tubes: %d, over %d", p.tubes_size(), kMaxTubes));
+  }
   for (int i = 0; i < p.tubes_size(); ++i) {
     const v1::TubeDescription& t = p.tubes(i);
     TubeDescription d;
@@ -141,9 +145,20 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> BucklingModel::FromStart(
   CREASE_ASSIGN_OR_RETURN(BucklingParams params, Params(asked));
   CREASE_ASSIGN_OR_RETURN(std::vector<TubeDescription> descriptions,
                           Tubes(asked));
-  // The fine mesh fits half a message with its positions and normals.
-  params.max_fine_vertices =
-      std::min<int64_t>(kMaxFineVertices, in.limits.max_message_bytes / 2 / 24);
+  // Each frame's mesh (24 bytes a vertex, coarse ones too) fits half a
+  // message, and Started's topology (two triangles of 12 bytes and 6 UV
+  // floats a fine vertex, and the coarse triangles' 36 bytes each) one.
+  const int64_t message = in.limits.max_message_bytes;
+  params.max_fine_vertices = std::min(
+      {kMaxFineVertices,
+       message / 2 / 24 - static_cast<int64_t>(in.rest_positions.size() / 3),
+       (message - 4096) / 72 - static_cast<int64_t>(in.triangles.size())});
+  if (params.max_fine_vertices <= 0) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "%s: the coarse mesh alone fills this server's max_message_bytes "
+        "(%d)",
+        kField, message));
+  }
   absl::StatusOr<MeshTopology> topology =
       MeshTopology::Build(in.triangles, in.rest_positions);
   if (!topology.ok()) {

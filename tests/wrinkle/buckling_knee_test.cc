@@ -286,6 +286,17 @@ TEST(BucklingTubesTest, DescriptionsThatAreNotTubesAreRefusedSaidWhy) {
   bad = rings;
   bad.ring_b = ring(9 + 5);  // a ring of the other tube
   refused(bad, "bound no part of the mesh between them");
+  bad = rings;
+  bad.ring_a.push_back(24);  // a vertex twice: a ring costs its vertices once
+  refused(bad, "ring_a: vertex 24 appears twice");
+  // The same rings twice: the second is refused before its part is filled.
+  const absl::Status twice = Describe(two, {rings, rings});
+  EXPECT_THAT(twice.message(), HasSubstr("tube 1: the part beside ring_a"));
+  EXPECT_THAT(twice.message(), HasSubstr("is already in another tube"));
+  // At most kMaxTubes descriptions.
+  const absl::Status many =
+      Describe(two, std::vector<TubeDescription>(kMaxTubes + 1, Range(0, 48)));
+  EXPECT_THAT(many.message(), HasSubstr("1025 tubes described, over 1024"));
 
   // Without descriptions, a mesh with no open tube says so.
   io::TriangleMesh strip = Tube24();

@@ -5,7 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -173,6 +175,27 @@ std::vector<double> RingRadii(const BucklingMesh& m, int row) {
   const int columns = kPrimitiveCells * m.layouts()[0].diamonds;
   for (int i = 0; i < columns; ++i) radii.push_back(Radial(Fine(m, i, row)));
   return radii;
+}
+
+// Coordinates past kMaxCoordinate (whose float normals would overflow to NaN)
+// and non-finite ones are refused, and nothing changes.
+TEST(BucklingMeshTest, CoordinatesItCannotFoldAreRefused) {
+  const Cylinder c = MakeCylinder(kRadius, kLength, 24, 9);
+  Built b = Build(c);
+  const std::vector<float> before(b.mesh.positions().begin(),
+                                  b.mesh.positions().end());
+  for (const float bad : {1e20f, std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN()}) {
+    std::vector<float> frame = c.positions;
+    frame[4] = bad;
+    const absl::Status s = b.mesh.Update(frame);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_TRUE(
+        std::equal(before.begin(), before.end(), b.mesh.positions().begin()));
+  }
+  std::vector<float> frame = c.positions;
+  frame.pop_back();
+  EXPECT_EQ(b.mesh.Update(frame).code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(BucklingMeshTest, NoFoldsAtRestOrStretched) {

@@ -310,8 +310,10 @@ absl::Status BucklingMesh::Update(absl::Span<const float> positions) {
                         positions.size(), num_coarse_vertices_));
   }
   for (float x : positions) {
-    if (!std::isfinite(x)) {
-      return absl::InvalidArgumentError("positions: not finite");
+    // Beyond this, float sums of normals overflow and every value turns NaN.
+    if (!(std::abs(x) <= kMaxCoordinate)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "positions: %g is not finite or beyond %g", x, kMaxCoordinate));
     }
   }
   stats_ = {};
@@ -463,7 +465,7 @@ void BucklingMesh::FoldDiamonds(int t) {
   };
   const auto gain = [&](double now, double rest) {
     if (params_.diamond_depth == DiamondDepth::kDevelopable) return 1.0;
-    return std::clamp(1 - now / rest, 0.0, 1.0);
+    return rest > 0 ? std::clamp(1 - now / rest, 0.0, 1.0) : 0.0;
   };
   const auto add = [&](int ci, int cj, double depth, bool pyramid) {
     AddFold(g.columns, g.smooth_normal, ci, cj, depth, pyramid,

@@ -25,6 +25,8 @@ namespace crease {
 
 // Fine grid cells per primitive side (8 x 8 quads: 128 triangles).
 inline constexpr int kPrimitiveCells = 8;
+// The largest coordinate the model takes (model units).
+inline constexpr double kMaxCoordinate = 1e12;
 
 // What the last frame folded, for tests and the frame's answer.
 struct BucklingFrameStats {
@@ -53,8 +55,9 @@ class BucklingMesh {
       absl::Span<const Tube> tubes, const BucklingParams& params);
 
   // One frame of the coarse animation (packed xyz per caller vertex, as
-  // many as the rest pose). INVALID_ARGUMENT for a wrong length or
-  // non-finite values (then nothing changes). Allocates nothing.
+  // many as the rest pose). INVALID_ARGUMENT for a wrong length or values
+  // that are not finite or beyond kMaxCoordinate (then nothing changes).
+  // Allocates nothing.
   absl::Status Update(absl::Span<const float> positions);
 
   // The fine mesh of every tube, in order: fixed triangles and UVs (u

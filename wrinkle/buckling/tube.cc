@@ -132,11 +132,16 @@ Eigen::Vector3d Position(absl::Span<const float> positions, int32_t v) {
   return {positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]};
 }
 
-// Welded vertex -> one caller vertex with that id.
-std::vector<int32_t> CallerOfWelded(const MeshTopology& topology) {
-  std::vector<int32_t> caller(topology.num_welded_vertices(), -1);
-  for (int32_t v = topology.num_vertices() - 1; v >= 0; --v) {
-    caller[topology.welded_vertex(v)] = v;
+// Welded vertex -> one caller vertex with that id, over a part's triangles
+// only (so a mesh of many parts costs each part its own size).
+using CallerMap = absl::flat_hash_map<int32_t, int32_t>;
+CallerMap CallerOfWelded(const MeshTopology& topology,
+                         absl::Span<const int32_t> triangles) {
+  CallerMap caller;
+  for (int32_t f : triangles) {
+    for (int32_t v : topology.triangles()[f]) {
+      caller.emplace(topology.welded_vertex(v), v);
+    }
   }
   return caller;
 }
@@ -189,13 +194,13 @@ class LoopHeight {
 
 // Fills the tube's axis (from the loops when not described) and radius.
 absl::Status PlaceAxis(const std::vector<std::vector<int32_t>>& loops,
-                       const std::vector<int32_t>& caller,
+                       const CallerMap& caller,
                        absl::Span<const float> positions,
                        const TubeDescription* description, Tube* tube) {
   Eigen::Vector3d centroid[2];
   for (int i = 0; i < 2; ++i) {
     centroid[i].setZero();
-    for (int32_t w : loops[i]) centroid[i] += Position(positions, caller[w]);
+    for (int32_t w : loops[i]) centroid[i] += Position(positions, caller.at(w));
     centroid[i] /= static_cast<double>(loops[i].size());
   }
   if (description != nullptr && description->axis_direction) {
@@ -216,7 +221,7 @@ absl::Status PlaceAxis(const std::vector<std::vector<int32_t>>& loops,
   }
   const Eigen::Vector3d& axis = tube->axis_direction;
   Eigen::Vector3d zero =
-      Position(positions, caller[loops[0][0]]) - tube->axis_origin;
+      Position(positions, caller.at(loops[0][0])) - tube->axis_origin;
   zero -= zero.dot(axis) * axis;
   if (zero.norm() < 1e-12) zero = axis.unitOrthogonal();
   tube->angle_zero = zero.normalized();
@@ -240,13 +245,14 @@ absl::Status ChartVertices(const MeshTopology& topology,
         WrapAngle(std::atan2(radial.dot(e2), radial.dot(tube->angle_zero))),
         q.dot(d));
   };
-  const std::vector<int32_t> caller = CallerOfWelded(topology);
+  const CallerMap caller = CallerOfWelded(topology, tube->triangles);
   LoopHeight ends[2];
   for (int i = 0; i < 2; ++i) {
     std::vector<double> angles, heights;
     for (int32_t w : loops[i]) {
       double radius;
-      const Eigen::Vector2d ah = polar(Position(positions, caller[w]), &radius);
+      const Eigen::Vector2d ah =
+          polar(Position(positions, caller.at(w)), &radius);
       angles.push_back(ah.x());
       heights.push_back(ah.y());
     }
@@ -319,11 +325,11 @@ void OrderLoopsAlongAxis(const MeshTopology& topology,
                          absl::Span<const float> rest_positions,
                          const Tube& tube,
                          std::vector<std::vector<int32_t>>* loops) {
-  const std::vector<int32_t> caller = CallerOfWelded(topology);
+  const CallerMap caller = CallerOfWelded(topology, tube.triangles);
   const auto mean_height = [&](const std::vector<int32_t>& loop) {
     double sum = 0;
     for (int32_t w : loop) {
-      sum += (Position(rest_positions, caller[w]) - tube.axis_origin)
+      sum += (Position(rest_positions, caller.at(w)) - tube.axis_origin)
                  .dot(tube.axis_direction);
     }
     return sum / static_cast<double>(loop.size());
@@ -348,8 +354,9 @@ absl::StatusOr<Tube> ValidateTube(const MeshTopology& topology,
   }
   Tube tube;
   tube.triangles = std::move(triangles);
-  if (absl::Status s = PlaceAxis(loops, CallerOfWelded(topology), positions,
-                                 description, &tube);
+  if (absl::Status s =
+          PlaceAxis(loops, CallerOfWelded(topology, tube.triangles), positions,
+                    description, &tube);
       !s.ok()) {
     return s;
   }
@@ -429,10 +436,11 @@ absl::Status TubeChart::BuildGrid(std::vector<double> widths,
     std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
     return std::max(v[v.size() / 2], 1e-9);
   };
-  columns_ = std::clamp(static_cast<int>(std::lround(kTwoPi / median(widths))),
-                        1, kMaxCells);
-  rows_ = std::clamp(static_cast<int>(std::lround(1 / median(heights))), 1,
-                     kMaxCells);
+  // Clamped before the cast: a tiny median would overflow an int.
+  columns_ = static_cast<int>(
+      std::lround(std::clamp(kTwoPi / median(widths), 1.0, double{kMaxCells})));
+  rows_ = static_cast<int>(
+      std::lround(std::clamp(1 / median(heights), 1.0, double{kMaxCells})));
   cells_.resize(static_cast<size_t>(columns_) * rows_);
   int64_t entries = 0;
   for (int32_t index = 0; index < static_cast<int32_t>(triangles_.size());
@@ -506,7 +514,7 @@ SurfacePoint TubeChart::Locate(double angle, double height) const {
 
 absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
     const MeshTopology& topology, absl::Span<const int32_t> ring_a,
-    absl::Span<const int32_t> ring_b) {
+    absl::Span<const int32_t> ring_b, absl::flat_hash_set<int32_t>* owned) {
   // Each ring as the set of its edges' triangles (welded edge -> faces).
   absl::flat_hash_set<int32_t> ring_edges;
   std::vector<int32_t> seeds[2];
@@ -517,6 +525,15 @@ absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
     if (ring.size() < 3) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: %d vertices, need 3 or more", name, ring.size()));
+    }
+    // Each vertex once (so a ring costs at most its vertices' triangles).
+    absl::flat_hash_set<int32_t> seen;
+    for (int32_t v : ring) {
+      if (v >= 0 && v < topology.num_vertices() &&
+          !seen.insert(topology.welded_vertex(v)).second) {
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s: vertex %d appears twice", name, v));
+      }
     }
     for (size_t i = 0; i < ring.size(); ++i) {
       const int32_t a = ring[i], b = ring[(i + 1) % ring.size()];
@@ -555,6 +572,11 @@ absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
   absl::flat_hash_set<int32_t> tried;
   for (int32_t seed : seeds[0]) {
     if (tried.contains(seed)) continue;
+    if (owned != nullptr && owned->contains(seed)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "the part beside ring_a (triangle %d) is already in another tube",
+          seed));
+    }
     std::vector<int32_t> region, stack = {seed};
     absl::flat_hash_set<int32_t> in_region = {seed};
     bool reaches_b = false;
@@ -572,6 +594,7 @@ absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
     tried.insert(region.begin(), region.end());
     if (reaches_b) {
       std::sort(region.begin(), region.end());
+      if (owned != nullptr) owned->insert(region.begin(), region.end());
       return region;
     }
   }
@@ -584,9 +607,18 @@ absl::StatusOr<std::vector<Tube>> FindTubes(
     absl::Span<const TubeDescription> descriptions) {
   std::vector<Tube> tubes;
   if (!descriptions.empty()) {
-    // Rings first become the triangles between them.
+    if (descriptions.size() > kMaxTubes) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%d tubes described, over %d", descriptions.size(), kMaxTubes));
+    }
+    // Rings first become the triangles between them; a ring pair whose part
+    // another description holds is refused before its part is filled.
     std::vector<TubeDescription> resolved(descriptions.begin(),
                                           descriptions.end());
+    absl::flat_hash_set<int32_t> owned;
+    for (const TubeDescription& d : resolved) {
+      owned.insert(d.triangles.begin(), d.triangles.end());
+    }
     for (size_t i = 0; i < resolved.size(); ++i) {
       TubeDescription& d = resolved[i];
       if (d.ring_a.empty() && d.ring_b.empty()) continue;
@@ -597,7 +629,7 @@ absl::StatusOr<std::vector<Tube>> FindTubes(
             i));
       }
       absl::StatusOr<std::vector<int32_t>> between =
-          TrianglesBetweenRings(topology, d.ring_a, d.ring_b);
+          TrianglesBetweenRings(topology, d.ring_a, d.ring_b, &owned);
       if (!between.ok()) {
         return absl::InvalidArgumentError(
             absl::StrFormat("tube %d: %s", i, between.status().message()));
@@ -643,6 +675,12 @@ absl::StatusOr<std::vector<Tube>> FindTubes(
     absl::StatusOr<Tube> tube =
         ValidateTube(topology, rest_positions, std::move(triangles), nullptr);
     if (tube.ok()) {
+      if (tubes.size() == kMaxTubes) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "more than %d parts of the mesh are open tubes; describe the "
+            "ones to fold",
+            kMaxTubes));
+      }
       tubes.push_back(*std::move(tube));
     } else if (parts < 3) {
       absl::StrAppendFormat(&rejected, "; part %d (from triangle %d): %s",

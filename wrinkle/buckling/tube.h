@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "wrinkle/core/mesh.h"
@@ -34,11 +35,17 @@ struct TubeDescription {
 // The triangles between two rings of vertices (each a closed loop of mesh
 // edges): the part that is reached from ring_a's edges without crossing
 // either ring and that reaches ring_b. INVALID_ARGUMENT naming the ring and
-// why: a vertex out of range, fewer than 3 vertices, two consecutive
-// vertices that share no edge, or no part between the rings.
+// why: a vertex out of range or there twice, fewer than 3 vertices, two
+// consecutive vertices that share no edge, no part between the rings, or
+// (with `owned`: the triangles of other tubes, to which the part is added)
+// a part another tube holds, found before the part is filled.
 absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
     const MeshTopology& topology, absl::Span<const int32_t> ring_a,
-    absl::Span<const int32_t> ring_b);
+    absl::Span<const int32_t> ring_b,
+    absl::flat_hash_set<int32_t>* owned = nullptr);
+
+// The most tubes a mesh may have (described, or found).
+inline constexpr size_t kMaxTubes = 1024;
 
 // A point on the coarse surface: three caller vertices and their weights
 // (summing to 1), so that it follows the animation.
