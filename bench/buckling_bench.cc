@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <numbers>
 #include <string>
 #include <vector>
 
@@ -22,6 +21,7 @@
 #include "common/stopwatch.h"
 #include "tests/testing/bundled_path.h"
 #include "wrinkle/buckling/buckling_mesh.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/animation.h"
 
 namespace crease {
@@ -43,23 +43,8 @@ io::Animation Input(double length) {
     return *std::move(knee);
   }
   io::Animation a;
-  const int around = 24, rings = static_cast<int>(length / 0.03) + 1;
-  for (int r = 0; r < rings; ++r) {
-    for (int k = 0; k < around; ++k) {
-      const double t = 2 * std::numbers::pi * k / around;
-      a.mesh.positions.insert(a.mesh.positions.end(),
-                              {static_cast<float>(0.1 * std::cos(t)),
-                               static_cast<float>(length * r / (rings - 1)),
-                               static_cast<float>(-0.1 * std::sin(t))});
-    }
-  }
-  for (int r = 0; r + 1 < rings; ++r) {
-    for (int k = 0; k < around; ++k) {
-      const int32_t p = r * around + k, q = r * around + (k + 1) % around;
-      a.mesh.triangles.push_back({p, p + around, q});
-      a.mesh.triangles.push_back({q, p + around, q + around});
-    }
-  }
+  a.mesh =
+      MakeOpenCylinder(0.1, length, 24, static_cast<int>(length / 0.03) + 1);
   a.frames.num_points = a.mesh.num_vertices();
   for (int f = 0; f < 60; ++f) {
     const double squeeze = 1 - 0.3 * f / 59, turn = 0.5 * f / 59;

@@ -97,8 +97,8 @@ struct Pipeline {
   std::unique_ptr<Session> session;
   std::unique_ptr<GpuContext> gpu;
   std::unique_ptr<FrameRenderer> renderer;
-  std::optional<BucklingMesh> buckling;  // --model buckling
-  CombinedMesh buckled;                  // what it draws
+  std::optional<BucklingMesh> buckling;        // --model buckling
+  CombinedMesh buckled;                        // what it draws
   std::optional<WrinklePattern> pattern;       // --model amplitude_maps
   std::optional<AmplitudeModel> wrinkle_maps;  // on the Session's welding
 };

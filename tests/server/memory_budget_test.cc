@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <numbers>
 #include <string>
 #include <utility>
 #include <vector>
@@ -107,23 +106,7 @@ TEST(MemoryBudgetTest, EstimatesCoverWhatSessionsHold) {
 // An open cylinder of `around` x `rings` vertices (radius 0.1, length 1).
 io::Animation Cylinder(int around, int rings) {
   io::Animation a;
-  for (int r = 0; r < rings; ++r) {
-    for (int k = 0; k < around; ++k) {
-      const double t = 2 * std::numbers::pi * k / around;
-      a.mesh.positions.insert(
-          a.mesh.positions.end(),
-          {static_cast<float>(0.1 * std::cos(t)),
-           static_cast<float>(static_cast<double>(r) / (rings - 1)),
-           static_cast<float>(-0.1 * std::sin(t))});
-    }
-  }
-  for (int r = 0; r + 1 < rings; ++r) {
-    for (int k = 0; k < around; ++k) {
-      const int32_t p = r * around + k, q = r * around + (k + 1) % around;
-      a.mesh.triangles.push_back({p, p + around, q});
-      a.mesh.triangles.push_back({q, p + around, q + around});
-    }
-  }
+  a.mesh = MakeOpenCylinder(0.1, 1.0, around, rings);
   return a;
 }
 

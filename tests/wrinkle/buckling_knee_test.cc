@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numbers>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -17,6 +16,7 @@
 #include "wrinkle/buckling/buckling_mesh.h"
 #include "wrinkle/buckling/tube.h"
 #include "wrinkle/core/mesh.h"
+#include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease {
 namespace {
@@ -161,27 +161,9 @@ TEST(BucklingKneeTest, FoldsWhereItGathersAndNeverIntersectsItself) {
   EXPECT_GT(deepest, 0.3 * layout.row_heights[0]);
 }
 
-// A cylinder around +y as in buckling_test.cc, `around` x `rings`.
+// A cylinder around +y of 24 x 9 vertices, radius 0.1, 0.4 long from y0.
 io::TriangleMesh Tube24(double y0 = 0) {
-  io::TriangleMesh m;
-  const int around = 24, rings = 9;
-  for (int r = 0; r < rings; ++r) {
-    for (int k = 0; k < around; ++k) {
-      const double a = 2 * std::numbers::pi * k / around;
-      m.positions.insert(m.positions.end(),
-                         {static_cast<float>(0.1 * std::cos(a)),
-                          static_cast<float>(y0 + 0.05 * r),
-                          static_cast<float>(-0.1 * std::sin(a))});
-    }
-  }
-  for (int r = 0; r + 1 < rings; ++r) {
-    for (int k = 0; k < around; ++k) {
-      const int32_t a = r * around + k, b = r * around + (k + 1) % around;
-      m.triangles.push_back({a, a + around, b});
-      m.triangles.push_back({b, a + around, b + around});
-    }
-  }
-  return m;
+  return MakeOpenCylinder(0.1, 0.4, 24, 9, y0);
 }
 
 absl::Status Describe(const io::TriangleMesh& m,

@@ -16,6 +16,7 @@
 #include "wrinkle/buckling/layout.h"
 #include "wrinkle/buckling/tube.h"
 #include "wrinkle/core/mesh.h"
+#include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease {
 namespace {
@@ -23,35 +24,10 @@ namespace {
 using ::testing::HasSubstr;
 constexpr double kPi = std::numbers::pi;
 
-// An open cylinder around +y: `around` vertices a ring, `rings` rings from
-// y = 0 to `length`, wound with outward normals.
-struct Cylinder {
-  std::vector<float> positions;
-  std::vector<io::Triangle> triangles;
-  int around = 0, rings = 0;
-};
-
+// An open cylinder around +y (MakeOpenCylinder), from y = 0.
+using Cylinder = io::TriangleMesh;
 Cylinder MakeCylinder(double radius, double length, int around, int rings) {
-  Cylinder c;
-  c.around = around;
-  c.rings = rings;
-  for (int r = 0; r < rings; ++r) {
-    for (int k = 0; k < around; ++k) {
-      const double a = 2 * kPi * k / around;
-      c.positions.push_back(static_cast<float>(radius * std::cos(a)));
-      c.positions.push_back(static_cast<float>(length * r / (rings - 1)));
-      c.positions.push_back(static_cast<float>(-radius * std::sin(a)));
-    }
-  }
-  for (int r = 0; r + 1 < rings; ++r) {
-    for (int k = 0; k < around; ++k) {
-      const int32_t a = r * around + k, b = r * around + (k + 1) % around;
-      const int32_t c2 = a + around, d = b + around;
-      c.triangles.push_back({a, c2, b});
-      c.triangles.push_back({b, c2, d});
-    }
-  }
-  return c;
+  return MakeOpenCylinder(radius, length, around, rings);
 }
 
 // Each vertex mapped by f(x, y, z) -> new position.

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "tests/testing/session_runner.h"
@@ -71,20 +72,33 @@ int32_t FaceNear(const SurfaceFrame& surface, int num_faces, double x, double z,
   return best;
 }
 
+// The wrinkle traced from the triangle nearest the middle of the sheet
+// squeezed along x (`seed`: that triangle's centroid); none if it fails.
+std::optional<WrinklePath> TraceFromMiddle(const Squeezed& s,
+                                           Eigen::Vector3d* seed) {
+  const SurfaceFrame& surface = s.session->surface();
+  SegmentIndex segments;
+  segments.Reset(s.session->num_triangles());
+  TraceScratch scratch;
+  const int32_t face = FaceNear(surface, s.session->num_triangles(),
+                                0.5 * testing::kSqueeze, 0.5, seed);
+  WrinklePath path;
+  if (!TraceFromSeed(surface, face, *seed, TracingParams{}, segments, 0, 0.0,
+                     scratch, &path)) {
+    return std::nullopt;
+  }
+  return path;
+}
+
 TEST(TracingTest, UniformSqueezeTracesAStraightLineAcrossToTheBorders) {
   // Squeezed along x: the wrinkle runs along z, from border to border.
   auto s = Squeeze(false);
   ASSERT_NE(s, nullptr);
   const SurfaceFrame& surface = s->session->surface();
-  SegmentIndex segments;
-  segments.Reset(s->session->num_triangles());
-  TraceScratch scratch;
   Eigen::Vector3d seed;
-  const int32_t face = FaceNear(surface, s->session->num_triangles(),
-                                0.5 * testing::kSqueeze, 0.5, &seed);
-  WrinklePath path;
-  ASSERT_TRUE(TraceFromSeed(surface, face, seed, TracingParams{}, segments, 0,
-                            0.0, scratch, &path));
+  const std::optional<WrinklePath> traced = TraceFromMiddle(*s, &seed);
+  ASSERT_TRUE(traced.has_value());
+  WrinklePath path = *traced;
   EXPECT_EQ(CheckPath(s->session->topology(), path), "");
   double z_lo = 1e300, z_hi = -1e300;
   for (const EdgePoint& p : path.points) {
@@ -139,15 +153,10 @@ TEST(TracingTest, SmoothingPullsAKinkBackTowardTheChord) {
   auto s = Squeeze(false);
   ASSERT_NE(s, nullptr);
   const SurfaceFrame& surface = s->session->surface();
-  SegmentIndex segments;
-  segments.Reset(s->session->num_triangles());
-  TraceScratch scratch;
   Eigen::Vector3d seed;
-  const int32_t face = FaceNear(surface, s->session->num_triangles(),
-                                0.5 * testing::kSqueeze, 0.5, &seed);
-  WrinklePath path;
-  ASSERT_TRUE(TraceFromSeed(surface, face, seed, TracingParams{}, segments, 0,
-                            0.0, scratch, &path));
+  const std::optional<WrinklePath> traced = TraceFromMiddle(*s, &seed);
+  ASSERT_TRUE(traced.has_value());
+  WrinklePath path = *traced;
   ASSERT_GE(path.points.size(), 8u);
   // Kink one interior point along its edge, then smooth.
   const size_t k = path.points.size() / 2;

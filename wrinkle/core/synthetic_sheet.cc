@@ -6,6 +6,28 @@
 
 namespace crease {
 
+io::TriangleMesh MakeOpenCylinder(double radius, double length, int around,
+                                  int rings, double y0) {
+  io::TriangleMesh mesh;
+  for (int r = 0; r < rings; ++r) {
+    for (int k = 0; k < around; ++k) {
+      const double a = 2 * std::numbers::pi * k / around;
+      mesh.positions.push_back(static_cast<float>(radius * std::cos(a)));
+      mesh.positions.push_back(
+          static_cast<float>(y0 + length * r / (rings - 1)));
+      mesh.positions.push_back(static_cast<float>(-radius * std::sin(a)));
+    }
+  }
+  for (int r = 0; r + 1 < rings; ++r) {
+    for (int k = 0; k < around; ++k) {
+      const int32_t p = r * around + k, q = r * around + (k + 1) % around;
+      mesh.triangles.push_back({p, p + around, q});
+      mesh.triangles.push_back({q, p + around, q + around});
+    }
+  }
+  return mesh;
+}
+
 io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth) {
   io::TriangleMesh mesh;
   mesh.positions.reserve(3 * static_cast<size_t>(nx + 1) * (nz + 1));

@@ -11,6 +11,12 @@ namespace crease {
 // XZ plane, `width` x `depth`, at y = 0. For tests and benchmarks at any size.
 io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth);
 
+// An open cylinder around +y: `rings` rings of `around` vertices (angle
+// counter-clockwise about +y from +x) from y = y0 to y0 + length, wound with
+// outward normals. For the buckling model's tests and benchmarks.
+io::TriangleMesh MakeOpenCylinder(double radius, double length, int around,
+                                  int rings, double y0 = 0);
+
 // Planar UVs for a sheet made by MakeGridSheet(_, _, width, depth): corner
 // uv = (x / width, z / depth), filled into sheet->corner_uvs.
 void SetSheetUvs(float width, float depth, io::TriangleMesh* sheet);
