@@ -195,6 +195,89 @@ void BM_DrawPipeline(benchmark::State& state, const std::string& name,
   state.SetItemsProcessed(state.iterations() * kFrames);
 }
 
+// BM_DrawPipeline's read-back, `batch` frames to a target (stacked, one
+// clear, resolve and read-back each: FrameRenderer::DrawBatchToReadback),
+// each batch's pixels split per frame and freed as they arrive.
+void BM_DrawBatches(benchmark::State& state, const std::string& name,
+                    int width, int height, int batch, bool wrinkled = true,
+                    int samples = 4) {
+  Scene& scene = SceneOf(name);
+  RenderOptions options;
+  options.width = width;
+  options.height = height;
+  options.samples = samples;
+  constexpr int kFrames = 64, kSlots = 4;
+  std::vector<PreparedFrame> prepared(batch);
+  std::vector<const PreparedFrame*> frames;
+  absl::Status status;
+  for (PreparedFrame& p : prepared) {
+    status.Update(
+        FrameRenderer::Prepare(scene.mesh(), wrinkled ? &scene.wrinkles : nullptr,
+                               options, &p));
+    frames.push_back(&p);
+  }
+  auto renderer = FrameRenderer::Create(&Gpu(), batch * (kSlots + 1));
+  auto readback = PixelReadback::Create(&Gpu(), kSlots);
+  if (!status.ok() || !readback.ok() || !renderer.ok()) {
+    state.SkipWithError("prepare, renderer or read-back ring failed");
+    return;
+  }
+  for (auto _ : state) {
+    std::deque<ReadbackTicket> pending;
+    auto finish = [&] {
+      auto pixels = (*readback)->Finish(pending.front());
+      pending.pop_front();
+      if (!pixels.ok()) return pixels.status();
+      return std::move(*pixels).Split(batch).status();
+    };
+    for (int i = 0; i < kFrames / batch && status.ok(); ++i) {
+      if (static_cast<int>(pending.size()) == kSlots) status = finish();
+      auto ticket = (*renderer)->DrawBatchToReadback(frames, readback->get());
+      if (ticket.ok()) pending.push_back(*ticket);
+      if (!ticket.ok()) status = ticket.status();
+    }
+    while (!pending.empty() && status.ok()) status = finish();
+    if (!status.ok()) {
+      state.SkipWithError(std::string(status.message()).c_str());
+      return;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * (kFrames / batch) * batch);
+}
+
+[[maybe_unused]] const bool kBatchesRegistered = [] {
+  for (const auto& [width, height] : {std::pair{640, 480}, {1920, 1080}}) {
+    for (int batch : {1, 2, 4, 8}) {
+      if (batch > FrameRenderer::MaxBatchFrames(height)) continue;
+      benchmark::RegisterBenchmark(
+          absl::StrFormat("BM_DrawBatches/fox_walk/%dx%d/batch:%d", width,
+                          height, batch)
+              .c_str(),
+          [width, height, batch](benchmark::State& state) {
+            BM_DrawBatches(state, "fox_walk", width, height, batch);
+          })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
+  for (const auto& [label, wrinkled, samples] :
+       {std::tuple{"plain", false, 4}, {"samples:1", true, 1}}) {
+    for (int batch : {1, 8}) {
+      benchmark::RegisterBenchmark(
+          absl::StrFormat("BM_DrawBatches/fox_walk/640x480/batch:%d/%s", batch,
+                          label)
+              .c_str(),
+          [batch, wrinkled, samples](benchmark::State& state) {
+            BM_DrawBatches(state, "fox_walk", 640, 480, batch, wrinkled,
+                           samples);
+          })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
+  return true;
+}();
+
 [[maybe_unused]] const bool kPipelineRegistered = [] {
   for (const auto& [width, height] : {std::pair{640, 480}, {1920, 1080}}) {
     for (const auto& [mode, read_back, slots] :

@@ -73,6 +73,7 @@ struct FrameRenderer::Gl {
   std::vector<int32_t> welded;         // the pattern's, when none is given
   GLint wrinkles_flag = -1;
   std::optional<gl::OffscreenTarget> target;
+  std::optional<gl::OffscreenTarget> batch_target;  // DrawBatchToReadback's
   gl::LightingUniforms lighting;
   GLint view_projection = -1, forward = -1, reach_per_depth = -1;
 };
@@ -82,6 +83,7 @@ FrameRenderer::FrameRenderer(GpuContext* gpu)
 absl::Status FrameRenderer::ReleaseTarget() {
   if (!gl_->target) return absl::OkStatus();
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
+  gl_->batch_target.reset();
   const int samples = gl_->target->samples();
   gl_->target.reset();
   // Deleting is not enough: the driver's state still holds the last-bound
@@ -246,8 +248,56 @@ absl::Status FrameRenderer::BindTarget(const RenderOptions& options) {
 
 absl::Status FrameRenderer::DrawPrepared(const PreparedFrame& frame,
                                          RenderStats* stats) {
+  CREASE_RETURN_IF_ERROR(BindTarget(frame.data_->options));
+  return DrawIntoBoundTarget(frame, stats);
+}
+
+int FrameRenderer::MaxBatchFrames(int height) {
+  return height < 1 ? 0 : gl::kMaxImageSide / height;
+}
+
+absl::StatusOr<ReadbackTicket> FrameRenderer::DrawBatchToReadback(
+    absl::Span<const PreparedFrame* const> frames, PixelReadback* readback) {
+  if (frames.empty()) return absl::InvalidArgumentError("an empty batch");
+  const RenderOptions& first = frames.front()->data_->options;
+  const int count = static_cast<int>(frames.size());
+  if (count > MaxBatchFrames(first.height)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "a batch of %d frames %d rows high is over %d rows", count,
+        first.height, gl::kMaxImageSide));
+  }
+  for (const PreparedFrame* frame : frames) {
+    const RenderOptions& o = frame->data_->options;
+    if (o.width != first.width || o.height != first.height ||
+        std::max(o.samples, 1) != std::max(first.samples, 1)) {
+      return absl::InvalidArgumentError(
+          "a batch's frames must share width, height and samples");
+    }
+  }
+  CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
+  CREASE_RETURN_IF_ERROR(gl::EnsureOffscreenTarget(
+      first.width, first.height * count, first.samples, &gl_->batch_target));
+  const gl::OffscreenTarget& target = *gl_->batch_target;
+  target.Bind();
+  target.Clear(first.background);
+  glEnable(GL_DEPTH_TEST);
+  for (int i = 0; i < count; ++i) {
+    const RenderOptions& o = frames[i]->data_->options;
+    glViewport(0, i * first.height, first.width, first.height);
+    if (o.background != first.background) {
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(0, i * first.height, first.width, first.height);
+      glClearBufferfv(GL_COLOR, 0, o.background.data());
+      glDisable(GL_SCISSOR_TEST);
+    }
+    CREASE_RETURN_IF_ERROR(DrawIntoBoundTarget(*frames[i], nullptr));
+  }
+  return readback->Start(target);
+}
+
+absl::Status FrameRenderer::DrawIntoBoundTarget(const PreparedFrame& frame,
+                                                RenderStats* stats) {
   const PreparedFrame::Data& d = *frame.data_;
-  CREASE_RETURN_IF_ERROR(BindTarget(d.options));
   gl::ApplyCulling(d.culling);
   CREASE_RETURN_IF_ERROR(Upload(frame));
   SetUniforms(d.view, d.options, d.draw_wrinkles);

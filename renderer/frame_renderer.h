@@ -173,6 +173,18 @@ class FrameRenderer {
   absl::StatusOr<ReadbackTicket> DrawToReadback(const PreparedFrame& frame,
                                                 PixelReadback* readback,
                                                 RenderStats* stats = nullptr);
+  // Draws `frames` (at least one; all of one width, height and sample
+  // count, their total height at most gl::kMaxImageSide) stacked into one
+  // target, frame i in rows [i * height, (i + 1) * height) counted from the
+  // bottom, and starts reading them all back in one go: one clear, one
+  // resolve and one read-back for the batch instead of one each, the GPU
+  // drawing the frames back to back. Split the arrived pixels with
+  // ReadbackPixels::Split. InvalidArgument for frames of different sizes or
+  // a batch too tall; Start's errors.
+  absl::StatusOr<ReadbackTicket> DrawBatchToReadback(
+      absl::Span<const PreparedFrame* const> frames, PixelReadback* readback);
+  // The largest batch of `height`-row frames DrawBatchToReadback takes.
+  static int MaxBatchFrames(int height);
   // Draws a prepared frame and leaves it in the renderer's target, unread:
   // what the drawing alone costs (benchmarks).
   absl::Status Draw(const PreparedFrame& frame, RenderStats* stats = nullptr) {
@@ -196,6 +208,9 @@ class FrameRenderer {
                             const FrameWrinkles* wrinkles,
                             const RenderOptions& options, RenderStats* stats);
   absl::Status DrawPrepared(const PreparedFrame& frame, RenderStats* stats);
+  // DrawPrepared's work after the target is bound: into the current viewport.
+  absl::Status DrawIntoBoundTarget(const PreparedFrame& frame,
+                                   RenderStats* stats);
   absl::Status DrawPattern(const RenderMesh& mesh,
                            const PatternWrinkles& wrinkles,
                            const RenderOptions& options, RenderStats* stats);

@@ -15,7 +15,7 @@ namespace crease::renderer {
 // on the GL thread and end on an encoding thread.
 struct ReadbackPixels::Ring {
   absl::Mutex mu;
-  std::vector<bool> leased ABSL_GUARDED_BY(mu);
+  std::vector<int> leased ABSL_GUARDED_BY(mu);  // leases of each slot
   int leases ABSL_GUARDED_BY(mu) = 0;
 };
 
@@ -47,7 +47,7 @@ ReadbackPixels::~ReadbackPixels() { Release(); }
 void ReadbackPixels::Release() {
   if (ring_ == nullptr || slot_ < 0) return;
   absl::MutexLock lock(&ring_->mu);
-  ring_->leased[slot_] = false;
+  --ring_->leased[slot_];
   --ring_->leases;
   slot_ = -1;
   ring_.reset();
@@ -66,6 +66,35 @@ image::RgbaImage ReadbackPixels::ToImage() const {
   return image;
 }
 
+absl::StatusOr<std::vector<ReadbackPixels>> ReadbackPixels::Split(
+    int parts) && {
+  if (ring_ == nullptr || slot_ < 0) {
+    return absl::InvalidArgumentError("splitting an empty lease");
+  }
+  if (parts < 1 || rows_.height % parts != 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%d rows do not split into %d equal parts", rows_.height, parts));
+  }
+  {
+    absl::MutexLock lock(&ring_->mu);
+    ring_->leased[slot_] += parts - 1;
+    ring_->leases += parts - 1;
+  }
+  const int height = rows_.height / parts;
+  const size_t part_bytes = static_cast<size_t>(rows_.width) * height * 4;
+  std::vector<ReadbackPixels> split;
+  split.reserve(parts);
+  for (int i = 0; i < parts; ++i) {
+    const image::RgbaRows rows{rows_.width, height, rows_.data + part_bytes * i,
+                               rows_.bottom_up};
+    split.push_back(ReadbackPixels(ring_, slot_, rows));
+  }
+  // This lease's count went to the last part.
+  ring_.reset();
+  slot_ = -1;
+  return split;
+}
+
 PixelReadback::PixelReadback(GpuContext* gpu)
     : gpu_(gpu), ring_(std::make_shared<ReadbackPixels::Ring>()) {}
 
@@ -76,7 +105,7 @@ absl::StatusOr<std::unique_ptr<PixelReadback>> PixelReadback::Create(
   std::unique_ptr<PixelReadback> readback(new PixelReadback(gpu));
   readback->slots_.resize(slots);
   absl::MutexLock lock(&readback->ring_->mu);
-  readback->ring_->leased.assign(slots, false);
+  readback->ring_->leased.assign(slots, 0);
   return readback;
 }
 
@@ -227,7 +256,7 @@ absl::StatusOr<ReadbackPixels> PixelReadback::Finish(
   }
   {
     absl::MutexLock lock(&ring_->mu);
-    ring_->leased[ticket.slot] = true;
+    ring_->leased[ticket.slot] = 1;
     ++ring_->leases;
   }
   const image::RgbaRows rows{slot.width, slot.height,

@@ -37,6 +37,11 @@ class ReadbackPixels {
   const image::RgbaRows& rows() const { return rows_; }
   // A top-down copy, for tests and callers that keep the image.
   image::RgbaImage ToImage() const;
+  // Cuts a batch's pixels (FrameRenderer::DrawBatchToReadback) into `parts`
+  // leases of height / parts rows each, part i from row i * height / parts
+  // up (GL's order): each frame's own rows, no copy. The slot is free once
+  // every part is gone. InvalidArgument unless parts divides the height.
+  absl::StatusOr<std::vector<ReadbackPixels>> Split(int parts) &&;
 
  private:
   friend class PixelReadback;

@@ -1,5 +1,6 @@
 #include "renderer/pixel_readback.h"
 
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -91,6 +92,114 @@ TEST_F(PixelReadbackTest, ArrivedAfterFinishingAndTrimFreesLargeSlots) {
   auto pixels_again = readback_->Finish(*again);
   ASSERT_TRUE(pixels_again.ok()) << pixels_again.status();
   EXPECT_EQ(pixels_again->ToImage().pixels.size(), 64u * 48u * 4u);
+}
+
+// Pixels of `image` (top to bottom) that differ from `rows` (a part of a
+// batch, bottom to top) by more than `tolerance` in some channel.
+int PixelsDiffering(const image::RgbaImage& image, const image::RgbaRows& rows,
+                    int tolerance) {
+  int differing = 0;
+  for (int y = 0; y < image.height; ++y) {
+    const uint8_t* a = image.pixels.data() + size_t{4} * image.width * y;
+    const uint8_t* b =
+        rows.data + size_t{4} * rows.width * (rows.height - 1 - y);
+    for (int x = 0; x < image.width * 4; x += 4) {
+      bool differs = false;
+      for (int c = 0; c < 4; ++c) differs |= std::abs(a[x + c] - b[x + c]) > tolerance;
+      differing += differs;
+    }
+  }
+  return differing;
+}
+
+// A batch draws each frame as Render draws it alone: different meshes, with
+// and without wrinkles, one with its own background, stacked in one target
+// and read back once. Each part's lease keeps the slot until the last goes.
+TEST_F(PixelReadbackTest, BatchedFramesEqualFramesDrawnAlone) {
+  SqueezedSheet sheet = RunSqueezedSheet();
+  ASSERT_NE(sheet.session, nullptr);
+  const FrameWrinkles wrinkles = WrinklesOf(*sheet.session);
+  ASSERT_FALSE(wrinkles.points.empty());
+  RenderOptions options;
+  options.width = 160;
+  options.height = 120;
+  RenderOptions dark = options;
+  dark.background = {0.1f, 0.1f, 0.1f, 1.0f};
+  const RenderMesh sheet_mesh = MeshOf(*sheet.session, sheet.positions);
+  struct Part {
+    RenderMesh mesh;
+    const FrameWrinkles* wrinkles;
+    RenderOptions options;
+  };
+  const std::vector<Part> parts = {{Frame(10), nullptr, options},
+                                   {sheet_mesh, &wrinkles, dark},
+                                   {Frame(40), nullptr, options}};
+  std::vector<PreparedFrame> prepared(parts.size());
+  std::vector<const PreparedFrame*> batch;
+  std::vector<image::RgbaImage> alone;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ASSERT_TRUE(FrameRenderer::Prepare(parts[i].mesh, parts[i].wrinkles,
+                                       parts[i].options, &prepared[i])
+                    .ok());
+    batch.push_back(&prepared[i]);
+    auto image =
+        renderer_->Render(parts[i].mesh, parts[i].wrinkles, parts[i].options);
+    ASSERT_TRUE(image.ok()) << image.status();
+    alone.push_back(*std::move(image));
+  }
+  auto ticket = renderer_->DrawBatchToReadback(batch, readback_.get());
+  ASSERT_TRUE(ticket.ok()) << ticket.status();
+  auto pixels = readback_->Finish(*ticket);
+  ASSERT_TRUE(pixels.ok()) << pixels.status();
+  EXPECT_EQ(pixels->rows().height, 3 * 120);
+  auto split = std::move(*pixels).Split(3);
+  ASSERT_TRUE(split.ok()) << split.status();
+  ASSERT_EQ(split->size(), 3u);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const image::RgbaRows& rows = (*split)[i].rows();
+    ASSERT_EQ(rows.width, 160);
+    ASSERT_EQ(rows.height, 120);
+    // Drawn the same way, a few rows higher: equal, to the rounding of a
+    // corner's window position (none on llvmpipe).
+    EXPECT_LE(PixelsDiffering(alone[i], rows, 2), 160 * 120 / 1000) << i;
+    // Each part is its own frame: it differs from the others.
+    EXPECT_GT(PixelsDiffering(alone[(i + 1) % 3], rows, 2), 160 * 120 / 20)
+        << i;
+  }
+  EXPECT_EQ(readback_->free_slots(), 1);  // leased by the parts
+  (*split)[0] = ReadbackPixels();
+  (*split)[2] = ReadbackPixels();
+  EXPECT_EQ(readback_->free_slots(), 1);
+  split->clear();
+  EXPECT_EQ(readback_->free_slots(), 2);
+}
+
+TEST_F(PixelReadbackTest, BatchesOfMixedSizesOrTooTallAreRefused) {
+  RenderOptions small, large;
+  small.width = large.width = 64;
+  small.height = 48;
+  large.height = 64;
+  PreparedFrame a, b;
+  ASSERT_TRUE(FrameRenderer::Prepare(Frame(1), nullptr, small, &a).ok());
+  ASSERT_TRUE(FrameRenderer::Prepare(Frame(1), nullptr, large, &b).ok());
+  EXPECT_EQ(renderer_->DrawBatchToReadback({&a, &b}, readback_.get())
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(renderer_->DrawBatchToReadback({}, readback_.get()).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  const int most = FrameRenderer::MaxBatchFrames(48);
+  std::vector<const PreparedFrame*> too_many(most + 1, &a);
+  EXPECT_EQ(
+      renderer_->DrawBatchToReadback(too_many, readback_.get()).status().code(),
+      absl::StatusCode::kInvalidArgument);
+  // A lease splits only into parts that divide its rows.
+  auto ticket = renderer_->DrawBatchToReadback({&a, &a}, readback_.get());
+  ASSERT_TRUE(ticket.ok()) << ticket.status();
+  auto pixels = readback_->Finish(*ticket);
+  ASSERT_TRUE(pixels.ok()) << pixels.status();
+  EXPECT_EQ(std::move(*pixels).Split(5).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(PixelReadbackTest, AGlErrorFailsTheHealthCheckOnce) {
