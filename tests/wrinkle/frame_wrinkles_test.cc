@@ -67,6 +67,34 @@ TEST(FrameWrinklesTest, ExportCopiesTheTrackersFrame) {
   EXPECT_EQ(again.points.size(), wrinkles.points.size());
 }
 
+// The triangle lists are built when first read after a frame, not in the
+// frame: read after every frame or only after the last, they are the same.
+TEST(FrameWrinklesTest, ListsReadLateAreTheLastFramesLists) {
+  const io::TriangleMesh sheet = MakeGridSheet(20, 20, 1.0f, 1.0f);
+  auto every_frame = testing::NewSession(sheet);
+  auto last_only = testing::NewSession(sheet);
+  FrameWrinkles read_each_time, read_once;
+  int frames = 0;
+  for (const auto& frame : testing::SqueezeThenHold(sheet, 0.5, 10)) {
+    ASSERT_TRUE(every_frame->ProcessFrame(frame).ok());
+    ASSERT_TRUE(last_only->ProcessFrame(frame).ok());
+    every_frame->tracker().ExportFrame(&read_each_time);
+    ++frames;
+  }
+  ASSERT_GT(frames, 2);
+  last_only->tracker().ExportFrame(&read_once);
+  ASSERT_FALSE(read_once.ranges.empty());
+  EXPECT_EQ(read_once.range_offsets, read_each_time.range_offsets);
+  ASSERT_EQ(read_once.ranges.size(), read_each_time.ranges.size());
+  for (size_t r = 0; r < read_once.ranges.size(); ++r) {
+    EXPECT_EQ(read_once.ranges[r].wrinkle, read_each_time.ranges[r].wrinkle);
+    EXPECT_EQ(read_once.ranges[r].first_segment,
+              read_each_time.ranges[r].first_segment);
+    EXPECT_EQ(read_once.ranges[r].last_segment,
+              read_each_time.ranges[r].last_segment);
+  }
+}
+
 // Refined points of one wrinkle along a circle of radius `radius`, `step`
 // radians apart, `segments` path segments of k points each, width 1.
 void AddArcWrinkle(double radius, double step, int segments, int k,

@@ -77,6 +77,7 @@ void WrinkleTracker::Initialize(const SurfaceFrame& surface) {
   // No wrinkles yet: empty lists for every triangle.
   range_offsets_.assign(surface.topology->num_triangles() + 1, 0);
   ranges_.clear();
+  ranges_stale_ = false;
   if (params_.min_width > 0) {
     min_width_ = params_.min_width;
     return;
@@ -585,6 +586,17 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
       shapes_[w].mid_height *= scale;
     }
   }
+  shaped_topology_ = surface.topology;
+  shaped_positions_.assign(surface.positions.begin(), surface.positions.end());
+  ranges_stale_ = true;
+}
+
+void WrinkleTracker::EnsureRanges() const {
+  if (!ranges_stale_) return;
+  ranges_stale_ = false;
+  SurfaceFrame surface;
+  surface.topology = shaped_topology_;
+  surface.positions = shaped_positions_;
   BuildTriangleRanges(surface, paths_, shapes_, params_.samples_per_segment,
                       ranges_scratch_, &range_offsets_, &ranges_);
 }
@@ -599,6 +611,7 @@ void WrinkleTracker::ExportFrame(FrameWrinkles* out) const {
     out->point_offsets.push_back(static_cast<int32_t>(out->points.size()));
     out->segments.push_back(paths_[w].num_segments());
   }
+  EnsureRanges();
   out->range_offsets.assign(range_offsets_.begin(), range_offsets_.end());
   out->ranges.assign(ranges_.begin(), ranges_.end());
 }

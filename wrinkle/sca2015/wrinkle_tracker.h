@@ -115,9 +115,17 @@ class WrinkleTracker {
   double min_width() const { return min_width_; }
   const std::vector<WrinklePath>& wrinkles() const { return paths_; }
   const std::vector<WrinkleShape>& shapes() const { return shapes_; }
-  // CSR over triangles: ranges()[offsets()[f] .. offsets()[f + 1]).
-  const std::vector<int32_t>& range_offsets() const { return range_offsets_; }
-  const std::vector<TriangleWrinkleRange>& ranges() const { return ranges_; }
+  // CSR over triangles: ranges()[offsets()[f] .. offsets()[f + 1]). Built
+  // on the first call after a Step (from the positions that Step shaped on),
+  // not in Step: a session that only sends paths never pays for them.
+  const std::vector<int32_t>& range_offsets() const {
+    EnsureRanges();
+    return range_offsets_;
+  }
+  const std::vector<TriangleWrinkleRange>& ranges() const {
+    EnsureRanges();
+    return ranges_;
+  }
   int births() const { return births_; }
   const std::vector<WrinkleDeath>& deaths() const { return deaths_; }
   // Length change of each wrinkle in this frame's length update, relative (|dL|
@@ -179,6 +187,8 @@ class WrinkleTracker {
   // noise.
   bool SpansConfinedBand(const SurfaceFrame& surface, int32_t face,
                          double length);
+  // Builds the triangle lists of the last Shape when they are stale.
+  void EnsureRanges() const;
 
   WrinkleParams params_;
   double min_width_ = 0;
@@ -187,8 +197,13 @@ class WrinkleTracker {
   uint32_t next_id_ = 1;
   std::vector<WrinklePath> paths_;
   std::vector<WrinkleShape> shapes_;
-  std::vector<int32_t> range_offsets_;
-  std::vector<TriangleWrinkleRange> ranges_;
+  // The lists are built lazily (EnsureRanges), from the topology and
+  // positions the last Shape used, kept here.
+  mutable std::vector<int32_t> range_offsets_;
+  mutable std::vector<TriangleWrinkleRange> ranges_;
+  mutable bool ranges_stale_ = false;
+  const MeshTopology* shaped_topology_ = nullptr;
+  std::vector<Eigen::Vector3d> shaped_positions_;
   int births_ = 0;
   std::vector<WrinkleDeath> deaths_;
   double max_length_update_ = 0;
@@ -199,7 +214,7 @@ class WrinkleTracker {
   TraceScratch trace_scratch_;
   JoinScratch join_scratch_;
   PersistenceScratch persistence_scratch_;
-  TriangleRangesScratch ranges_scratch_;
+  mutable TriangleRangesScratch ranges_scratch_;
   // Seed triangles: compression peaks, and (with seed_at_peaks) the others,
   // which may seed only pleats.
   std::vector<int32_t> order_, candidates_, band_candidates_;
