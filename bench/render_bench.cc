@@ -198,8 +198,8 @@ void BM_DrawPipeline(benchmark::State& state, const std::string& name,
 // BM_DrawPipeline's read-back, `batch` frames to a target (stacked, one
 // clear, resolve and read-back each: FrameRenderer::DrawBatchToReadback),
 // each batch's pixels split per frame and freed as they arrive.
-void BM_DrawBatches(benchmark::State& state, const std::string& name,
-                    int width, int height, int batch, bool wrinkled = true,
+void BM_DrawBatches(benchmark::State& state, const std::string& name, int width,
+                    int height, int batch, bool wrinkled = true,
                     int samples = 4) {
   Scene& scene = SceneOf(name);
   RenderOptions options;
@@ -211,9 +211,8 @@ void BM_DrawBatches(benchmark::State& state, const std::string& name,
   std::vector<const PreparedFrame*> frames;
   absl::Status status;
   for (PreparedFrame& p : prepared) {
-    status.Update(
-        FrameRenderer::Prepare(scene.mesh(), wrinkled ? &scene.wrinkles : nullptr,
-                               options, &p));
+    status.Update(FrameRenderer::Prepare(
+        scene.mesh(), wrinkled ? &scene.wrinkles : nullptr, options, &p));
     frames.push_back(&p);
   }
   auto renderer = FrameRenderer::Create(&Gpu(), batch * (kSlots + 1));

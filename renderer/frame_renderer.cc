@@ -262,9 +262,9 @@ absl::StatusOr<ReadbackTicket> FrameRenderer::DrawBatchToReadback(
   const RenderOptions& first = frames.front()->data_->options;
   const int count = static_cast<int>(frames.size());
   if (count > MaxBatchFrames(first.height)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "a batch of %d frames %d rows high is over %d rows", count,
-        first.height, gl::kMaxImageSide));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("a batch of %d frames %d rows high is over %d rows",
+                        count, first.height, gl::kMaxImageSide));
   }
   for (const PreparedFrame* frame : frames) {
     const RenderOptions& o = frame->data_->options;

@@ -105,7 +105,8 @@ int PixelsDiffering(const image::RgbaImage& image, const image::RgbaRows& rows,
         rows.data + size_t{4} * rows.width * (rows.height - 1 - y);
     for (int x = 0; x < image.width * 4; x += 4) {
       bool differs = false;
-      for (int c = 0; c < 4; ++c) differs |= std::abs(a[x + c] - b[x + c]) > tolerance;
+      for (int c = 0; c < 4; ++c)
+        differs |= std::abs(a[x + c] - b[x + c]) > tolerance;
       differing += differs;
     }
   }
@@ -182,10 +183,9 @@ TEST_F(PixelReadbackTest, BatchesOfMixedSizesOrTooTallAreRefused) {
   PreparedFrame a, b;
   ASSERT_TRUE(FrameRenderer::Prepare(Frame(1), nullptr, small, &a).ok());
   ASSERT_TRUE(FrameRenderer::Prepare(Frame(1), nullptr, large, &b).ok());
-  EXPECT_EQ(renderer_->DrawBatchToReadback({&a, &b}, readback_.get())
-                .status()
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      renderer_->DrawBatchToReadback({&a, &b}, readback_.get()).status().code(),
+      absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(renderer_->DrawBatchToReadback({}, readback_.get()).status().code(),
             absl::StatusCode::kInvalidArgument);
   const int most = FrameRenderer::MaxBatchFrames(48);
