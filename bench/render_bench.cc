@@ -48,10 +48,18 @@ struct Scene {
   int frame = 0;
   FrameWrinkles wrinkles;  // the session's at `frame`
 
+  // As the server gives it: the closure found once (ClosedAndConsistent).
   RenderMesh mesh() const {
-    return {animation.frames.Sample(frame), animation.mesh.triangles,
-            session->topology().weld_map()};
+    RenderMesh mesh{animation.frames.Sample(frame), animation.mesh.triangles,
+                    session->topology().weld_map()};
+    if (!closed) {
+      std::vector<uint64_t> edges;
+      closed = ClosedAndConsistent(mesh.triangles, mesh.welded, &edges);
+    }
+    mesh.closed_and_consistent = closed;
+    return mesh;
   }
+  mutable std::optional<bool> closed;
 };
 
 GpuContext& Gpu() {

@@ -52,33 +52,46 @@ void SmoothNormals::Compute(const RenderMesh& mesh) {
   }
 }
 
-Closure ClassifyClosure(const RenderMesh& mesh,
-                        std::vector<uint64_t>* scratch) {
+bool ClosedAndConsistent(absl::Span<const io::Triangle> triangles,
+                         absl::Span<const int32_t> welded,
+                         std::vector<uint64_t>* scratch) {
   std::vector<uint64_t>& edges = *scratch;
   edges.clear();
-  double volume = 0;  // six times the signed volume
-  for (const io::Triangle& t : mesh.triangles) {
+  for (const io::Triangle& t : triangles) {
     for (int k = 0; k < 3; ++k) {
-      const int32_t a = mesh.welded[t[k]], b = mesh.welded[t[(k + 1) % 3]];
-      if (a == b) return Closure::kOpen;  // degenerate: no clean surface
+      const int32_t a = welded[t[k]], b = welded[t[(k + 1) % 3]];
+      if (a == b) return false;  // degenerate: no clean surface
       edges.push_back(EdgeKey(a, b));
     }
+  }
+  std::sort(edges.begin(), edges.end());
+  for (size_t i = 0; i < edges.size(); ++i) {
+    if (i + 1 < edges.size() && edges[i + 1] == edges[i]) {
+      return false;  // an edge used twice the same way
+    }
+    const uint64_t reverse = edges[i] << 32 | edges[i] >> 32;
+    if (!std::binary_search(edges.begin(), edges.end(), reverse)) {
+      return false;  // a boundary edge (or inconsistent winding)
+    }
+  }
+  return !edges.empty();
+}
+
+Closure ClassifyClosure(const RenderMesh& mesh,
+                        std::vector<uint64_t>* scratch) {
+  const bool closed =
+      mesh.closed_and_consistent.has_value()
+          ? *mesh.closed_and_consistent
+          : ClosedAndConsistent(mesh.triangles, mesh.welded, scratch);
+  if (!closed) return Closure::kOpen;
+  double volume = 0;  // six times the signed volume
+  for (const io::Triangle& t : mesh.triangles) {
     const Eigen::Vector3d p0 = Vertex(mesh.positions, t[0]).cast<double>();
     const Eigen::Vector3d p1 = Vertex(mesh.positions, t[1]).cast<double>();
     const Eigen::Vector3d p2 = Vertex(mesh.positions, t[2]).cast<double>();
     volume += p0.dot(p1.cross(p2));
   }
-  std::sort(edges.begin(), edges.end());
-  for (size_t i = 0; i < edges.size(); ++i) {
-    if (i + 1 < edges.size() && edges[i + 1] == edges[i]) {
-      return Closure::kOpen;  // an edge used twice the same way
-    }
-    const uint64_t reverse = edges[i] << 32 | edges[i] >> 32;
-    if (!std::binary_search(edges.begin(), edges.end(), reverse)) {
-      return Closure::kOpen;  // a boundary edge (or inconsistent winding)
-    }
-  }
-  if (edges.empty() || volume == 0) return Closure::kOpen;
+  if (volume == 0) return Closure::kOpen;
   return volume > 0 ? Closure::kClosedOutward : Closure::kClosedInward;
 }
 

@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -32,6 +33,11 @@ struct RenderMesh {
   // upwards), as io::TriangleMesh::corner_uvs: needed by the UV-space maps
   // (UvMapRenderer) only.
   absl::Span<const float> corner_uvs = {};
+  // Whether the triangles, welded, are closed and consistently wound
+  // (ClosedAndConsistent), when the caller knows it: a session's topology
+  // does not change, so it finds this once; unset: found every frame (for
+  // culling), which costs a sort of every edge.
+  std::optional<bool> closed_and_consistent = std::nullopt;
 };
 
 // InvalidArgument for positions that are not finite xyz triples, triangles
@@ -64,6 +70,12 @@ class SmoothNormals {
 // volume (counter-clockwise seen from outside). `scratch` is reused.
 enum class Closure { kOpen, kClosedOutward, kClosedInward };
 Closure ClassifyClosure(const RenderMesh& mesh, std::vector<uint64_t>* scratch);
+// ClassifyClosure's topological half: every directed edge of the welded
+// triangles once and its reverse once, no triangle with repeated ids. Ids
+// must be in range (ValidateRenderMesh).
+bool ClosedAndConsistent(absl::Span<const io::Triangle> triangles,
+                         absl::Span<const int32_t> welded,
+                         std::vector<uint64_t>* scratch);
 
 // Buffers of one frame's wrinkles, laid out as the shaders declare them
 // (std430, or RGBA32F texels for the buffer textures).

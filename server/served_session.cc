@@ -98,6 +98,12 @@ RenderJob ServedSession::MakeRenderJob(const std::atomic<bool>* abandoned) {
   RenderJob job;
   job.mesh = {positions_, setup_.triangles, analysis_->topology().weld_map(),
               setup_.corner_uvs};
+  if (!closed_and_consistent_.has_value()) {
+    std::vector<uint64_t> edges;
+    closed_and_consistent_ = renderer::ClosedAndConsistent(
+        job.mesh.triangles, job.mesh.welded, &edges);
+  }
+  job.mesh.closed_and_consistent = closed_and_consistent_;
   // A plain image (ImageRequest.plain) draws no model's wrinkles; UV maps
   // (SCA 2015's only) still bake the traced ones.
   if (setup_.render_options.wrinkles || setup_.uv_maps) {

@@ -78,6 +78,9 @@ class ServedSession {
   std::vector<float> positions_;  // the frame being answered
   // The frame's camera, when it carried one (kept for the frames after).
   std::optional<image::Camera> frame_camera_;
+  // The mesh's closure for culling (renderer::ClosedAndConsistent), found on
+  // the first image frame: the topology never changes within a session.
+  std::optional<bool> closed_and_consistent_;
   // When the client gives no camera: the first frame's framing, kept steady.
   std::optional<image::Camera> steady_camera_;
 };

@@ -519,5 +519,36 @@ TEST(ClassifyClosureTest, TetrahedraSoupsAndOpenMeshes) {
   }
 }
 
+// The topological half found once (a session's) gives the same culling as
+// finding it every frame; the sign still follows the frame's positions.
+TEST(ClassifyClosureTest, AClosureFoundOnceClassifiesLikeEveryFrame) {
+  const float tetra[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const float mirrored[] = {0, 0, 0, -1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const int32_t welded[] = {0, 1, 2, 3};
+  const std::vector<io::Triangle> outward = {
+      {0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  const std::vector<io::Triangle> open(outward.begin(), outward.end() - 1);
+  std::vector<uint64_t> scratch;
+  EXPECT_TRUE(ClosedAndConsistent(outward, welded, &scratch));
+  EXPECT_FALSE(ClosedAndConsistent(open, welded, &scratch));
+  RenderMesh known{tetra, outward, welded};
+  known.closed_and_consistent = true;
+  EXPECT_EQ(ClassifyClosure(known, &scratch), Closure::kClosedOutward);
+  known.positions = mirrored;  // the same topology turned inside out
+  EXPECT_EQ(ClassifyClosure(known, &scratch), Closure::kClosedInward);
+  known.closed_and_consistent = false;  // the caller's word is taken
+  EXPECT_EQ(ClassifyClosure(known, &scratch), Closure::kOpen);
+  const io::Animation fox = testing::LoadBundled("fox_walk");
+  int num_welded = 0;
+  const std::vector<int32_t> fox_welded = WeldVerticesRelative(
+      fox.mesh.positions, kDefaultWeldRelativeTolerance, &num_welded);
+  RenderMesh frame{fox.frames.Sample(10), fox.mesh.triangles, fox_welded};
+  const Closure every_frame = ClassifyClosure(frame, &scratch);
+  frame.closed_and_consistent =
+      ClosedAndConsistent(frame.triangles, frame.welded, &scratch);
+  EXPECT_TRUE(*frame.closed_and_consistent);
+  EXPECT_EQ(ClassifyClosure(frame, &scratch), every_frame);
+}
+
 }  // namespace
 }  // namespace crease::renderer
