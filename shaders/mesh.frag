@@ -18,6 +18,11 @@ uniform vec3 u_forward;
 uniform float u_reach_per_depth;
 // Shade, u_eye and the lights: cloth_lighting.glsl, inserted before.
 
+// Wrinkles narrower than this on screen (pixels across) are shaded on the
+// 2x2 sub-pixels below; wider ones with one lookup over the pixel's
+// footprint.
+const float kSubPixelBelowPixels = 4.0;
+
 // Where a pixel a wrinkle reaches is shaded: the centres of its 2x2
 // sub-pixels, in pixels from its centre. Each is looked up and filtered
 // across the wrinkles on its own (a quarter of the footprint), so the ends,
@@ -41,22 +46,34 @@ void main() {
   float margin =
       min(0.5 * max(length(dpdx), length(dpdy)),
           u_reach_per_depth * max(dot(te_position - u_eye, u_forward), 0.0));
-  if (list.y > 0 && WrinkleReaches(list.x, list.y, te_position, te_center,
-                                   smooth_n, dpdx, dpdy, margin)) {
-    for (int i = 0; i < 4; ++i) {
-      vec3 offset = kSubPixels[i].x * dpdx + kSubPixels[i].y * dpdy;
-      vec3 n = normalize(te_normal + kSubPixels[i].x * dndx +
-                         kSubPixels[i].y * dndy);
+  float narrowest = list.y > 0
+                        ? NarrowestReaching(list.x, list.y, te_position,
+                                            te_center, smooth_n, dpdx, dpdy,
+                                            margin)
+                        : 0.0;
+  if (narrowest > 0.0) {
+    // 2x2 sub-pixels only where a wrinkle this narrow has its ends, bends
+    // and crossings within a pixel or two; across a wider one the pixel's
+    // own footprint, box-filtered in slices, is the same average for a
+    // quarter of the work (the sub-pixels were 36 % of the frame on an
+    // H200: docs/benchmarks.md).
+    int subpixels = narrowest < kSubPixelBelowPixels ? 4 : 1;
+    float scale = subpixels == 4 ? 1.0 : 0.0;
+    float footprint = subpixels == 4 ? 0.5 : 1.0;
+    for (int i = 0; i < subpixels; ++i) {
+      vec3 offset = scale * (kSubPixels[i].x * dpdx + kSubPixels[i].y * dpdy);
+      vec3 n = normalize(te_normal + scale * (kSubPixels[i].x * dndx +
+                                              kSubPixels[i].y * dndy));
       vec3 sub_v = normalize(u_eye - te_center - offset);
       vec4 nx, ny, nz;
-      float occlusion = WrinkleShading(list.x, list.y, te_position + offset,
-                                       te_center + offset, n, 0.5 * dpdx,
-                                       0.5 * dpdy, margin, nx, ny, nz);
+      float occlusion = WrinkleShading(
+          list.x, list.y, te_position + offset, te_center + offset, n,
+          footprint * dpdx, footprint * dpdy, margin, nx, ny, nz);
       for (int j = 0; j < kSlices; ++j) {
         color += Shade(facing * vec3(nx[j], ny[j], nz[j]), sub_v, occlusion);
       }
     }
-    color /= float(4 * kSlices);
+    color /= float(subpixels * kSlices);
   } else {
     color = Shade(facing * smooth_n, v, 1.0);
   }
