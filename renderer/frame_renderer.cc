@@ -71,7 +71,7 @@ struct FrameRenderer::Gl {
   PreparedFrame prepared;              // Render's own
   std::vector<uint64_t> edge_scratch;  // the pattern's ClassifyClosure
   std::vector<int32_t> welded;         // the pattern's, when none is given
-  GLint wrinkles_flag = -1;
+  GLint wrinkles_flag = -1, subpixels = -1;
   std::optional<gl::OffscreenTarget> target;
   std::optional<gl::OffscreenTarget> batch_target;  // DrawBatchToReadback's
   gl::LightingUniforms lighting;
@@ -125,6 +125,7 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
       glGetUniformLocation(g.program.get(), "u_view_projection");
   g.lighting = gl::LightingUniforms(g.program.get());
   g.wrinkles_flag = glGetUniformLocation(g.program.get(), "u_wrinkles");
+  g.subpixels = glGetUniformLocation(g.program.get(), "u_subpixels");
   g.forward = glGetUniformLocation(g.program.get(), "u_forward");
   g.reach_per_depth =
       glGetUniformLocation(g.program.get(), "u_reach_per_depth");
@@ -227,6 +228,7 @@ void FrameRenderer::SetUniforms(const gl::SceneView& view,
       view.view_projection.row(1).head<3>().norm() * 0.5f * options.height;
   glUniform1f(g.reach_per_depth, kFootprintReachPixels / focal_pixels);
   glUniform1i(g.wrinkles_flag, draw_wrinkles ? 1 : 0);
+  glUniform1i(g.subpixels, options.wrinkle_subpixels == 4 ? 4 : 1);
 }
 
 int FrameRenderer::DrawPatches(int num_patches, int max_level,

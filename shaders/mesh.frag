@@ -12,21 +12,19 @@ in vec3 te_center;
 flat in int te_triangle;
 out vec4 out_color;
 uniform bool u_wrinkles;
+// 4: a pixel a wrinkle reaches is looked up on its 2x2 sub-pixels; 1: once,
+// over its whole footprint (RenderOptions::wrinkle_subpixels).
+uniform int u_subpixels;
 // The view direction, and kFootprintReachPixels (renderer/frame_data.h) in
 // world units per unit of depth along it: the cap on the lookup's margin.
 uniform vec3 u_forward;
 uniform float u_reach_per_depth;
 // Shade, u_eye and the lights: cloth_lighting.glsl, inserted before.
 
-// Wrinkles narrower than this on screen (pixels across) are shaded on the
-// 2x2 sub-pixels below; wider ones with one lookup over the pixel's
-// footprint.
-const float kSubPixelBelowPixels = 4.0;
-
-// Where a pixel a wrinkle reaches is shaded: the centres of its 2x2
-// sub-pixels, in pixels from its centre. Each is looked up and filtered
-// across the wrinkles on its own (a quarter of the footprint), so the ends,
-// bends and crossings of wrinkles are sampled along them as well.
+// With u_subpixels 4, where a pixel a wrinkle reaches is shaded: the centres
+// of its 2x2 sub-pixels, in pixels from its centre. Each is looked up and
+// filtered across the wrinkles on its own (a quarter of the footprint), so
+// the ends, bends and crossings of wrinkles are sampled along them as well.
 const vec2 kSubPixels[4] = vec2[](vec2(-0.25, -0.25), vec2(0.25, -0.25),
                                   vec2(-0.25, 0.25), vec2(0.25, 0.25));
 
@@ -46,18 +44,9 @@ void main() {
   float margin =
       min(0.5 * max(length(dpdx), length(dpdy)),
           u_reach_per_depth * max(dot(te_position - u_eye, u_forward), 0.0));
-  float narrowest = list.y > 0
-                        ? NarrowestReaching(list.x, list.y, te_position,
-                                            te_center, smooth_n, dpdx, dpdy,
-                                            margin)
-                        : 0.0;
-  if (narrowest > 0.0) {
-    // 2x2 sub-pixels only where a wrinkle this narrow has its ends, bends
-    // and crossings within a pixel or two; across a wider one the pixel's
-    // own footprint, box-filtered in slices, is the same average for a
-    // quarter of the work (the sub-pixels were 36 % of the frame on an
-    // H200: docs/benchmarks.md).
-    int subpixels = narrowest < kSubPixelBelowPixels ? 4 : 1;
+  if (list.y > 0 && WrinkleReaches(list.x, list.y, te_position, te_center,
+                                   smooth_n, dpdx, dpdy, margin)) {
+    int subpixels = u_subpixels == 4 ? 4 : 1;
     float scale = subpixels == 4 ? 1.0 : 0.0;
     float footprint = subpixels == 4 ? 0.5 : 1.0;
     for (int i = 0; i < subpixels; ++i) {

@@ -107,15 +107,13 @@ bool WrinkleAcross(int r, vec3 p, vec3 n, float margin, out float line_distance,
   return true;
 }
 
-// The width on screen, in pixels across it, of the narrowest wrinkle over
-// ranges [first, first + count) that reaches the pixel; 0 when none does. A
-// sub-pixel's footprint (see mesh.frag) reaches at most 0.6 of the pixel's
+// Whether any wrinkle over ranges [first, first + count) reaches the pixel:
+// a sub-pixel's footprint (see mesh.frag) reaches at most 0.6 of the pixel's
 // steps (0.25 (|x| + |y|) + half its own 0.5) from the pixel's centre, which
 // the 0.5 of `margin` plus the lookup's slack around p covers. Arguments as
 // for WrinkleShading.
-float NarrowestReaching(int first, int count, vec3 p, vec3 center, vec3 n,
-                        vec3 dpdx, vec3 dpdy, float margin) {
-  float narrowest = 0.0;
+bool WrinkleReaches(int first, int count, vec3 p, vec3 center, vec3 n,
+                    vec3 dpdx, vec3 dpdy, float margin) {
   int r = first;
   do {  // see kLoopNote
     float line_distance, width, height;
@@ -123,13 +121,10 @@ float NarrowestReaching(int first, int count, vec3 p, vec3 center, vec3 n,
     if (r >= first + count ||
         !WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
       continue;
-    float step = length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
-    if (line_distance + dot(center - p, dir) - 0.6 * step < 0.5 * width) {
-      float pixels = width / max(step, 1e-30);
-      narrowest = narrowest == 0.0 ? pixels : min(narrowest, pixels);
-    }
+    float reach = 0.6 * length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
+    if (line_distance + dot(center - p, dir) - reach < 0.5 * width) return true;
   } while (++r < first + count);
-  return narrowest;
+  return false;
 }
 
 // Integrals from 0 to t (odd in t, in half-widths) of the unit profile P (the

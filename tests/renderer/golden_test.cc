@@ -165,15 +165,27 @@ TEST_F(GoldenTest, SubPixelWrinkleDoesNotAlias) {
     }
     return image.ok() ? *std::move(image) : image::RgbaImage{};
   };
-  const image::RgbaImage image = render(1, true);
   const image::RgbaImage high = render(4, true), plain_high = render(4, false);
+  const image::RgbaImage image = render(1, true);
+  options.wrinkle_subpixels = 4;
+  const image::RgbaImage on_subpixels = render(1, true);
   const double difference = WrinkleDifference(image, high, plain_high);
+  const double subpixel_difference =
+      WrinkleDifference(on_subpixels, high, plain_high);
   SaveTestImage(image, "sub_pixel_wrinkle");
   SaveTestImage(image::BoxDownsample(high, 4), "sub_pixel_wrinkle_reference");
-  std::printf("sub-pixel wrinkle: mean difference %.2f\n", difference);
-  // Footprint-filtered normals: 0.75. The previous shader (normals at the
-  // centroid, a headlight): 6.3, a stippled line.
+  std::printf(
+      "sub-pixel wrinkle: mean difference %.2f (one lookup), %.2f (2x2 "
+      "sub-pixels)\n",
+      difference, subpixel_difference);
+  // Footprint-filtered normals: 0.71 with one lookup, 0.65 on 2x2
+  // sub-pixels. The previous shader (normals at the centroid, a headlight):
+  // 6.3, a stippled line.
   EXPECT_LT(difference, 2.0);
+  EXPECT_LT(subpixel_difference, 2.0);
+  // The sub-pixels are drawn, and sample the footprint more finely.
+  EXPECT_NE(on_subpixels.pixels, image.pixels);
+  EXPECT_LE(subpixel_difference, difference);
 }
 
 // Frame 36 of the trouser knee from behind, where it gathers (the demo's
