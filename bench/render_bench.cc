@@ -696,7 +696,8 @@ BENCHMARK(BM_EncodePng1080p)->Unit(benchmark::kMillisecond);
 // "buffer_sets:1" (every frame's inputs in the same GL buffers),
 // "prepare_on_gl_thread" / "prepare_off_gl_thread" (the frame's CPU half on
 // the GL thread, or on the encoding pool as by default),
-// "slots:16" (16 frames in flight, not 4).
+// "slots:16" (16 frames in flight, not 4), "no_health_check" / "no_poll"
+// (RenderPoolOptions' knobs for the GL thread's per-frame queries).
 void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
                    int height, int in_flight, int gl_threads,
                    const std::string& variant = "") {
@@ -707,6 +708,12 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
   if (variant == "prepare_on_gl_thread") options.prepare_off_gl_thread = false;
   if (variant == "prepare_off_gl_thread") options.prepare_off_gl_thread = true;
   if (variant == "slots:16") options.frames_in_flight = 16;
+  if (variant == "no_health_check" || variant == "no_health_check/no_poll") {
+    options.check_health_each_frame = false;
+  }
+  if (variant == "no_poll" || variant == "no_health_check/no_poll") {
+    options.finish_arrived_each_frame = false;
+  }
   auto pool = server::RenderPool::Create(options);
   if (!pool.ok()) {
     state.SkipWithError(std::string(pool.status().message()).c_str());
@@ -761,7 +768,8 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
   // Where a frame's GPU time goes (64 in flight, one GL thread).
   for (const char* variant :
        {"plain", "samples:1", "flat_wrinkles", "buffer_sets:1",
-        "prepare_on_gl_thread", "prepare_off_gl_thread", "slots:16"}) {
+        "prepare_on_gl_thread", "prepare_off_gl_thread", "slots:16",
+        "no_health_check", "no_poll", "no_health_check/no_poll"}) {
     benchmark::RegisterBenchmark(
         absl::StrFormat("BM_RenderPool/fox_walk/640x480/jpeg/in_flight:64/"
                         "gl_threads:1/%s",
@@ -773,6 +781,14 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }
+  // 256 frames an iteration: the drain at each iteration's end weighs less.
+  benchmark::RegisterBenchmark(
+      "BM_RenderPool/fox_walk/640x480/jpeg/in_flight:256/gl_threads:1",
+      [](benchmark::State& state) {
+        BM_RenderPool(state, "fox_walk", 640, 480, 256, 1);
+      })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   for (const auto& [width, height] : {std::pair{160, 120}, {1920, 1080}}) {
     benchmark::RegisterBenchmark(
         absl::StrFormat("BM_RenderPool/fox_walk/%dx%d/jpeg/in_flight:64/"

@@ -92,6 +92,13 @@ struct RenderPoolOptions {
   // to measure against: docs/benchmarks.md has both, on llvmpipe and an
   // H200).
   bool prepare_off_gl_thread = true;
+  // Knobs to measure the GL thread's per-frame queries against (benchmarks
+  // only; docs/benchmarks.md): false skips the context's health check after
+  // each frame (a failed context's frames are then answered), or the poll
+  // after each draw for frames whose pixels have arrived (they are then
+  // finished only when every slot is in flight or the queue is empty).
+  bool check_health_each_frame = true;
+  bool finish_arrived_each_frame = true;
 };
 
 // The render path (docs/architecture.md, "How an image frame moves"): one
@@ -164,6 +171,8 @@ class RenderPool {
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   int preparing_ ABSL_GUARDED_BY(mu_) = 0;  // jobs on the encoding pool
   bool prepare_off_gl_thread_ = true;
+  bool check_health_each_frame_ = true;
+  bool finish_arrived_each_frame_ = true;
   size_t prepared_keep_ = 8;  // free PreparedFrames kept: GL threads x slots
   absl::Mutex prepared_mu_;
   std::vector<std::unique_ptr<renderer::PreparedFrame>> prepared_free_
