@@ -53,7 +53,7 @@ ABSL_FLAG(std::string, gpus, "",
 ABSL_FLAG(int, encode_threads, 0,
           "Threads encoding JPEG / PNG off the GL threads (0: the cores left "
           "after the GL threads, at least 2)");
-ABSL_FLAG(int, frames_in_flight, 4,
+ABSL_FLAG(int, frames_in_flight, 16,
           "Frames each GL thread keeps drawn and travelling before it waits "
           "for the oldest");
 ABSL_FLAG(std::string, tokens_file, "",

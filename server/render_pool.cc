@@ -290,7 +290,6 @@ void RenderPool::Lane::Draw(Pending& frame) {
     }
   }
   if (job.uv_maps) DrawUvMaps(frame);
-  if (!pool_->check_health_each_frame_) return;
   if (absl::Status health = gpu_->CheckHealth(); !health.ok()) {
     // Never answer with what a failed context drew.
     if (frame.ticket) (void)readback_->Finish(*frame.ticket);
@@ -386,7 +385,7 @@ void RenderPool::Lane::Run() {
     }
     pool_->GivePrepared(std::move(frame.item.prepared));
     pending_.push_back(std::move(frame));
-    while (!pending_.empty() && pool_->finish_arrived_each_frame_ &&
+    while (!pending_.empty() &&
            (!pending_.front().ticket ||
             readback_->Arrived(*pending_.front().ticket))) {
       FinishOldest();
@@ -405,8 +404,6 @@ absl::StatusOr<std::unique_ptr<RenderPool>> RenderPool::Create(
   }
   std::unique_ptr<RenderPool> pool(new RenderPool());
   pool->prepare_off_gl_thread_ = options.prepare_off_gl_thread;
-  pool->check_health_each_frame_ = options.check_health_each_frame;
-  pool->finish_arrived_each_frame_ = options.finish_arrived_each_frame;
   pool->prepared_keep_ = static_cast<size_t>(
       std::max(1, options.threads_per_gpu) *
       std::max<size_t>(1, options.gpus.size()) * options.frames_in_flight);

@@ -90,7 +90,7 @@ struct ServerOptions {
   // least 2).
   int encode_threads = 0;
   // Frames each GL thread keeps in flight before waiting for the oldest.
-  int frames_in_flight = 4;
+  int frames_in_flight = 16;
   TransportLimits transport;
   // All the server may use, bytes (sessions' estimated costs plus
   // kServerBaseBytes); 0: DefaultMaxMemoryBytes() (80 % of the cgroup's
