@@ -16,13 +16,13 @@
 #include "common/file_util.h"
 #include "common/status_macros.h"
 #include "crease/v1/crease.grpc.pb.h"
+#include "server/server_version.h"
 #include "server/session_reactor.h"
 #include "server/session_setup.h"
 #include "server/tls_files.h"
 
 namespace crease::server {
 
-constexpr char kVersion[] = "0.1.0";
 // Streams ended in a second that make a flood: once one has passed the
 // reaper gives the heap's free pages back (a rapid-reset flood left 440 MB
 // resident, 114 MB after a trim).
@@ -88,7 +88,7 @@ class CreaseService final
                                    std::string(auth.message())));
       return reactor;
     }
-    info->set_version(kVersion);
+    info->set_version(ServerVersion());
     *info->mutable_limits() = LimitsToProto(state_->options.limits);
     if (state_->render_pool != nullptr) {
       info->set_renderer(state_->render_pool->renderer_name());

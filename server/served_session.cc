@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
+#include "server/server_version.h"
 
 namespace crease::server {
 namespace {
@@ -54,6 +55,8 @@ void ServedSession::FillStarted(std::string_view session_id,
                                 v1::Started* started) const {
   started->set_session_id(std::string(session_id));
   *started->mutable_parameters() = setup_.effective;
+  started->set_server_version(ServerVersion());
+  started->set_parameters_hash(ParametersHash(setup_.effective));
   *started->mutable_limits() = LimitsToProto(limits);
   mesh_outputs_.FillStarted(started);
   setup_.model->FillStarted(started);

@@ -407,6 +407,10 @@ absl::StatusOr<Received> StreamFrames(Streaming& streaming,
   }
 
   received.summary.session_id = sessions.wrinkled->started().session_id();
+  received.summary.server_version =
+      sessions.wrinkled->started().server_version();
+  received.summary.parameters_hash =
+      sessions.wrinkled->started().parameters_hash();
   received.wrinkled_images.resize(streaming.sheet_frames.size());
   const bool progress = !absl::GetFlag(FLAGS_quiet) && isatty(STDERR_FILENO);
   const absl::Status receive_status =

@@ -64,16 +64,18 @@ void AppendWrinklesJsonLine(const v1::FrameResult& result, std::string* out) {
 
 std::string SummaryJson(const StreamSummary& s) {
   return absl::StrFormat(
-      "{\"session_id\":\"%s\",\"frames\":%d,\"frame_errors\":%d,"
+      "{\"session_id\":\"%s\",\"server_version\":\"%s\","
+      "\"parameters_hash\":\"%s\",\"frames\":%d,\"frame_errors\":%d,"
       "\"wrinkles_mean\":%.3f,\"wrinkles_max\":%d,"
       "\"latency_ms\":{\"p50\":%.4f,\"p99\":%.4f,\"max\":%.4f},"
       "\"bytes_sent\":%d,\"bytes_received\":%d,\"wall_seconds\":%.4f,"
       "\"frames_per_second\":%.3f,\"contact_sheet_frames\":[%s],"
       "\"contact_sheet_visible_change\":[%s]}\n",
-      s.session_id, s.frames, s.frame_errors, s.WrinklesMean(), s.wrinkles_max,
-      s.LatencyPercentile(50), s.LatencyPercentile(99),
-      s.LatencyPercentile(100), s.bytes_sent, s.bytes_received, s.wall_seconds,
-      s.FramesPerSecond(), absl::StrJoin(s.contact_sheet_frames, ","),
+      s.session_id, s.server_version, s.parameters_hash, s.frames,
+      s.frame_errors, s.WrinklesMean(), s.wrinkles_max, s.LatencyPercentile(50),
+      s.LatencyPercentile(99), s.LatencyPercentile(100), s.bytes_sent,
+      s.bytes_received, s.wall_seconds, s.FramesPerSecond(),
+      absl::StrJoin(s.contact_sheet_frames, ","),
       absl::StrJoin(s.contact_sheet_visible_change, ",",
                     [](std::string* o, const std::vector<double>& column) {
                       absl::StrAppend(
@@ -88,13 +90,14 @@ std::string SummaryJson(const StreamSummary& s) {
 
 std::string SummaryTable(const StreamSummary& s) {
   return absl::StrFormat(
-      "session %s: %d frames (%d errors) in %.2f s (%.1f fps)\n"
+      "session %s (server %s, parameters %s): %d frames (%d errors) in "
+      "%.2f s (%.1f fps)\n"
       "  wrinkles per frame: mean %.1f, max %d\n"
       "  round trip: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n"
       "  sent %.2f MB, received %.2f MB\n",
-      s.session_id, s.frames, s.frame_errors, s.wall_seconds,
-      s.FramesPerSecond(), s.WrinklesMean(), s.wrinkles_max,
-      s.LatencyPercentile(50), s.LatencyPercentile(99),
+      s.session_id, s.server_version, s.parameters_hash, s.frames,
+      s.frame_errors, s.wall_seconds, s.FramesPerSecond(), s.WrinklesMean(),
+      s.wrinkles_max, s.LatencyPercentile(50), s.LatencyPercentile(99),
       s.LatencyPercentile(100), s.bytes_sent / 1e6, s.bytes_received / 1e6);
 }
 

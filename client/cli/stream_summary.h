@@ -12,6 +12,8 @@ namespace crease::client {
 // What crease-client reports about one streamed animation.
 struct StreamSummary {
   std::string session_id;
+  // Started.server_version and Started.parameters_hash.
+  std::string server_version, parameters_hash;
   int frames = 0;  // answered, errors included
   int frame_errors = 0;
   int64_t wrinkles_total = 0;  // summed over frames

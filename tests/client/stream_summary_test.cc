@@ -32,6 +32,19 @@ TEST(StreamSummaryTest, CountsWrinklesAndErrors) {
   EXPECT_THAT(SummaryJson(s), ::testing::HasSubstr("\"wrinkles_mean\":2.000"));
 }
 
+TEST(StreamSummaryTest, NamesTheServerVersionAndParametersHash) {
+  StreamSummary s;
+  s.session_id = "s-1";
+  s.server_version = "0.1.0";
+  s.parameters_hash = "0123456789abcdef";
+  EXPECT_THAT(SummaryJson(s),
+              ::testing::HasSubstr("\"server_version\":\"0.1.0\","
+                                   "\"parameters_hash\":\"0123456789abcdef\""));
+  EXPECT_THAT(SummaryTable(s),
+              ::testing::HasSubstr(
+                  "session s-1 (server 0.1.0, parameters 0123456789abcdef)"));
+}
+
 TEST(StreamSummaryTest, WrinkleLineHasPointsWidthsAndHeights) {
   v1::FrameResult result;
   result.set_index(7);

@@ -44,7 +44,7 @@ io::Animation* ServiceTest::pants_ = nullptr;
 TEST_F(ServiceTest, ServerInfoNamesRendererLimitsAndFormats) {
   auto info = running_->Client()->GetServerInfo();
   ASSERT_TRUE(info.ok()) << info.status();
-  EXPECT_EQ(info->version(), "0.1.0");
+  EXPECT_EQ(info->version(), "0.1.0");  // CMakeLists.txt's project VERSION
   EXPECT_THAT(
       info->renderer(),
       ::testing::MatchesRegex(".+ via EGL (device|surfaceless|default) platform"
@@ -54,6 +54,31 @@ TEST_F(ServiceTest, ServerInfoNamesRendererLimitsAndFormats) {
   EXPECT_THAT(
       info->image_formats(),
       ::testing::ElementsAre(v1::IMAGE_FORMAT_JPEG, v1::IMAGE_FORMAT_PNG));
+}
+
+// Started names the server's version and a hash of the effective parameters:
+// equal for two Starts that leave the same parameters in effect (one giving
+// a default explicitly), different when one parameter differs.
+TEST_F(ServiceTest, StartedCarriesTheVersionAndAParametersHash) {
+  auto info = running_->Client()->GetServerInfo();
+  ASSERT_TRUE(info.ok()) << info.status();
+  auto started = [&](const v1::Start& start) -> v1::Started {
+    auto session = running_->Client()->OpenSession(start);
+    EXPECT_TRUE(session.ok()) << session.status();
+    return session.ok() ? (*session)->started() : v1::Started();
+  };
+  const v1::Start plain = StartFor(*pants_);
+  v1::Start explicit_default = plain;
+  explicit_default.mutable_parameters()->set_fade_frames(3);  // the default
+  v1::Start other = plain;
+  other.mutable_parameters()->set_fade_frames(0);
+  const v1::Started a = started(plain), b = started(explicit_default),
+                    c = started(other);
+  EXPECT_EQ(a.server_version(), info->version());
+  EXPECT_THAT(a.parameters_hash(), ::testing::MatchesRegex("[0-9a-f]{16}"));
+  EXPECT_EQ(a.parameters_hash(), b.parameters_hash());
+  EXPECT_NE(a.parameters_hash(), c.parameters_hash());
+  EXPECT_NE(a.session_id(), b.session_id());
 }
 
 // Paths, labels and tensors equal what the same Session computes in-process.
