@@ -57,6 +57,30 @@ ReportSummary Summarize(const AnalysisReport& report) {
   return s;
 }
 
+void CompareOffline(absl::Span<const Label> online,
+                    absl::Span<const Label> offline, int num_triangles,
+                    AnalysisReport::Offline* out) {
+  out->run = true;
+  out->mean_flicker = 0;
+  out->agreement = 0;
+  if (num_triangles <= 0 || online.size() != offline.size() ||
+      offline.size() % num_triangles != 0 || offline.empty()) {
+    return;
+  }
+  const size_t n = static_cast<size_t>(num_triangles);
+  const size_t frames = offline.size() / n;
+  int flicker_frames = 0;
+  for (size_t f = 2; f < frames; ++f) {  // as ReportSummary::mean_flicker
+    out->mean_flicker += LabelFlicker(offline.subspan((f - 1) * n, n),
+                                      offline.subspan(f * n, n));
+    ++flicker_frames;
+  }
+  if (flicker_frames > 0) out->mean_flicker /= flicker_frames;
+  size_t same = 0;
+  for (size_t i = 0; i < offline.size(); ++i) same += online[i] == offline[i];
+  out->agreement = static_cast<double>(same) / offline.size();
+}
+
 std::string FormatReportTable(const AnalysisReport& report) {
   std::string out = absl::StrFormat(
       "%s + %s\n%d vertices (%d welded), %d triangles, %d edges (%d boundary, "
@@ -121,6 +145,15 @@ std::string FormatReportTable(const AnalysisReport& report) {
       "(field %.3f ms), wrinkles %.3f ms, whole pipeline %.3f ms\n",
       s.median_tensors_ms, s.median_labeling_ms, s.median_reference_ms,
       s.median_total_ms, s.median_wrinkle_ms, s.median_pipeline_ms);
+  if (report.offline.run) {
+    absl::StrAppendFormat(
+        &out,
+        "offline (one graph cut over space and time, %.2f s): flicker mean "
+        "%.4f against %.4f online; %.1f%% of triangle-frames labelled alike; "
+        "energy %.6g\n",
+        report.offline.seconds, report.offline.mean_flicker, s.mean_flicker,
+        100 * report.offline.agreement, report.offline.energy);
+  }
   return out;
 }
 
@@ -171,6 +204,13 @@ std::string FormatReportJson(const AnalysisReport& report) {
       {"ended", w.ended},
       {"churn", w.churn()},
       {"churned_births", w.churned_births}};
+  if (report.offline.run) {
+    json["offline"] = {{"mean_flicker", report.offline.mean_flicker},
+                       {"online_mean_flicker", s.mean_flicker},
+                       {"agreement", report.offline.agreement},
+                       {"energy", report.offline.energy},
+                       {"seconds", report.offline.seconds}};
+  }
   Json& frames = json["frames"] = Json::array();
   for (const FrameReport& f : report.frames) {
     frames.push_back(

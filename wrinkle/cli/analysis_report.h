@@ -43,7 +43,23 @@ struct AnalysisReport {
   std::vector<FrameReport> frames;
   // How the wrinkles look over the run (WrinkleStatistics).
   WrinkleStatsSummary wrinkle_stats;
+  // With --offline: the run's labels found again by one graph cut over space
+  // and time (LabelSequenceOffline on the online run's unary costs).
+  struct Offline {
+    bool run = false;
+    double mean_flicker = 0;  // over frames 2.., as ReportSummary's
+    double agreement = 0;     // triangle-frames labelled as online
+    double energy = 0;        // of the whole sequence's labels
+    double seconds = 0;       // the cut's wall time
+  } offline;
 };
+
+// Compares online and offline labels (frame-major, `num_triangles` a frame):
+// the offline labels' mean flicker over frames 2.. and the share of
+// triangle-frames both label alike.
+void CompareOffline(absl::Span<const Label> online,
+                    absl::Span<const Label> offline, int num_triangles,
+                    AnalysisReport::Offline* out);
 
 struct ReportSummary {
   double mean_flicker = 0;  // over frames 2.. (frame 1 compares to all-Rest)

@@ -24,11 +24,13 @@
 #include "common/file_util.h"
 #include "common/flags_usage.h"
 #include "common/status_macros.h"
+#include "common/stopwatch.h"
 #include "wrinkle/cli/analysis_report.h"
 #include "wrinkle/cli/session_flags.h"
 #include "wrinkle/cli/wrinkle_output.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/ply.h"
+#include "wrinkle/sca2015/labeling.h"
 #include "wrinkle/sca2015/metrics.h"
 #include "wrinkle/sca2015/session.h"
 
@@ -53,8 +55,17 @@ ABSL_FLAG(
     "Also run a session that retraces every frame from scratch, and report its "
     "path jitter for comparison.");
 
+ABSL_FLAG(bool, offline, false,
+          "Also label the whole sequence with one graph cut over space and "
+          "time (on the online run's unary costs) and compare its flicker "
+          "with the online labeling's. At most 4,000,000 triangle-frames.");
+
 namespace crease::cli {
 namespace {
+
+// The offline graph has two binary nodes a triangle-frame; past this the cut
+// would take gigabytes.
+constexpr int64_t kMaxOfflineTriangleFrames = 4'000'000;
 
 io::Rgb LabelColor(Label l) {
   switch (l) {
@@ -102,6 +113,7 @@ struct Options {
   bool quiet = false;
   bool progress = false;  // a progress bar on stderr
   double c_max = 0;       // compression of the darkest colour
+  bool offline = false;   // --offline
 };
 
 absl::StatusOr<Options> OptionsFromFlags() {
@@ -115,6 +127,7 @@ absl::StatusOr<Options> OptionsFromFlags() {
   options.out_dir = absl::GetFlag(FLAGS_out);
   options.json_path = absl::GetFlag(FLAGS_json);
   options.quiet = absl::GetFlag(FLAGS_quiet);
+  options.offline = absl::GetFlag(FLAGS_offline);
   options.progress = !options.quiet && isatty(STDERR_FILENO);
   options.c_max = absl::GetFlag(FLAGS_compression_color_max);
   return options;
@@ -189,6 +202,10 @@ struct Analysis {
   std::map<uint32_t, int> lifetime;  // id -> frames seen
   WrinkleStatistics wrinkle_stats;
   std::string jsonl;  // wrinkles.jsonl, one line per frame
+  // With --offline, frame-major over the run: the unary costs and the
+  // online labels.
+  std::vector<UnaryCost> unaries;
+  std::vector<Label> online_labels;
 };
 
 absl::Status ProcessFrame(const Options& options, int frame,
@@ -277,6 +294,14 @@ absl::Status AnalyzeFrames(const Options& options,
     CREASE_RETURN_IF_ERROR(ProcessFrame(options, frame, positions, sessions));
     analysis.report.frames.push_back(
         ReportFrame(frame, sessions, options.c_max, analysis));
+    if (options.offline) {
+      const Session& sess = *sessions.tracked;
+      analysis.unaries.insert(analysis.unaries.end(),
+                              sess.unary_costs().begin(),
+                              sess.unary_costs().end());
+      analysis.online_labels.insert(analysis.online_labels.end(),
+                                    sess.labels().begin(), sess.labels().end());
+    }
     if (!options.out_dir.empty()) {
       CREASE_RETURN_IF_ERROR(WriteFrameFiles(options.out_dir, frame, positions,
                                              *sessions.tracked, analysis));
@@ -321,6 +346,23 @@ absl::Status WriteReport(const Options& options, int num_frames,
   return absl::OkStatus();
 }
 
+// --offline: the run's unary costs labelled by one space-time cut
+// (LabelSequenceOffline), compared with the online labels.
+absl::Status LabelOffline(const Session& session, Analysis& analysis) {
+  const int n = session.num_triangles();
+  const Stopwatch watch;
+  CREASE_ASSIGN_OR_RETURN(
+      const LabelingResult offline,
+      LabelSequenceOffline(analysis.unaries, n,
+                           session.topology().adjacent_face_pairs(),
+                           session.params().labeling));
+  AnalysisReport::Offline& out = analysis.report.offline;
+  CompareOffline(analysis.online_labels, offline.labels, n, &out);
+  out.energy = offline.energy;
+  out.seconds = watch.Elapsed() / 1000.0;
+  return absl::OkStatus();
+}
+
 absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(const Options options, OptionsFromFlags());
   CREASE_ASSIGN_OR_RETURN(
@@ -331,8 +373,20 @@ absl::Status Run() {
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(options.out_dir));
   Analysis analysis(options, sessions.tracked->topology());
   const int num_frames = FramesToProcess(animation);
+  const int64_t triangle_frames =
+      int64_t{num_frames} * sessions.tracked->num_triangles();
+  if (options.offline && triangle_frames > kMaxOfflineTriangleFrames) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--offline: %d frames of %d triangles are %d triangle-frames, over "
+        "%d (use --frames)",
+        num_frames, sessions.tracked->num_triangles(), triangle_frames,
+        kMaxOfflineTriangleFrames));
+  }
   CREASE_RETURN_IF_ERROR(
       AnalyzeFrames(options, animation, num_frames, sessions, analysis));
+  if (options.offline) {
+    CREASE_RETURN_IF_ERROR(LabelOffline(*sessions.tracked, analysis));
+  }
   return WriteReport(options, num_frames, analysis);
 }
 

@@ -83,6 +83,9 @@ class Session {
   // Per-triangle argmin of the unary costs alone: the baseline without the
   // graph cut.
   absl::Span<const Label> argmin_labels() const { return argmin_labels_; }
+  // This frame's unary costs, before the temporal term (what an offline
+  // labeling of the whole sequence takes: LabelSequenceOffline).
+  absl::Span<const UnaryCost> unary_costs() const { return unaries_; }
   // Against the previous frame: what the labeling sees.
   absl::Span<const StretchRatios> interframe_stretch() const {
     return interframe_;

@@ -58,5 +58,26 @@ TEST(AnalysisReportTest, JsonAndTableCarryTheSharpestTurn) {
   EXPECT_THAT(FormatReportTable(report), HasSubstr("sharpest turn 37 deg"));
 }
 
+// Two triangles, four frames, frame-major. Offline flips one triangle
+// between frames 1 and 2 and none after; online flips at 2 and 3.
+TEST(AnalysisReportTest, OfflineComparisonCountsFlickerAndAgreement) {
+  constexpr Label C = Label::kCompress, R = Label::kRest;
+  const std::vector<Label> offline = {R, R, R, C, C, C, C, C};
+  const std::vector<Label> online = {R, R, R, C, R, C, C, C};
+  AnalysisReport report;
+  CompareOffline(online, offline, 2, &report.offline);
+  EXPECT_TRUE(report.offline.run);
+  // Frames 2 and 3 against their previous: 1 of 2, then 0 of 2.
+  EXPECT_DOUBLE_EQ(report.offline.mean_flicker, 0.25);
+  EXPECT_DOUBLE_EQ(report.offline.agreement, 7.0 / 8.0);
+  report.offline.energy = 12.5;
+  const nlohmann::json json = nlohmann::json::parse(FormatReportJson(report));
+  EXPECT_DOUBLE_EQ(json["offline"]["agreement"].get<double>(), 0.875);
+  EXPECT_THAT(FormatReportTable(report), HasSubstr("87.5% of triangle-frames"));
+  // Without --offline the report says nothing of it.
+  EXPECT_FALSE(nlohmann::json::parse(FormatReportJson(AnalysisReport()))
+                   .contains("offline"));
+}
+
 }  // namespace
 }  // namespace crease::cli
