@@ -13,6 +13,7 @@ packages=(
   libtinygltf-dev nlohmann-json3-dev
   gltfpack
   python3
+  python3-grpcio python3-protobuf python3-numpy python3-pytest
 )
 
 missing=()

@@ -1,0 +1,115 @@
+"""The Python client against a real crease-server on loopback."""
+
+import os
+import tempfile
+
+import grpc
+import numpy as np
+import pytest
+
+import crease
+from conftest import start_server
+
+
+def test_reads_the_bundled_knee(knee):
+    mesh, frames = knee
+    assert mesh.positions.shape == (len(mesh.positions), 3)
+    assert mesh.triangles.shape == (792, 3)
+    assert frames.shape == (120, len(mesh.positions), 3)
+    # The PC2's first frame is the OBJ's mesh.
+    np.testing.assert_allclose(frames[0], mesh.positions, atol=1e-4)
+
+
+def test_server_info_and_health(server):
+    with crease.Client(server) as client:
+        info = client.server_info()
+        assert info.version
+        assert info.limits.max_sessions > 0
+        assert client.health() == "SERVING"
+
+
+def test_streams_the_knee_and_gets_wrinkles_labels_and_tensors(server, knee):
+    mesh, frames = knee
+    outputs = crease.pb.Outputs(paths=True, labels=True, tensors=True)
+    with crease.Client(server) as client:
+        with client.session(mesh.triangles, mesh.positions, outputs=outputs) as session:
+            assert session.started.session_id
+            assert len(session.started.parameters_hash) == 16
+            results = list(session.stream(frames[:60], window=8))
+    assert [r.index for r in results] == list(range(60))
+    # The knee bends from frame 10: wrinkles by frame 59, as arrays.
+    last = crease.wrinkles(results[-1])
+    assert len(last) > 0
+    for w in last:
+        assert w.points.ndim == 2 and w.points.shape[1] == 3
+        assert len(w.widths) == len(w.points) == len(w.heights)
+        assert np.all(w.widths > 0)
+    labels = crease.labels(results[-1])
+    assert labels.shape == (792,)
+    assert set(np.unique(labels)) <= {1, 2, 3}
+    # The labels follow the motion between frames: some frame while the knee
+    # bends labels triangles compressing (1).
+    assert any(np.any(crease.labels(r) == 1) for r in results)
+    assert crease.tensors(results[-1]).shape == (792, 8)
+
+
+def test_same_answers_one_frame_at_a_time_as_streamed(server, knee):
+    mesh, frames = knee
+    with crease.Client(server) as client:
+        with client.session(mesh.triangles, mesh.positions) as a:
+            one_by_one = [a.send(p) for p in frames[:30]]
+        with client.session(mesh.triangles, mesh.positions) as b:
+            streamed = list(b.stream(frames[:30], window=16))
+    for x, y in zip(one_by_one, streamed):
+        assert [w.points for w in x.wrinkles] == [w.points for w in y.wrinkles]
+
+
+def test_an_image_on_request(server, knee):
+    mesh, frames = knee
+    outputs = crease.pb.Outputs(
+        image=crease.pb.ImageRequest(format=crease.pb.IMAGE_FORMAT_JPEG, width=160,
+                                     height=120))
+    with crease.Client(server) as client:
+        with client.session(mesh.triangles, mesh.positions, outputs=outputs) as session:
+            result = session.send(frames[40])
+    assert result.image.data[:2] == b"\xff\xd8"  # a JPEG
+
+
+def test_a_bad_start_raises_with_the_status(server, knee):
+    mesh, _ = knee
+    bad = mesh.triangles.copy()
+    bad[0, 0] = 100000  # past the vertices
+    with crease.Client(server) as client:
+        with pytest.raises(crease.CreaseError) as raised:
+            client.session(bad, mesh.positions)
+    assert raised.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "100000" in raised.value.details
+
+
+def test_a_bad_frame_raises_and_the_session_goes_on(server, knee):
+    mesh, frames = knee
+    with crease.Client(server) as client:
+        with client.session(mesh.triangles, mesh.positions) as session:
+            session.send(frames[0])
+            with pytest.raises(crease.FrameError) as raised:
+                session.send(frames[1][:10])  # too few vertices
+            assert "positions" in raised.value.message
+            assert session.send(frames[2]).index == 2
+
+
+def test_tokens_are_sent_and_checked(knee):
+    folder = tempfile.mkdtemp()
+    tokens = os.path.join(folder, "tokens")
+    with open(tokens, "w") as f:
+        f.write("secret-token\n")
+    process, address = start_server("--tokens_file", tokens)
+    try:
+        with crease.Client(address) as anonymous:
+            with pytest.raises(crease.CreaseError) as raised:
+                anonymous.server_info()
+            assert raised.value.code == grpc.StatusCode.UNAUTHENTICATED
+        with crease.Client(address, token="secret-token") as client:
+            assert client.server_info().version
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
