@@ -15,11 +15,12 @@ from proto/crease/v1/crease.proto; see client/python/README.md.
 """
 
 from crease.client import (Client, CreaseError, FrameError, Session, Wrinkle,
-                           labels, tensors, wrinkles)
+                           WrinkledMesh, labels, tensors, wrinkled_mesh, wrinkles)
 from crease.meshes import Mesh, read_obj, read_pc2
 from crease.v1 import crease_pb2 as pb
 
 __all__ = [
-    "Client", "CreaseError", "FrameError", "Mesh", "Session", "Wrinkle", "labels",
-    "pb", "read_obj", "read_pc2", "tensors", "wrinkles"
+    "Client", "CreaseError", "FrameError", "Mesh", "Session", "Wrinkle",
+    "WrinkledMesh", "labels", "pb", "read_obj", "read_pc2", "tensors", "wrinkled_mesh",
+    "wrinkles"
 ]

@@ -240,3 +240,20 @@ def tensors(result):
     """Per-triangle (lambda_max, lambda_min, compression xyz, wrinkle xyz):
     (triangles, 8) float32 (Outputs.tensors)."""
     return np.asarray(result.tensors, dtype=np.float32).reshape(-1, 8)
+
+
+@dataclasses.dataclass
+class WrinkledMesh:
+    positions: np.ndarray  # (vertices, 3)
+    normals: np.ndarray  # (vertices, 3), unit
+    triangles: np.ndarray  # (triangles, 3), fixed for the session
+
+
+def wrinkled_mesh(started, result):
+    """A frame's wrinkled mesh (Outputs.wrinkled_mesh) with the session's
+    fixed triangles from its Started."""
+    topology = started.wrinkled_mesh
+    return WrinkledMesh(
+        np.asarray(result.wrinkled_mesh.positions, dtype=np.float32).reshape(-1, 3),
+        np.asarray(result.wrinkled_mesh.normals, dtype=np.float32).reshape(-1, 3),
+        np.asarray(topology.triangles, dtype=np.uint32).reshape(-1, 3))

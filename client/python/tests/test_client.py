@@ -75,6 +75,23 @@ def test_an_image_on_request(server, knee):
     assert result.image.data[:2] == b"\xff\xd8"  # a JPEG
 
 
+def test_a_wrinkled_mesh_of_fixed_topology(server, knee):
+    mesh, frames = knee
+    outputs = crease.pb.Outputs(wrinkled_mesh=crease.pb.WrinkledMeshRequest(level=2))
+    with crease.Client(server) as client:
+        with client.session(mesh.triangles, mesh.positions, outputs=outputs) as session:
+            results = list(session.stream(frames[:50], window=8))
+            started = session.started
+    first = crease.wrinkled_mesh(started, results[0])
+    last = crease.wrinkled_mesh(started, results[-1])
+    # Level 2: four triangles a coarse one; the coarse vertices come first.
+    assert first.triangles.shape == (4 * 792, 3)
+    assert last.positions.shape == first.positions.shape
+    assert first.triangles.max() < len(first.positions)
+    np.testing.assert_allclose(np.linalg.norm(last.normals, axis=1), 1, atol=1e-3)
+    assert not np.allclose(first.positions, last.positions)  # it moves
+
+
 def test_a_bad_start_raises_with_the_status(server, knee):
     mesh, _ = knee
     bad = mesh.triangles.copy()
