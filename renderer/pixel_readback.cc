@@ -2,6 +2,7 @@
 
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -172,6 +173,18 @@ bool PixelReadback::Trim(size_t max_bytes) {
 }
 
 int PixelReadback::slots() const { return static_cast<int>(slots_.size()); }
+
+size_t PixelReadback::held_bytes() const {
+  size_t bytes = 0;
+  for (const Slot& slot : slots_) bytes += slot.capacity;
+  return bytes;
+}
+
+size_t PixelReadback::largest_slot_bytes() const {
+  size_t largest = 0;
+  for (const Slot& slot : slots_) largest = std::max(largest, slot.capacity);
+  return largest;
+}
 
 int PixelReadback::free_slots() const {
   absl::MutexLock lock(&ring_->mu);

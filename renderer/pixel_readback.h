@@ -88,6 +88,9 @@ class PixelReadback {
   bool Trim(size_t max_bytes);
   // Slots neither in flight nor leased.
   int free_slots() const;
+  // Bytes of pixel buffers the slots hold, in all and in the largest.
+  size_t held_bytes() const;
+  size_t largest_slot_bytes() const;
   int slots() const;
 
  private:

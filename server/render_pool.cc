@@ -24,6 +24,13 @@ namespace {
 // request used to keep ~600 MB per GL thread until a smaller one came.
 constexpr int64_t kKeptTargetPixels = 1920 * 1080;
 
+// A GL thread that has had no frame for this long gives back the read-back
+// buffers larger than a 640x480 frame: 16 slots of 1080p frames are 133 MB
+// that no session's budget counts once those sessions have ended; 16 of
+// 640x480 are 20 MB, within kServerBaseBytes.
+constexpr absl::Duration kIdleTrimAfter = absl::Seconds(2);
+constexpr size_t kIdleKeptSlotBytes = size_t{640} * 480 * 4;
+
 // UV-map buffers (a 1024² pair is 6 MB) kept for reuse between frames: a GL
 // thread draws into one, an encoding thread gives it back.
 struct UvBufferPool {
@@ -169,6 +176,11 @@ class RenderPool::Lane {
   absl::StatusOr<renderer::ReadbackTicket> DrawScreen(const RenderJob& job);
   void FinishOldest();
   void Fail(Pending& frame, const absl::Status& status);
+  // With nothing in flight and read-back buffers above what 640x480 frames
+  // need, waits kIdleTrimAfter for work and trims them if none came.
+  void TrimWhenIdle();
+  // Brings the pool's held_readback_bytes() up to date with this lane's.
+  void ReportHeldBytes();
 
   RenderPool* const pool_;
   const int queue_, device_, slots_, buffer_sets_;
@@ -180,9 +192,10 @@ class RenderPool::Lane {
   // never compiles its shaders.
   std::unique_ptr<renderer::UvMapRenderer> uv_renderer_;
   std::deque<Pending> pending_;
-  bool broken_ = false;        // the context failed a check: make a fresh one
-  bool trim_pending_ = false;  // a read-back slot is larger than 1080p
-  std::thread thread_;         // last: starts once the rest is made
+  bool broken_ = false;         // the context failed a check: make a fresh one
+  bool trim_pending_ = false;   // a read-back slot is larger than 1080p
+  int64_t reported_bytes_ = 0;  // this lane's part of held_readback_bytes_
+  std::thread thread_;          // last: starts once the rest is made
 };
 
 absl::Status RenderPool::Lane::MakeRenderers() {
@@ -223,6 +236,7 @@ void RenderPool::Lane::DropRenderers() {
   // encoding threads to give its slots back.
   uv_renderer_.reset();
   readback_.reset();
+  ReportHeldBytes();
   frame_.reset();
   gpu_.reset();
   broken_ = false;
@@ -349,6 +363,25 @@ void RenderPool::Lane::FinishOldest() {
   }
 }
 
+void RenderPool::Lane::TrimWhenIdle() {
+  if (!pending_.empty() || readback_ == nullptr ||
+      readback_->largest_slot_bytes() <= kIdleKeptSlotBytes) {
+    return;
+  }
+  if (pool_->AwaitWork(queue_, kIdleTrimAfter)) return;
+  // Nothing came: every slot is free (nothing pending), its lease back or
+  // soon; a leased one is trimmed on a later idle wait.
+  (void)readback_->Trim(kIdleKeptSlotBytes);
+  ReportHeldBytes();
+}
+
+void RenderPool::Lane::ReportHeldBytes() {
+  const int64_t held =
+      readback_ != nullptr ? static_cast<int64_t>(readback_->held_bytes()) : 0;
+  pool_->held_readback_bytes_.fetch_add(held - reported_bytes_);
+  reported_bytes_ = held;
+}
+
 void RenderPool::Lane::Run() {
   // The context is current on this thread only; it and the renderers live
   // and die here.
@@ -361,7 +394,9 @@ void RenderPool::Lane::Run() {
       // The large frame's slot is freed once its lease has come back.
       trim_pending_ =
           !readback_->Trim(static_cast<size_t>(kKeptTargetPixels) * 4);
+      ReportHeldBytes();
     }
+    TrimWhenIdle();
     Queued item;
     // With frames in flight, look for more work without waiting: the GPU
     // draws the next frame while earlier pixels travel.
@@ -385,6 +420,7 @@ void RenderPool::Lane::Run() {
     }
     pool_->GivePrepared(std::move(frame.item.prepared));
     pending_.push_back(std::move(frame));
+    ReportHeldBytes();
     while (!pending_.empty() &&
            (!pending_.front().ticket ||
             readback_->Arrived(*pending_.front().ticket))) {
@@ -565,6 +601,22 @@ void RenderPool::GivePrepared(std::unique_ptr<renderer::PreparedFrame> frame) {
   if (prepared_free_.size() < prepared_keep_) {
     prepared_free_.push_back(std::move(frame));
   }
+}
+
+bool RenderPool::AwaitWork(int queue, absl::Duration timeout) {
+  absl::MutexLock lock(&mu_);
+  struct Args {
+    RenderPool* pool;
+    int queue;
+  } args{this, queue};
+  return mu_.AwaitWithTimeout(
+      absl::Condition(
+          +[](Args* a) ABSL_EXCLUSIVE_LOCKS_REQUIRED(a->pool->mu_) {
+            return a->pool->stopping_ ||
+                   !a->pool->queues_[a->queue].jobs.empty();
+          },
+          &args),
+      timeout);
 }
 
 bool RenderPool::Take(int queue, bool wait, Queued* item) {

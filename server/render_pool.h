@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "common/stopwatch.h"
 #include "renderer/frame_renderer.h"
@@ -83,7 +84,8 @@ struct RenderPoolOptions {
   // finished 4 frames before the GL thread had queued the next, and the pool
   // drew 1,769 Fox frames/s (640 x 480) against 2,351 with 16, the drawing and
   // read-back ceiling (docs/benchmarks.md). Each slot keeps a read-back
-  // buffer of the largest frame it has held, up to 1080p (8 MB).
+  // buffer of the largest frame it has held, up to 1080p (8 MB), until the
+  // GL thread has been idle for 2 s.
   int frames_in_flight = 16;
   // Sets of per-frame GPU inputs each GL thread rotates through
   // (FrameRenderer::Create); 0: frames_in_flight + 1, so a frame never
@@ -127,6 +129,10 @@ class RenderPool {
   // used (GpuInfo::passed_over of the first GL thread); empty: none.
   const std::string& passed_over() const { return passed_over_; }
   int threads() const { return static_cast<int>(lanes_.size()); }
+  // Bytes of read-back buffers the GL threads hold (each slot keeps one of
+  // the largest frame it carried, until the thread has been idle a while:
+  // kIdleTrimAfter in render_pool.cc).
+  int64_t held_readback_bytes() const { return held_readback_bytes_.load(); }
   int gpus() const { return static_cast<int>(queues_.size()); }
   int encode_threads() const { return encode_threads_; }
 
@@ -153,6 +159,9 @@ class RenderPool {
   // Blocks until `queue` has a job or the pool stops (`wait`), else returns
   // at once; false when there is none.
   bool Take(int queue, bool wait, Queued* item);
+  // Waits at most `timeout` for a job on `queue` (or the pool stopping);
+  // false when none came.
+  bool AwaitWork(int queue, absl::Duration timeout);
   void Handed(int queue);  // a taken job left its GL thread
   // Queues `item` on the least busy GPU.
   void EnqueueLocked(Queued item) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -178,6 +187,7 @@ class RenderPool {
   std::string passed_over_;
   int encode_threads_ = 0;
   std::atomic<bool> inject_gl_error_{false};
+  std::atomic<int64_t> held_readback_bytes_{0};
   std::unique_ptr<ThreadPool> encoders_;  // joined after the lanes
   std::vector<std::unique_ptr<Lane>> lanes_;
 };

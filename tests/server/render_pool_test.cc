@@ -174,6 +174,36 @@ TEST_F(RenderPoolTest, AnInvalidJobFailsAloneInABatch) {
   }
 }
 
+// A burst of large frames leaves their read-back buffers held (16 slots of
+// 1080p would be 133 MB no session's budget counts); once the GL thread has
+// had nothing to draw for kIdleTrimAfter (2 s) it keeps only what 640x480
+// frames need, and a new frame is drawn as before.
+TEST_F(RenderPoolTest, AnIdleGlThreadGivesBackLargeReadbackBuffers) {
+  auto pool = RenderPool::Create(1);
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  renderer::RenderOptions large = options_;
+  large.width = 1280;
+  large.height = 720;
+  std::vector<RenderJob> jobs;
+  for (int f = 0; f < 4; ++f) jobs.push_back(Job(f, large));
+  for (const RenderOutcome& o : RunAll(**pool, std::move(jobs))) {
+    ASSERT_TRUE(o.encoded.ok()) << o.encoded.status();
+  }
+  const int64_t frame_bytes = int64_t{1280} * 720 * 4;
+  EXPECT_GE((*pool)->held_readback_bytes(), frame_bytes);
+  // Not before the 2 s are up (a frame then would find its buffers).
+  absl::SleepFor(absl::Seconds(1));
+  EXPECT_GE((*pool)->held_readback_bytes(), frame_bytes);
+  const absl::Time give_up = absl::Now() + absl::Seconds(10);
+  while ((*pool)->held_readback_bytes() >= frame_bytes &&
+         absl::Now() < give_up) {
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  EXPECT_EQ((*pool)->held_readback_bytes(), 0);  // none was 640x480 or less
+  const std::vector<RenderOutcome> again = RunAll(**pool, {Job(5, options_)});
+  EXPECT_TRUE(again[0].encoded.ok()) << again[0].encoded.status();
+}
+
 TEST(ParseGpuListTest, IndicesAllAndErrors) {
   EXPECT_TRUE(ParseGpuList("")->empty());
   EXPECT_EQ(*ParseGpuList("0,2"), (std::vector<int>{0, 2}));
