@@ -1,6 +1,9 @@
 """The Python client against a real crease-server on loopback."""
 
+import json
 import os
+import subprocess
+import sys
 import tempfile
 
 import grpc
@@ -130,3 +133,20 @@ def test_tokens_are_sent_and_checked(knee):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_the_example_streams_the_knee(server):
+    data = os.environ["CREASE_DATA"]
+    script = os.path.join(os.path.dirname(__file__), "..", "examples",
+                          "stream_animation.py")
+    done = subprocess.run(
+        [sys.executable, script, "--server", server, "--obj",
+         os.path.join(data, "cloth_pants_knee.obj"), "--pc2",
+         os.path.join(data, "cloth_pants_knee.pc2"), "--frames", "40"],
+        capture_output=True, text=True, timeout=120, env=os.environ)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["health"] == "SERVING"
+    assert summary["frames"] == 40
+    assert summary["wrinkles_max"] > 0
+    assert len(summary["parameters_hash"]) == 16
