@@ -14,13 +14,15 @@ The stubs (crease.v1.crease_pb2, crease_pb2_grpc) are generated at build time
 from proto/crease/v1/crease.proto; see client/python/README.md.
 """
 
-from crease.client import (Client, CreaseError, FrameError, Session, Wrinkle,
-                           WrinkledMesh, labels, tensors, wrinkled_mesh, wrinkles)
+from crease.client import (Client, CreaseError, FrameError, Session, UvMaps,
+                           Wrinkle, WrinkledMesh, image, labels, tensors, uv_maps,
+                           wrinkled_mesh, wrinkles)
+from crease.png import decode_png
 from crease.meshes import Mesh, read_obj, read_pc2
 from crease.v1 import crease_pb2 as pb
 
 __all__ = [
-    "Client", "CreaseError", "FrameError", "Mesh", "Session", "Wrinkle",
-    "WrinkledMesh", "labels", "pb", "read_obj", "read_pc2", "tensors", "wrinkled_mesh",
-    "wrinkles"
+    "Client", "CreaseError", "FrameError", "Mesh", "Session", "UvMaps", "Wrinkle",
+    "WrinkledMesh", "decode_png", "image", "labels", "pb", "read_obj", "read_pc2",
+    "tensors", "uv_maps", "wrinkled_mesh", "wrinkles"
 ]

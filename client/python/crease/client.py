@@ -257,3 +257,34 @@ def wrinkled_mesh(started, result):
         np.asarray(result.wrinkled_mesh.positions, dtype=np.float32).reshape(-1, 3),
         np.asarray(result.wrinkled_mesh.normals, dtype=np.float32).reshape(-1, 3),
         np.asarray(topology.triangles, dtype=np.uint32).reshape(-1, 3))
+
+
+@dataclasses.dataclass
+class UvMaps:
+    normal: np.ndarray  # (size, size, 4) uint8: RGB = 0.5 n + 0.5, alpha covered
+    height: np.ndarray  # (size, size) float32 model units above the surface
+
+
+def uv_maps(result):
+    """A FrameResult's UV-space maps (Outputs.uv_maps), PNG or raw, as arrays;
+    rows top to bottom (the top row is v = 1)."""
+    from crease.png import decode_png
+    maps = result.uv_maps
+    size = maps.size
+    if maps.encoding == pb.UV_MAP_ENCODING_RAW:
+        normal = np.frombuffer(maps.normal_map, dtype=np.uint8).reshape(size, size, 4)
+        height = np.frombuffer(maps.height_map, dtype="<u2").reshape(size, size)
+    else:
+        normal = decode_png(maps.normal_map).reshape(size, size, -1)
+        height = decode_png(maps.height_map).reshape(size, size)
+    scale = maps.height_range / 65535.0
+    return UvMaps(normal, height.astype(np.float32) * scale)
+
+
+def image(result):
+    """A FrameResult's PNG image as a (height, width, channels) uint8 array.
+    JPEG images stay bytes (result.image.data): no JPEG decoder is imported."""
+    from crease.png import decode_png
+    if result.image.format != pb.IMAGE_FORMAT_PNG:
+        raise ValueError("only PNG images are decoded; ask for IMAGE_FORMAT_PNG")
+    return decode_png(result.image.data)

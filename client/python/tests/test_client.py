@@ -95,6 +95,45 @@ def test_a_wrinkled_mesh_of_fixed_topology(server, knee):
     assert not np.allclose(first.positions, last.positions)  # it moves
 
 
+def test_a_png_image_decodes_to_the_subject(server, knee):
+    mesh, frames = knee
+    outputs = crease.pb.Outputs(
+        image=crease.pb.ImageRequest(format=crease.pb.IMAGE_FORMAT_PNG, width=96,
+                                     height=72))
+    with crease.Client(server) as client:
+        with client.session(mesh.triangles, mesh.positions, outputs=outputs) as session:
+            result = session.send(frames[0])
+    pixels = crease.image(result)
+    assert pixels.shape[:2] == (72, 96) and pixels.dtype == np.uint8
+    # A white background around a bluish cloth: both present.
+    rgb = pixels[..., :3].astype(int)
+    white = np.all(rgb > 250, axis=-1)
+    assert 0.05 < white.mean() < 0.95
+
+
+def test_uv_maps_raw_and_png_are_the_same_arrays(server, knee):
+    mesh, frames = knee
+    # Planar UVs from x and y, per triangle corner.
+    xy = mesh.positions[:, :2]
+    uv = (xy - xy.min(axis=0)) / (xy.max(axis=0) - xy.min(axis=0)).max()
+    corner_uvs = uv[mesh.triangles.reshape(-1)]
+    maps = {}
+    for encoding in (crease.pb.UV_MAP_ENCODING_RAW, crease.pb.UV_MAP_ENCODING_PNG):
+        outputs = crease.pb.Outputs(
+            uv_maps=crease.pb.UvMapRequest(size=64, encoding=encoding))
+        with crease.Client(server) as client:
+            with client.session(mesh.triangles, mesh.positions, outputs=outputs,
+                                corner_uvs=corner_uvs) as session:
+                results = list(session.stream(frames[:45], window=8))
+        maps[encoding] = crease.uv_maps(results[-1])
+    raw, png = maps[crease.pb.UV_MAP_ENCODING_RAW], maps[crease.pb.UV_MAP_ENCODING_PNG]
+    assert raw.normal.shape == (64, 64, 4)
+    np.testing.assert_array_equal(raw.normal, png.normal)
+    np.testing.assert_array_equal(raw.height, png.height)
+    assert np.any(raw.normal[..., 3] == 255)  # covered texels
+    assert raw.height.max() > 0  # the bent knee's wrinkles
+
+
 def test_a_bad_start_raises_with_the_status(server, knee):
     mesh, _ = knee
     bad = mesh.triangles.copy()
