@@ -28,6 +28,7 @@
 #include "client/cli/mesh_output.h"
 #include "client/cli/model_flags.h"
 #include "client/cli/stream_summary.h"
+#include "client/cli/video_output.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
 #include "common/file_util.h"
@@ -59,6 +60,11 @@ ABSL_FLAG(bool, close_up, false,
           "With images: frame the camera on where the animation compresses "
           "most (the vertices of its most shortened tenth of edges over the "
           "frames sent), turned by --azimuth, instead of the whole mesh.");
+ABSL_FLAG(std::string, video, "",
+          "With images: also write the received frames as an H.264 MP4 to "
+          "this path (by the ffmpeg program); with --contact_sheet, the plain "
+          "and wrinkled frames side by side.");
+ABSL_FLAG(double, video_fps, 0, "The video's frame rate (0: --fps, else 30).");
 ABSL_FLAG(bool, contact_sheet, false,
           "With images: also stream the plain mesh in a second session and "
           "write contact_sheet.png (rows of plain | wrinkled; with "
@@ -190,6 +196,7 @@ struct RunRequest {
   std::string out;
   std::string image;  // none, jpeg or png
   bool want_sheet = false;
+  std::string video;  // --video: empty, none
 };
 
 absl::StatusOr<RunRequest> RequestFromFlags() {
@@ -205,6 +212,13 @@ absl::StatusOr<RunRequest> RequestFromFlags() {
   }
   const bool want_images = request.image != "none";
   request.want_sheet = want_images && absl::GetFlag(FLAGS_contact_sheet);
+  request.video = absl::GetFlag(FLAGS_video);
+  if (!request.video.empty() && !want_images) {
+    return absl::InvalidArgumentError("--video needs --image jpeg or png");
+  }
+  if (absl::GetFlag(FLAGS_video_fps) < 0) {
+    return absl::InvalidArgumentError("--video_fps must be >= 0");
+  }
   return request;
 }
 
@@ -313,14 +327,24 @@ absl::Status SendFrames(Streaming& streaming) {
 }
 
 // Receives a sheet column's session's results and keeps its images.
+// With `save_dir`, also writes every image as save_dir/plain_NNNN.EXT (the
+// plain column's, for --video's pairs).
 absl::Status ReceiveColumnImages(const Streaming& streaming,
                                  SessionStream& column,
-                                 std::vector<std::string>* images) {
+                                 std::vector<std::string>* images,
+                                 const std::string& save_dir = "") {
   images->resize(streaming.sheet_frames.size());
   for (int f = 0; f < streaming.num_frames; ++f) {
     absl::StatusOr<v1::FrameResult> result = column.Receive();
     if (!result.ok()) return result.status();
     KeepSheetImage(result->image().data(), f, streaming.sheet_frames, images);
+    if (!save_dir.empty() && result->has_image()) {
+      const char* ext =
+          result->image().format() == v1::IMAGE_FORMAT_PNG ? "png" : "jpg";
+      CREASE_RETURN_IF_ERROR(files::WriteStringToFile(
+          absl::StrFormat("%s/plain_%04d.%s", save_dir, result->index(), ext),
+          result->image().data()));
+    }
   }
   return absl::OkStatus();
 }
@@ -401,8 +425,11 @@ absl::StatusOr<Received> StreamFrames(Streaming& streaming,
   std::vector<std::thread> column_receivers;
   for (size_t c = 0; c < num_columns; ++c) {
     column_receivers.emplace_back([&, c] {
+      // Column 0 is the plain mesh: its frames make --video's pairs.
+      const bool video_pair = c == 0 && !absl::GetFlag(FLAGS_video).empty();
       column_status[c] = ReceiveColumnImages(streaming, *sessions.columns[c],
-                                             &received.column_images[c]);
+                                             &received.column_images[c],
+                                             video_pair ? out : "");
     });
   }
 
@@ -529,8 +556,23 @@ absl::Status Run() {
   if (gltf_export != nullptr) {
     CREASE_RETURN_IF_ERROR(gltf_export->Write(absl::GetFlag(FLAGS_quiet)));
   }
-  return WriteOutputs(request, sheet_frames, sessions.wrinkled_column,
-                      &received);
+  CREASE_RETURN_IF_ERROR(
+      WriteOutputs(request, sheet_frames, sessions.wrinkled_column, &received));
+  if (request.video.empty()) return absl::OkStatus();
+  VideoRequest video;
+  video.out_dir = request.out;
+  video.extension = request.image == "png" ? "png" : "jpg";
+  video.pair = request.want_sheet;
+  const double fps = absl::GetFlag(FLAGS_video_fps) > 0
+                         ? absl::GetFlag(FLAGS_video_fps)
+                         : absl::GetFlag(FLAGS_fps);
+  video.fps = fps > 0 ? fps : 30;
+  video.path = request.video;
+  CREASE_RETURN_IF_ERROR(WriteVideo(video));
+  if (!absl::GetFlag(FLAGS_quiet)) {
+    std::fprintf(stderr, "wrote %s\n", video.path.c_str());
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
