@@ -516,6 +516,26 @@ absl::Status WriteOutputs(const RunRequest& request,
   return WriteSummary(received->summary, request.out);
 }
 
+// --video: the saved frames (and with a contact sheet the plain ones beside
+// them) as an MP4.
+absl::Status WriteVideoFromFlags(const RunRequest& request) {
+  if (request.video.empty()) return absl::OkStatus();
+  VideoRequest video;
+  video.out_dir = request.out;
+  video.extension = request.image == "png" ? "png" : "jpg";
+  video.pair = request.want_sheet;
+  const double fps = absl::GetFlag(FLAGS_video_fps) > 0
+                         ? absl::GetFlag(FLAGS_video_fps)
+                         : absl::GetFlag(FLAGS_fps);
+  video.fps = fps > 0 ? fps : 30;
+  video.path = request.video;
+  CREASE_RETURN_IF_ERROR(WriteVideo(video));
+  if (!absl::GetFlag(FLAGS_quiet)) {
+    std::fprintf(stderr, "wrote %s\n", video.path.c_str());
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(const RunRequest request, RequestFromFlags());
   CREASE_ASSIGN_OR_RETURN(
@@ -558,21 +578,7 @@ absl::Status Run() {
   }
   CREASE_RETURN_IF_ERROR(
       WriteOutputs(request, sheet_frames, sessions.wrinkled_column, &received));
-  if (request.video.empty()) return absl::OkStatus();
-  VideoRequest video;
-  video.out_dir = request.out;
-  video.extension = request.image == "png" ? "png" : "jpg";
-  video.pair = request.want_sheet;
-  const double fps = absl::GetFlag(FLAGS_video_fps) > 0
-                         ? absl::GetFlag(FLAGS_video_fps)
-                         : absl::GetFlag(FLAGS_fps);
-  video.fps = fps > 0 ? fps : 30;
-  video.path = request.video;
-  CREASE_RETURN_IF_ERROR(WriteVideo(video));
-  if (!absl::GetFlag(FLAGS_quiet)) {
-    std::fprintf(stderr, "wrote %s\n", video.path.c_str());
-  }
-  return absl::OkStatus();
+  return WriteVideoFromFlags(request);
 }
 
 }  // namespace
