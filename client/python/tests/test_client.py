@@ -14,6 +14,15 @@ import crease
 from conftest import start_server
 
 
+def stream_knee(server, knee, outputs, frames, **session_args):
+    """Streams frames [0, frames) of the knee with `outputs`; (Started, results)."""
+    mesh, positions = knee
+    with crease.Client(server) as client:
+        with client.session(mesh.triangles, mesh.positions, outputs=outputs,
+                            **session_args) as session:
+            return session.started, list(session.stream(positions[:frames], window=8))
+
+
 def test_reads_the_bundled_knee(knee):
     mesh, frames = knee
     assert mesh.positions.shape == (len(mesh.positions), 3)
@@ -68,23 +77,16 @@ def test_same_answers_one_frame_at_a_time_as_streamed(server, knee):
 
 
 def test_an_image_on_request(server, knee):
-    mesh, frames = knee
     outputs = crease.pb.Outputs(
         image=crease.pb.ImageRequest(format=crease.pb.IMAGE_FORMAT_JPEG, width=160,
                                      height=120))
-    with crease.Client(server) as client:
-        with client.session(mesh.triangles, mesh.positions, outputs=outputs) as session:
-            result = session.send(frames[40])
-    assert result.image.data[:2] == b"\xff\xd8"  # a JPEG
+    _, results = stream_knee(server, knee, outputs, 41)
+    assert results[40].image.data[:2] == b"\xff\xd8"  # a JPEG
 
 
 def test_a_wrinkled_mesh_of_fixed_topology(server, knee):
-    mesh, frames = knee
     outputs = crease.pb.Outputs(wrinkled_mesh=crease.pb.WrinkledMeshRequest(level=2))
-    with crease.Client(server) as client:
-        with client.session(mesh.triangles, mesh.positions, outputs=outputs) as session:
-            results = list(session.stream(frames[:50], window=8))
-            started = session.started
+    started, results = stream_knee(server, knee, outputs, 50)
     first = crease.wrinkled_mesh(started, results[0])
     last = crease.wrinkled_mesh(started, results[-1])
     # Level 2: four triangles a coarse one; the coarse vertices come first.
@@ -96,14 +98,11 @@ def test_a_wrinkled_mesh_of_fixed_topology(server, knee):
 
 
 def test_a_png_image_decodes_to_the_subject(server, knee):
-    mesh, frames = knee
     outputs = crease.pb.Outputs(
         image=crease.pb.ImageRequest(format=crease.pb.IMAGE_FORMAT_PNG, width=96,
                                      height=72))
-    with crease.Client(server) as client:
-        with client.session(mesh.triangles, mesh.positions, outputs=outputs) as session:
-            result = session.send(frames[0])
-    pixels = crease.image(result)
+    _, results = stream_knee(server, knee, outputs, 1)
+    pixels = crease.image(results[0])
     assert pixels.shape[:2] == (72, 96) and pixels.dtype == np.uint8
     # A white background around a bluish cloth: both present.
     rgb = pixels[..., :3].astype(int)
@@ -112,7 +111,7 @@ def test_a_png_image_decodes_to_the_subject(server, knee):
 
 
 def test_uv_maps_raw_and_png_are_the_same_arrays(server, knee):
-    mesh, frames = knee
+    mesh, _ = knee
     # Planar UVs from x and y, per triangle corner.
     xy = mesh.positions[:, :2]
     uv = (xy - xy.min(axis=0)) / (xy.max(axis=0) - xy.min(axis=0)).max()
@@ -121,10 +120,7 @@ def test_uv_maps_raw_and_png_are_the_same_arrays(server, knee):
     for encoding in (crease.pb.UV_MAP_ENCODING_RAW, crease.pb.UV_MAP_ENCODING_PNG):
         outputs = crease.pb.Outputs(
             uv_maps=crease.pb.UvMapRequest(size=64, encoding=encoding))
-        with crease.Client(server) as client:
-            with client.session(mesh.triangles, mesh.positions, outputs=outputs,
-                                corner_uvs=corner_uvs) as session:
-                results = list(session.stream(frames[:45], window=8))
+        _, results = stream_knee(server, knee, outputs, 45, corner_uvs=corner_uvs)
         maps[encoding] = crease.uv_maps(results[-1])
     raw, png = maps[crease.pb.UV_MAP_ENCODING_RAW], maps[crease.pb.UV_MAP_ENCODING_PNG]
     assert raw.normal.shape == (64, 64, 4)
