@@ -59,11 +59,84 @@ TEST(ShapeTest, MidWidthFollowsCompression) {
   EXPECT_DOUBLE_EQ(MidWidth(100.0, l_min), l_min);
 }
 
+TEST(FoldAtMiddleTest, WithoutABandItIsTheThesis) {
+  const double l_min = 0.01, l_max = std::numbers::pi * l_min;
+  for (double c : {1.0, 1.3, 2.0, 5.0}) {
+    const FoldSection fold = FoldAtMiddle(c, l_min, 0.0);
+    EXPECT_DOUBLE_EQ(fold.width, MidWidth(c, l_min));
+    EXPECT_DOUBLE_EQ(fold.arc, l_max);
+  }
+}
+
+TEST(FoldAtMiddleTest, HoldsItsBandsSlackInAnArcOfTheLimit) {
+  const double l_min = 0.01, l_max = std::numbers::pi * l_min;
+  const FoldLimits limits;                  // L_max = pi L_min, 120 degrees
+  const double phi = std::numbers::pi / 3;  // half of 120 degrees
+  const double ratio = std::sin(phi) / phi;
+  // A band slack small enough to leave the width under both caps: the arc is
+  // exactly 120 degrees, and it holds the slack (arc - width).
+  const double c = 1.2, band = 0.03;  // slack 0.006, the thesis's 0.0052
+  const FoldSection fold = FoldAtMiddle(c, l_min, band, limits);
+  EXPECT_NEAR(fold.arc - fold.width, band * (c - 1), 1e-12);
+  EXPECT_NEAR(fold.width / fold.arc, ratio, 1e-12);
+  EXPECT_GT(fold.width, MidWidth(c, l_min));
+  EXPECT_LT(fold.width, std::min(band, l_max));
+  // A wide band: L_max wide, holding what a 120 degree arc holds, less
+  // than its band's slack (the rest would be further folds, not a taller one).
+  const FoldSection wide = FoldAtMiddle(1.2, l_min, 0.2, limits);
+  EXPECT_NEAR(wide.width, l_max, 1e-12);
+  EXPECT_NEAR(wide.width / wide.arc, ratio, 1e-12);
+  // Never less cloth than the thesis's fold (at c = 2 that arc is wider than
+  // the limit's).
+  const FoldSection squeezed = FoldAtMiddle(2.0, l_min, 0.2, limits);
+  EXPECT_NEAR(squeezed.width, l_max, 1e-12);
+  EXPECT_NEAR(squeezed.arc - squeezed.width, l_max / 2, 1e-12);
+  // A narrow band caps the width at the band.
+  const FoldSection narrow = FoldAtMiddle(3.0, l_min, 0.02, limits);
+  EXPECT_NEAR(narrow.width, 0.02, 1e-12);
+  // Less slack in the band than in the fold's own width: the thesis's arc,
+  // and never narrower than its width.
+  for (double b : {1e-4, 1e-3, 0.005}) {
+    const FoldSection thin = FoldAtMiddle(1.3, l_min, b, limits);
+    EXPECT_GE(thin.width, MidWidth(1.3, l_min)) << b;
+    EXPECT_GE(thin.arc - thin.width, l_max - MidWidth(1.3, l_min) - 1e-12);
+  }
+  // No compression, no slack beyond the thesis's.
+  const FoldSection rest = FoldAtMiddle(1.0, l_min, 0.1, limits);
+  EXPECT_DOUBLE_EQ(rest.width, l_max);
+  EXPECT_DOUBLE_EQ(rest.arc, l_max);
+}
+
 }  // namespace
 }  // namespace crease
 
 namespace crease {
 namespace {
+
+TEST(BandExtentTest, IsTheTrianglesExtentAlongCompressionSharedByItsWrinkles) {
+  // A 4 x 4 sheet of unit cells squeezed to 0.5 along x: every triangle is
+  // compressed along x, where each spans one cell (0.5 after the squeeze).
+  const io::TriangleMesh sheet = MakeGridSheet(4, 4, 4.0f, 4.0f);
+  auto session = *Session::Create(sheet.triangles, sheet.positions, {});
+  std::vector<float> squeezed = sheet.positions;
+  for (int v = 0; v < sheet.num_vertices(); ++v) squeezed[3 * v] *= 0.5f;
+  ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
+  ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
+  const SurfaceFrame& surface = session->surface();
+  WrinklePath path;
+  for (int32_t f = 0; f < session->num_triangles(); ++f) {
+    ASSERT_GT(surface.field[f].compression, 1.5) << f;
+    if (path.faces.size() < 3) path.faces.push_back(f);
+  }
+  std::vector<int32_t> wrinkles_in_face(session->num_triangles(), 1);
+  EXPECT_NEAR(BandExtent(surface, path, wrinkles_in_face), 0.5, 1e-9);
+  for (int32_t f : path.faces) wrinkles_in_face[f] = 2;
+  EXPECT_NEAR(BandExtent(surface, path, wrinkles_in_face), 0.25, 1e-9);
+  // Uncompressed triangles give no band.
+  ASSERT_TRUE(session->ProcessFrame(sheet.positions).ok());
+  std::vector<int32_t> one(session->num_triangles(), 1);
+  EXPECT_EQ(BandExtent(session->surface(), path, one), 0.0);
+}
 
 // Paths of no or one point have no shape (and sizing their samples first
 // wrapped around to a huge count for an empty one).

@@ -64,10 +64,54 @@ double MidWidth(double max_compression, double min_width) {
                     max_width);
 }
 
+double BandExtent(const SurfaceFrame& surface, const WrinklePath& path,
+                  const std::vector<int32_t>& wrinkles_in_face) {
+  double weighted_extent = 0, weight = 0;
+  for (int32_t f : path.faces) {
+    const StretchTensor& t = surface.field[f];
+    const double w = t.compression - 1.0;
+    if (t.degenerate || !(w > 0)) continue;
+    double lo = 0, hi = 0;
+    for (int k = 0; k < 3; ++k) {
+      const double x = surface.Corner(f, k).dot(t.compression_dir);
+      lo = k == 0 ? x : std::min(lo, x);
+      hi = k == 0 ? x : std::max(hi, x);
+    }
+    weighted_extent += w * (hi - lo) / std::max(1, wrinkles_in_face[f]);
+    weight += w;
+  }
+  return weight > 0 ? weighted_extent / weight : 0.0;
+}
+
+FoldSection FoldAtMiddle(double compression, double min_width,
+                         double band_extent, const FoldLimits& limits) {
+  const double max_width = std::numbers::pi * min_width;
+  const double rule_width = MidWidth(compression, min_width);
+  if (!(band_extent > 0)) return {rule_width, max_width};
+  const double thesis_slack = max_width - rule_width;
+  const double band_slack = band_extent * (std::max(compression, 1.0) - 1);
+  if (!(band_slack > thesis_slack)) return {rule_width, max_width};
+  // An arc of 2 phi has the chord r = sin(phi) / phi of its length; holding
+  // the slack S in such an arc takes the chord L = S r / (1 - r).
+  const double phi =
+      std::clamp(limits.max_arc_degrees, 1.0, 180.0) * std::numbers::pi / 360.0;
+  const double ratio = std::sin(phi) / phi;
+  const double widest =
+      std::max(rule_width, std::min(band_extent, limits.max_width * min_width));
+  const double width =
+      std::clamp(band_slack * ratio / (1.0 - ratio), rule_width, widest);
+  // A fold capped in width shows no more slack than the arc limit holds: the
+  // rest of its band's slack would be further folds, not a taller one.
+  const double slack =
+      std::max(thesis_slack, std::min(band_slack, width * (1 / ratio - 1)));
+  return {width, width + slack};
+}
+
 void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
                double min_width, const ArcHeightTable& table,
                int samples_per_segment, WrinkleShape* shape,
-               double max_compression) {
+               double max_compression, double band_extent,
+               const FoldLimits& limits) {
   const int n = static_cast<int>(path.points.size());
   const int k = std::max(1, samples_per_segment);
   shape->max_compression = 1.0;
@@ -80,7 +124,10 @@ void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
     }
   }
   const double max_width = std::numbers::pi * min_width;
-  shape->mid_width = MidWidth(shape->max_compression, min_width);
+  const FoldSection middle =
+      FoldAtMiddle(shape->max_compression, min_width, band_extent, limits);
+  shape->mid_width = middle.width;
+  const double slack = middle.arc - middle.width;
   // Before sizing: k (n - 1) + 1 wraps around for an empty path.
   if (n < 2) {
     shape->refined.clear();
@@ -132,13 +179,15 @@ void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
     if (i > 0)
       s += (shape->refined[i].position - shape->refined[i - 1].position).norm();
     const double u = half > 0 ? std::abs(s - half) / half : 1.0;
+    const double rise = Smoothstep(u);
     const double width =
-        shape->mid_width + (max_width - shape->mid_width) * Smoothstep(u);
+        shape->mid_width + (max_width - shape->mid_width) * rise;
+    const double arc = width + slack * (1.0 - rise);
     shape->refined[i].width = width;
-    shape->refined[i].height = width * table.HeightPerWidth(width / max_width);
+    shape->refined[i].height = width * table.HeightPerWidth(width / arc);
   }
   shape->mid_height =
-      shape->mid_width * table.HeightPerWidth(shape->mid_width / max_width);
+      middle.width * table.HeightPerWidth(middle.width / middle.arc);
 }
 
 void BuildTriangleRanges(const SurfaceFrame& surface,

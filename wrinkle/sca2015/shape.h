@@ -3,6 +3,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <numbers>
 #include <vector>
 
 #include "wrinkle/core/surface.h"
@@ -44,16 +45,48 @@ struct WrinkleShape {
 // L_min.
 double MidWidth(double max_compression, double min_width);
 
+// How far a fold holding its band's slack may widen (FoldAtMiddle).
+struct FoldLimits {
+  // In L_min: pi keeps every fold inside the thesis's range [L_min, L_max]
+  // (4 made the Fox's folds flaps and its churn 5.6 %: docs/algorithm.md).
+  double max_width = std::numbers::pi;
+  double max_arc_degrees = 120.0;  // of the cross-section's circular arc
+};
+
+// Width and arc of a fold's cross-section at its middle. The thesis: width L0
+// = MidWidth(c), arc L_max (so its slack L_max - L0 is the cloth inside the
+// fold's own width). Holding its band's slack S = band_extent (c - 1) as well,
+// the arc is the width plus the larger of the two slacks, and the fold widens
+// from L0 towards the width at which that arc spans limits.max_arc_degrees
+// (180 would be a semicircle, the most a height field holds), but no wider
+// than the band or limits.max_width L_min. band_extent 0: the thesis.
+struct FoldSection {
+  double width;
+  double arc;
+};
+FoldSection FoldAtMiddle(double compression, double min_width,
+                         double band_extent, const FoldLimits& limits = {});
+
 // Shape of one path (step 11 in docs/architecture.md; the decisions in
 // docs/algorithm.md, "Shape"): widths rise smoothly (smoothstep in the
 // normalised distance from the arc-length midpoint) from the mid width to L_max
 // at the ends, where the height is 0; refined by one cubic Bezier per segment
 // with tangents averaged across edges. `max_compression` (>= 1) sets the mid
-// width; 0: the largest c over the path's triangles.
+// width; 0: the largest c over the path's triangles. `band_extent` > 0: the
+// fold holds its band's slack (FoldAtMiddle); 0: the thesis's arc of L_max.
 void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
                double min_width, const ArcHeightTable& table,
                int samples_per_segment, WrinkleShape* shape,
-               double max_compression = 0.0);
+               double max_compression = 0.0, double band_extent = 0.0,
+               const FoldLimits& limits = {});
+
+// The compressed band a fold stands for: its extent across the fold, the mean
+// (weighted by c - 1, over the path's triangles above 1) of each triangle's
+// extent along its compression direction divided by the number of wrinkles
+// crossing it (`wrinkles_in_face`), so that neighbours share it. Its slack,
+// the cloth the coarse surface lost across it, is extent * (c - 1).
+double BandExtent(const SurfaceFrame& surface, const WrinklePath& path,
+                  const std::vector<int32_t>& wrinkles_in_face);
 
 // For each triangle, the wrinkles whose widened refined path may reach it, as
 // ranges of path segments. Conservative: the triangle's bounding sphere is

@@ -23,6 +23,9 @@ struct WrinklePath {
   // width and height do not jump when the path reaches a more compressed
   // triangle. 0: not set yet (newborn).
   double shape_compression = 0.0;
+  // The extent of the compressed band the fold stands for (BandExtent in
+  // shape.h), followed like shape_compression. < 0: not set yet.
+  double shape_band = -1.0;
   // Frames in a row with no triangle above the keep threshold.
   int dormant = 0;
   std::vector<EdgePoint> points;  // at least 2

@@ -569,6 +569,12 @@ double WrinkleTracker::CompressionStrength(double c) const {
 void WrinkleTracker::Shape(const SurfaceFrame& surface) {
   static const ArcHeightTable kTable;
   shapes_.resize(paths_.size());
+  if (params_.slack_from_band) {
+    wrinkles_in_face_.assign(surface.topology->num_triangles(), 0);
+    for (const WrinklePath& path : paths_) {
+      for (int32_t f : path.faces) ++wrinkles_in_face_[f];
+    }
+  }
   for (size_t w = 0; w < paths_.size(); ++w) {
     WrinklePath& path = paths_[w];
     double c_max = CompressionOf(surface, path).max;
@@ -578,8 +584,21 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
                                        path.shape_compression * r));
     }
     path.shape_compression = c_max;
+    double band = 0.0;
+    if (params_.slack_from_band) {
+      band = BandExtent(surface, path, wrinkles_in_face_);
+      if (path.shape_band >= 0.0) {
+        // Followed like the compression (a wrinkle entering a triangle
+        // another crosses would halve it at once); a tenth of L_min a frame
+        // more lets it grow from none.
+        const double r = 1.0 + params_.max_length_change;
+        band = std::clamp(band, path.shape_band / r,
+                          path.shape_band * r + 0.1 * min_width_);
+      }
+      path.shape_band = band;
+    }
     ShapePath(surface, path, min_width_, kTable, params_.samples_per_segment,
-              &shapes_[w], c_max);
+              &shapes_[w], c_max, band, params_.fold_limits);
     const double scale = path.fade * CompressionStrength(c_max);
     if (scale < 1.0) {
       for (RefinedPoint& r : shapes_[w].refined) r.height *= scale;

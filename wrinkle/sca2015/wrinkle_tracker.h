@@ -71,6 +71,15 @@ struct WrinkleParams {
   // threshold shows only as much as its compression warrants, and fades with
   // it instead of standing at half its height on cloth that has relaxed.
   bool strength_from_compression = true;
+  // The fold's cross-section holds the slack of the compressed band it stands
+  // for (docs/algorithm.md, "Shape"): its arc is its width plus the band's
+  // extent across the fold times (c - 1), the band being the compressed
+  // triangles it crosses, shared among the wrinkles crossing each. false: the
+  // thesis's rule, an arc of L_max (the slack inside the fold's own width).
+  bool slack_from_band = true;
+  // How far such a fold widens: at most max_width L_min, and only until its
+  // arc spans max_arc_degrees (docs/algorithm.md, "Shape").
+  FoldLimits fold_limits;
   uint64_t seed = 1;  // of the seeding PRNG
 };
 
@@ -219,6 +228,7 @@ class WrinkleTracker {
   // which may seed only pleats.
   std::vector<int32_t> order_, candidates_, band_candidates_;
   std::vector<double> lengths_;
+  std::vector<int32_t> wrinkles_in_face_;  // Shape's per-face path count
   TracedEdges extra_;
   std::vector<Eigen::Vector3d> bbox_lo_, bbox_hi_;
   WrinklePath candidate_;
