@@ -48,7 +48,8 @@ double MidWidth(double max_compression, double min_width);
 // How far a fold holding its band's slack may widen (FoldAtMiddle).
 struct FoldLimits {
   // In L_min: pi keeps every fold inside the thesis's range [L_min, L_max]
-  // (4 made the Fox's folds flaps and its churn 5.6 %: docs/algorithm.md).
+  // (4 raised the Fox's churn to 5.6 % and the knee's aliasing to 1.51x
+  // plain; no cap made flaps: docs/algorithm.md, "Shape").
   double max_width = std::numbers::pi;
   double max_arc_degrees = 120.0;  // of the cross-section's circular arc
 };

@@ -72,10 +72,11 @@ struct WrinkleParams {
   // it instead of standing at half its height on cloth that has relaxed.
   bool strength_from_compression = true;
   // The fold's cross-section holds the slack of the compressed band it stands
-  // for (docs/algorithm.md, "Shape"): its arc is its width plus the band's
-  // extent across the fold times (c - 1), the band being the compressed
-  // triangles it crosses, shared among the wrinkles crossing each. false: the
-  // thesis's rule, an arc of L_max (the slack inside the fold's own width).
+  // for (docs/algorithm.md, "Shape"): the band's extent across the fold
+  // times (c - 1), the band being the compressed triangles it crosses, shared
+  // among the wrinkles crossing each; the fold widens and its arc grows to
+  // hold it, within fold_limits. false: the thesis's rule, an arc of L_max
+  // (the slack inside the fold's own width).
   bool slack_from_band = true;
   // How far such a fold widens: at most max_width L_min, and only until its
   // arc spans max_arc_degrees (docs/algorithm.md, "Shape").
