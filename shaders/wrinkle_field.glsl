@@ -238,6 +238,33 @@ float ResolveShading(ShadingSums sums, vec3 n, out vec4 normal_x,
   return sums.occlusion;
 }
 
+// WrinkleReaches and WrinkleShading for a whole pixel in one pass over the
+// ranges, each wrinkle projected once (not once to test the reach and again
+// to shade): true when some wrinkle reaches the pixel, and then the normals
+// and occlusion WrinkleShading would give.
+bool WrinkleShadingIfReached(int first, int count, vec3 p, vec3 center,
+                             vec3 n, vec3 dpdx, vec3 dpdy, float margin,
+                             out vec4 normal_x, out vec4 normal_y,
+                             out vec4 normal_z, out float occlusion) {
+  ShadingSums sums = NoShading();
+  bool reached = false;
+  int r = first;
+  do {  // see kLoopNote
+    float line_distance, width, height;
+    vec3 dir;
+    if (r >= first + count ||
+        !WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
+      continue;
+    float reach = 0.6 * length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
+    reached = reached ||
+              line_distance + dot(center - p, dir) - reach < 0.5 * width;
+    AddWrinkleShading(line_distance, dir, width, height, p, center, n, dpdx,
+                      dpdy, sums);
+  } while (++r < first + count);
+  occlusion = ResolveShading(sums, n, normal_x, normal_y, normal_z);
+  return reached;
+}
+
 float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
                      vec3 dpdx, vec3 dpdy, float margin, out vec4 normal_x,
                      out vec4 normal_y, out vec4 normal_z) {
