@@ -18,6 +18,7 @@
 #include "renderer/gl/scene_lighting.h"
 #include "renderer/gl/shader_library.h"
 #include "renderer/gl/stream_buffer.h"
+#include "renderer/gl/target_passes.h"
 #include "renderer/uv_maps.h"
 #include "wrinkle/data/weld.h"
 
@@ -58,6 +59,8 @@ struct PreparedFrame::Data {
   std::vector<float> corners;
   WrinkleBuffers wrinkles;
   std::vector<uint64_t> edge_scratch;  // ClassifyClosure
+  // The pixels the frame can draw (DrawnPixels); unset: any.
+  std::optional<gl::PixelBox> drawn_pixels;
 };
 
 PreparedFrame::PreparedFrame() : data_(std::make_unique<Data>()) {}
@@ -74,12 +77,80 @@ struct FrameRenderer::Gl {
   GLint wrinkles_flag = -1, subpixels = -1;
   std::optional<gl::OffscreenTarget> target;
   std::optional<gl::OffscreenTarget> batch_target;  // DrawBatchToReadback's
+  std::optional<gl::TargetPasses> target_passes;    // TargetWork's compute
   gl::LightingUniforms lighting;
   GLint view_projection = -1, forward = -1, reach_per_depth = -1;
 };
 
+namespace {
+
+// The pixels (GL's window coordinates) a frame of `positions` can draw when
+// its surface is displaced at most `max_offset` anywhere: the projected
+// bounds of the vertices (which hold the flat triangles, and each point's
+// displacement is bounded from its own depth), widened by a pixel for the
+// rasteriser's rounding. Unset when a vertex may lie at or behind the eye.
+std::optional<gl::PixelBox> DrawnPixels(absl::Span<const float> positions,
+                                        const Eigen::Matrix4f& view_projection,
+                                        float max_offset, int width,
+                                        int height) {
+  const float r0 = view_projection.row(0).head<3>().norm();
+  const float r1 = view_projection.row(1).head<3>().norm();
+  const float r3 = view_projection.row(3).head<3>().norm();
+  float lo_x = std::numeric_limits<float>::infinity(), lo_y = lo_x;
+  float hi_x = -lo_x, hi_y = -lo_x;
+  for (size_t i = 0; i + 2 < positions.size(); i += 3) {
+    const Eigen::Vector4f clip =
+        view_projection *
+        Eigen::Vector4f(positions[i], positions[i + 1], positions[i + 2], 1.0f);
+    // The displaced point's w is at least this (the offset along r3).
+    const float w_min = clip.w() - r3 * max_offset;
+    if (!(w_min > 1e-6f)) return std::nullopt;
+    const float x = clip.x() / clip.w(), y = clip.y() / clip.w();
+    // |d(x / w)| <= |offset| (|r0| + |x / w| |r3|) / w_min, likewise y.
+    const float pad_x = max_offset * (r0 + std::abs(x) * r3) / w_min;
+    const float pad_y = max_offset * (r1 + std::abs(y) * r3) / w_min;
+    lo_x = std::min(lo_x, x - pad_x);
+    hi_x = std::max(hi_x, x + pad_x);
+    lo_y = std::min(lo_y, y - pad_y);
+    hi_y = std::max(hi_y, y + pad_y);
+  }
+  if (!(lo_x <= hi_x && lo_y <= hi_y)) return std::nullopt;
+  const auto pixel = [](float ndc, int size) {
+    return std::clamp((0.5f * ndc + 0.5f) * static_cast<float>(size), -1.0f,
+                      static_cast<float>(size) + 1.0f);
+  };
+  return gl::PixelBox{
+      static_cast<int>(std::floor(pixel(lo_x, width))) - 1,
+      static_cast<int>(std::floor(pixel(lo_y, height))) - 1,
+      static_cast<int>(std::ceil(pixel(hi_x, width))) + 1,
+      static_cast<int>(std::ceil(pixel(hi_y, height))) + 1};
+}
+
+// The largest height among a frame's wrinkle points: no displacement is
+// larger (the profile's peak is the height).
+float LargestOffset(const WrinkleBuffers& wrinkles) {
+  float largest = 0.0f;
+  for (const std::array<float, 4>& frame : wrinkles.frames) {
+    largest = std::max(largest, std::abs(frame[3]));
+  }
+  return largest;
+}
+
+}  // namespace
+
 FrameRenderer::FrameRenderer(GpuContext* gpu)
     : gpu_(gpu), gl_(std::make_unique<Gl>()) {}
+
+std::optional<std::array<int, 4>> FrameRenderer::DrawnPixelsOf(
+    const PreparedFrame& frame) {
+  const std::optional<gl::PixelBox>& box = frame.data_->drawn_pixels;
+  if (!box) return std::nullopt;
+  return std::array<int, 4>{box->x0, box->y0, box->x1, box->y1};
+}
+
+bool FrameRenderer::uses_target_passes() const {
+  return gl_->target_passes.has_value();
+}
 absl::Status FrameRenderer::ReleaseTarget() {
   if (!gl_->target) return absl::OkStatus();
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
@@ -88,8 +159,11 @@ absl::Status FrameRenderer::ReleaseTarget() {
   gl_->target.reset();
   // Deleting is not enough: the driver's state still holds the last-bound
   // framebuffer's storage until another one is drawn to. A tiny one is.
-  CREASE_ASSIGN_OR_RETURN(gl::OffscreenTarget tiny,
-                          gl::OffscreenTarget::Create(16, 16, samples));
+  CREASE_ASSIGN_OR_RETURN(
+      gl::OffscreenTarget tiny,
+      gl::OffscreenTarget::Create(16, 16, samples, gl_->target_passes
+                                                       ? &*gl_->target_passes
+                                                       : nullptr));
   gl_->target.emplace(std::move(tiny));
   gl_->target->Bind();
   gl_->target->Clear({0, 0, 0, 0});
@@ -104,7 +178,7 @@ FrameRenderer::~FrameRenderer() {
 }
 
 absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
-    GpuContext* gpu, int buffer_sets) {
+    GpuContext* gpu, int buffer_sets, TargetWork target_work) {
   if (gpu == nullptr)
     return absl::InvalidArgumentError("FrameRenderer: no GpuContext");
   CREASE_RETURN_IF_ERROR(gpu->MakeCurrent());
@@ -148,6 +222,10 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
     g.sets.push_back(std::move(set));
   }
   g.set = g.sets.front().get();
+  if (target_work == TargetWork::kCompute ||
+      (target_work == TargetWork::kAuto && gl::UseTargetPasses())) {
+    CREASE_ASSIGN_OR_RETURN(g.target_passes, gl::TargetPasses::Create());
+  }
   return r;
 }
 
@@ -194,6 +272,10 @@ absl::Status FrameRenderer::Prepare(const RenderMesh& given_mesh,
   } else {
     ClearWrinkleBuffers(mesh.triangles.size(), &d.wrinkles);
   }
+  d.drawn_pixels = DrawnPixels(
+      mesh.positions, d.view.view_projection,
+      options.displacement ? LargestOffset(d.wrinkles) : 0.0f, options.width,
+      options.height);
   return absl::OkStatus();
 }
 
@@ -238,19 +320,23 @@ int FrameRenderer::DrawPatches(int num_patches, int max_level,
       PatchesPerDraw(max_level, options.max_patches_per_draw));
 }
 
-absl::Status FrameRenderer::BindTarget(const RenderOptions& options) {
+absl::Status FrameRenderer::BindTarget(const RenderOptions& options,
+                                       const gl::PixelBox* depth_box) {
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
   CREASE_RETURN_IF_ERROR(gl::EnsureOffscreenTarget(
-      options.width, options.height, options.samples, &gl_->target));
+      options.width, options.height, options.samples, &gl_->target,
+      gl_->target_passes ? &*gl_->target_passes : nullptr));
   gl_->target->Bind();
-  gl_->target->Clear(options.background);
+  gl_->target->Clear(options.background, depth_box);
   glEnable(GL_DEPTH_TEST);
   return absl::OkStatus();
 }
 
 absl::Status FrameRenderer::DrawPrepared(const PreparedFrame& frame,
                                          RenderStats* stats) {
-  CREASE_RETURN_IF_ERROR(BindTarget(frame.data_->options));
+  const PreparedFrame::Data& d = *frame.data_;
+  CREASE_RETURN_IF_ERROR(
+      BindTarget(d.options, d.drawn_pixels ? &*d.drawn_pixels : nullptr));
   return DrawIntoBoundTarget(frame, stats);
 }
 
@@ -278,7 +364,8 @@ absl::StatusOr<ReadbackTicket> FrameRenderer::DrawBatchToReadback(
   }
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
   CREASE_RETURN_IF_ERROR(gl::EnsureOffscreenTarget(
-      first.width, first.height * count, first.samples, &gl_->batch_target));
+      first.width, first.height * count, first.samples, &gl_->batch_target,
+      gl_->target_passes ? &*gl_->target_passes : nullptr));
   const gl::OffscreenTarget& target = *gl_->batch_target;
   target.Bind();
   target.Clear(first.background);

@@ -19,6 +19,7 @@
 
 namespace crease::renderer {
 namespace gl {
+struct PixelBox;    // gl/offscreen_target.h
 struct SceneView;   // gl/scene_lighting.h
 class PatternPass;  // gl/pattern_pass.h
 }  // namespace gl
@@ -91,6 +92,15 @@ struct MeshWrinkles {
 };
 using WrinkleDraw = std::variant<TracedWrinkles, PatternWrinkles, MeshWrinkles>;
 
+// How a renderer clears and resolves its multisampled targets: with the GL's
+// own clear and blit, or with compute passes (renderer/gl/target_passes.h:
+// colour cleared and resolved on the compute units, depth cleared only where
+// the frame can draw, resolved rows top to bottom). On an H200 the GL's clear
+// and resolve took 184 of a 640x480 frame's 272 us of GPU time
+// (docs/benchmarks.md). kAuto: compute on a hardware GPU, the GL's own on a
+// software rasteriser, where the compute passes are the slower.
+enum class TargetWork { kAuto, kFixedFunction, kCompute };
+
 // What one Render drew, for tests and benchmarks.
 struct RenderStats {
   int drawn_wrinkles = 0;         // shaded (wide enough on screen)
@@ -124,7 +134,8 @@ class FrameRenderer {
   // `buffer_sets`: how many frames' inputs are kept apart on the GPU (more
   // than the frames a caller keeps in flight: see FrameBufferSet).
   static absl::StatusOr<std::unique_ptr<FrameRenderer>> Create(
-      GpuContext* gpu, int buffer_sets = kDefaultBufferSets);
+      GpuContext* gpu, int buffer_sets = kDefaultBufferSets,
+      TargetWork target_work = TargetWork::kAuto);
   static constexpr int kDefaultBufferSets = 2;
   // The tessellation level frames are prepared for: GL 4's minimum of
   // GL_MAX_TESS_GEN_LEVEL, so any context draws any prepared frame.
@@ -155,7 +166,8 @@ class FrameRenderer {
 
   // Render and RenderPattern, with the read-back left travelling: the pixels
   // go into a slot of `readback` (readback->Finish(ticket) leases them, rows
-  // bottom to top), so the caller can draw the next frame meanwhile. Errors as
+  // in the order the target resolves them: ReadbackPixels::rows), so the
+  // caller can draw the next frame meanwhile. Errors as
   // Render's, and Start's.
   absl::StatusOr<ReadbackTicket> RenderToReadback(const RenderMesh& mesh,
                                                   const FrameWrinkles* wrinkles,
@@ -198,6 +210,14 @@ class FrameRenderer {
     return DrawPrepared(frame, stats);
   }
 
+  // The pixels a prepared frame can draw, {x0, y0, x1, y1} with rows
+  // counted from the bottom (half-open, maybe past the image's edges): where
+  // a target with compute passes clears the depth. Unset: anywhere.
+  static std::optional<std::array<int, 4>> DrawnPixelsOf(
+      const PreparedFrame& frame);
+  // Whether this renderer's targets use the compute passes (TargetWork).
+  bool uses_target_passes() const;
+
   // Frees the framebuffers kept for the last size (the next Render makes
   // them again): after an unusually large image, so that one request does
   // not keep hundreds of MB for the renderer's lifetime.
@@ -207,8 +227,10 @@ class FrameRenderer {
   struct Gl;
   explicit FrameRenderer(GpuContext* gpu);
   // Makes the context current and binds and clears the target for
-  // `options`, with the depth test on: the start of every draw.
-  absl::Status BindTarget(const RenderOptions& options);
+  // `options`, with the depth test on: the start of every draw. `depth_box`
+  // (may be null: all): where the frame can draw.
+  absl::Status BindTarget(const RenderOptions& options,
+                          const gl::PixelBox* depth_box = nullptr);
   // Everything of Render and RenderPattern but the read-back: the frame is
   // left in the target.
   absl::Status DrawWrinkled(const RenderMesh& mesh,

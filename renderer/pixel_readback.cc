@@ -26,6 +26,7 @@ struct PixelReadback::Slot {
   size_t capacity = 0;
   GLsync fence = nullptr;  // set while in flight
   int width = 0, height = 0;
+  bool bottom_up = true;  // the target's resolved rows' order
 };
 
 ReadbackPixels::ReadbackPixels(ReadbackPixels&& other) noexcept
@@ -86,7 +87,11 @@ absl::StatusOr<std::vector<ReadbackPixels>> ReadbackPixels::Split(
   std::vector<ReadbackPixels> split;
   split.reserve(parts);
   for (int i = 0; i < parts; ++i) {
-    const image::RgbaRows rows{rows_.width, height, rows_.data + part_bytes * i,
+    // Part i lies i parts up from the bottom: first in memory when the rows
+    // run bottom to top, last when they run top to bottom.
+    const int stored = rows_.bottom_up ? i : parts - 1 - i;
+    const image::RgbaRows rows{rows_.width, height,
+                               rows_.data + part_bytes * stored,
                                rows_.bottom_up};
     split.push_back(ReadbackPixels(ring_, slot_, rows));
   }
@@ -230,6 +235,7 @@ absl::StatusOr<ReadbackTicket> PixelReadback::Start(
   slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   slot.width = target.width();
   slot.height = target.height();
+  slot.bottom_up = !target.rows_top_down();
   if (slot.fence == nullptr) {
     return absl::InternalError(
         absl::StrFormat("glFenceSync failed (GL error 0x%04x)", glGetError()));
@@ -273,7 +279,8 @@ absl::StatusOr<ReadbackPixels> PixelReadback::Finish(
     ++ring_->leases;
   }
   const image::RgbaRows rows{slot.width, slot.height,
-                             static_cast<const uint8_t*>(slot.mapped), true};
+                             static_cast<const uint8_t*>(slot.mapped),
+                             slot.bottom_up};
   return ReadbackPixels(ring_, ticket.slot, rows);
 }
 

@@ -5,7 +5,8 @@
 // persistently mapped pixel buffers, with a fence, so the GPU goes on drawing
 // the next frames while earlier pixels travel, and the CPU reads them (to
 // encode them, on any thread) straight from the mapped memory: no copy, no
-// flip (rows stay bottom to top; the encoders take them so).
+// flip (rows stay as the target resolved them, bottom to top for GL's blit
+// resolve, top to bottom for TargetPasses'; the encoders take either).
 
 #include <cstdint>
 #include <memory>
@@ -33,13 +34,15 @@ class ReadbackPixels {
   ReadbackPixels& operator=(ReadbackPixels&& other) noexcept;
   ~ReadbackPixels();
 
-  // RGBA8, rows bottom to top (GL's order).
+  // RGBA8, rows bottom to top (GL's order) or top to bottom (rows().bottom_up
+  // says: the target's OffscreenTarget::rows_top_down).
   const image::RgbaRows& rows() const { return rows_; }
   // A top-down copy, for tests and callers that keep the image.
   image::RgbaImage ToImage() const;
   // Cuts a batch's pixels (FrameRenderer::DrawBatchToReadback) into `parts`
   // leases of height / parts rows each, part i from row i * height / parts
-  // up (GL's order): each frame's own rows, no copy. The slot is free once
+  // up counted from the bottom (GL's order, whichever way the rows run in
+  // memory): each frame's own rows, no copy. The slot is free once
   // every part is gone. InvalidArgument unless parts divides the height.
   absl::StatusOr<std::vector<ReadbackPixels>> Split(int parts) &&;
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
+#include "renderer/gl/target_passes.h"
 
 namespace crease::renderer::gl {
 namespace {
@@ -20,6 +21,19 @@ Renderbuffer MakeRenderbuffer(GLenum format, int samples, int width,
   return Renderbuffer(name);
 }
 
+Texture MakeColorTexture(int samples, int width, int height) {
+  GLuint name = 0;
+  if (samples > 1) {
+    glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &name);
+    glTextureStorage2DMultisample(name, samples, GL_RGBA8, width, height,
+                                  GL_TRUE);
+  } else {
+    glCreateTextures(GL_TEXTURE_2D, 1, &name);
+    glTextureStorage2D(name, 1, GL_RGBA8, width, height);
+  }
+  return Texture(name);
+}
+
 Framebuffer MakeFramebuffer() {
   GLuint name = 0;
   glCreateFramebuffers(1, &name);
@@ -28,8 +42,8 @@ Framebuffer MakeFramebuffer() {
 
 }  // namespace
 
-absl::StatusOr<OffscreenTarget> OffscreenTarget::Create(int width, int height,
-                                                        int samples) {
+absl::StatusOr<OffscreenTarget> OffscreenTarget::Create(
+    int width, int height, int samples, const TargetPasses* passes) {
   GLint max_size = 0, max_samples = 0;
   glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
   glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
@@ -47,12 +61,19 @@ absl::StatusOr<OffscreenTarget> OffscreenTarget::Create(int width, int height,
   t.width_ = width;
   t.height_ = height;
   t.samples_ = std::max(samples, 1);
+  t.passes_ = passes;
   t.draw_ = MakeFramebuffer();
-  t.draw_color_ = MakeRenderbuffer(GL_RGBA8, t.samples_, width, height);
+  if (t.uses_passes()) {
+    t.draw_color_texture_ = MakeColorTexture(t.samples_, width, height);
+    glNamedFramebufferTexture(t.draw_.get(), GL_COLOR_ATTACHMENT0,
+                              t.draw_color_texture_.get(), 0);
+  } else {
+    t.draw_color_ = MakeRenderbuffer(GL_RGBA8, t.samples_, width, height);
+    glNamedFramebufferRenderbuffer(t.draw_.get(), GL_COLOR_ATTACHMENT0,
+                                   GL_RENDERBUFFER, t.draw_color_.get());
+  }
   t.draw_depth_ =
       MakeRenderbuffer(GL_DEPTH_COMPONENT24, t.samples_, width, height);
-  glNamedFramebufferRenderbuffer(t.draw_.get(), GL_COLOR_ATTACHMENT0,
-                                 GL_RENDERBUFFER, t.draw_color_.get());
   glNamedFramebufferRenderbuffer(t.draw_.get(), GL_DEPTH_ATTACHMENT,
                                  GL_RENDERBUFFER, t.draw_depth_.get());
   if (glCheckNamedFramebufferStatus(t.draw_.get(), GL_FRAMEBUFFER) !=
@@ -61,9 +82,15 @@ absl::StatusOr<OffscreenTarget> OffscreenTarget::Create(int width, int height,
   }
   if (t.samples_ > 1) {
     t.resolve_ = MakeFramebuffer();
-    t.resolve_color_ = MakeRenderbuffer(GL_RGBA8, 1, width, height);
-    glNamedFramebufferRenderbuffer(t.resolve_.get(), GL_COLOR_ATTACHMENT0,
-                                   GL_RENDERBUFFER, t.resolve_color_.get());
+    if (t.uses_passes()) {
+      t.resolve_color_texture_ = MakeColorTexture(1, width, height);
+      glNamedFramebufferTexture(t.resolve_.get(), GL_COLOR_ATTACHMENT0,
+                                t.resolve_color_texture_.get(), 0);
+    } else {
+      t.resolve_color_ = MakeRenderbuffer(GL_RGBA8, 1, width, height);
+      glNamedFramebufferRenderbuffer(t.resolve_.get(), GL_COLOR_ATTACHMENT0,
+                                     GL_RENDERBUFFER, t.resolve_color_.get());
+    }
     if (glCheckNamedFramebufferStatus(t.resolve_.get(), GL_FRAMEBUFFER) !=
         GL_FRAMEBUFFER_COMPLETE) {
       return absl::InternalError("resolve framebuffer incomplete");
@@ -77,15 +104,37 @@ void OffscreenTarget::Bind() const {
   glViewport(0, 0, width_, height_);
 }
 
-void OffscreenTarget::Clear(const std::array<float, 4>& rgba) const {
-  glClearNamedFramebufferfv(draw_.get(), GL_COLOR, 0, rgba.data());
+void OffscreenTarget::Clear(const std::array<float, 4>& rgba,
+                            const PixelBox* depth_box) const {
   const float depth = 1.0f;
+  if (!uses_passes()) {
+    glClearNamedFramebufferfv(draw_.get(), GL_COLOR, 0, rgba.data());
+    glClearNamedFramebufferfv(draw_.get(), GL_DEPTH, 0, &depth);
+    return;
+  }
+  passes_->Clear(draw_color_texture_.get(), width_, height_, samples_, rgba);
+  if (depth_box == nullptr) {
+    glClearNamedFramebufferfv(draw_.get(), GL_DEPTH, 0, &depth);
+    return;
+  }
+  const int x0 = std::clamp(depth_box->x0, 0, width_);
+  const int y0 = std::clamp(depth_box->y0, 0, height_);
+  const int x1 = std::clamp(depth_box->x1, x0, width_);
+  const int y1 = std::clamp(depth_box->y1, y0, height_);
+  if (x1 == x0 || y1 == y0) return;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(x0, y0, x1 - x0, y1 - y0);
   glClearNamedFramebufferfv(draw_.get(), GL_DEPTH, 0, &depth);
+  glDisable(GL_SCISSOR_TEST);
 }
 
 void OffscreenTarget::BindResolvedForRead() const {
   GLuint source = draw_.get();
-  if (samples_ > 1) {
+  if (uses_passes()) {
+    passes_->Resolve(draw_color_texture_.get(), resolve_color_texture_.get(),
+                     width_, height_, samples_);
+    source = resolve_.get();
+  } else if (samples_ > 1) {
     glBlitNamedFramebuffer(draw_.get(), resolve_.get(), 0, 0, width_, height_,
                            0, 0, width_, height_, GL_COLOR_BUFFER_BIT,
                            GL_NEAREST);
@@ -103,6 +152,7 @@ image::RgbaImage OffscreenTarget::Read() const {
   BindResolvedForRead();
   glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
                image.pixels.data());
+  if (rows_top_down()) return image;
   // GL rows run bottom to top; images top to bottom.
   const size_t row = static_cast<size_t>(width_) * 4;
   std::vector<uint8_t> swap(row);
@@ -117,14 +167,16 @@ image::RgbaImage OffscreenTarget::Read() const {
 }
 
 absl::Status EnsureOffscreenTarget(int width, int height, int samples,
-                                   std::optional<OffscreenTarget>* target) {
+                                   std::optional<OffscreenTarget>* target,
+                                   const TargetPasses* passes) {
   if (*target && (*target)->width() == width && (*target)->height() == height &&
-      (*target)->samples() == std::max(samples, 1)) {
+      (*target)->samples() == std::max(samples, 1) &&
+      (*target)->passes() == passes) {
     return absl::OkStatus();
   }
   target->reset();
   absl::StatusOr<OffscreenTarget> made =
-      OffscreenTarget::Create(width, height, samples);
+      OffscreenTarget::Create(width, height, samples, passes);
   if (!made.ok()) return made.status();
   target->emplace(*std::move(made));
   return absl::OkStatus();
