@@ -222,11 +222,13 @@ void BM_DrawPipeline(benchmark::State& state, const std::string& name,
 // passes on a GPU), and wrinkled ones with the GL's clear and blit
 // ("fixed_target").
 void BM_FrameTimes(benchmark::State& state, const std::string& name, int width,
-                   int height, bool wrinkled, TargetWork target_work) {
+                   int height, bool wrinkled, TargetWork target_work,
+                   bool displacement = true) {
   Scene& scene = SceneOf(name);
   RenderOptions options;
   options.width = width;
   options.height = height;
+  options.displacement = displacement;
   PreparedFrame prepared;
   absl::Status status = FrameRenderer::Prepare(
       scene.mesh(), wrinkled ? &scene.wrinkles : nullptr, options, &prepared);
@@ -269,16 +271,19 @@ void BM_FrameTimes(benchmark::State& state, const std::string& name, int width,
 [[maybe_unused]] const bool kFrameTimesRegistered = [] {
   for (const auto& [width, height] :
        {std::pair{160, 120}, {640, 480}, {1920, 1080}}) {
-    for (const auto& [label, wrinkled, work] :
-         {std::tuple{"wrinkled", true, TargetWork::kAuto},
-          {"plain", false, TargetWork::kAuto},
-          {"wrinkled/fixed_target", true, TargetWork::kFixedFunction}}) {
+    for (const auto& [label, wrinkled, work, displacement] :
+         {std::tuple{"wrinkled", true, TargetWork::kAuto, true},
+          {"plain", false, TargetWork::kAuto, true},
+          {"wrinkled/fixed_target", true, TargetWork::kFixedFunction, true},
+          {"wrinkled/no_displacement", true, TargetWork::kAuto, false}}) {
       benchmark::RegisterBenchmark(
           absl::StrFormat("BM_FrameTimes/fox_walk/%dx%d/%s", width, height,
                           label)
               .c_str(),
-          [width, height, wrinkled, work](benchmark::State& state) {
-            BM_FrameTimes(state, "fox_walk", width, height, wrinkled, work);
+          [width, height, wrinkled, work,
+           displacement](benchmark::State& state) {
+            BM_FrameTimes(state, "fox_walk", width, height, wrinkled, work,
+                          displacement);
           })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
@@ -843,7 +848,13 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
   RenderMesh mesh = scene.mesh();
   mesh.corner_uvs = corner_uvs;
   size_t bytes = 0;
+  // The GPU's own time for a frame's maps (a GL_TIME_ELAPSED query around
+  // each), against the wall time: how much of it the GPU works.
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  double gpu_ns = 0;
   for (auto _ : state) {
+    glBeginQuery(GL_TIME_ELAPSED, query);
     if (absl::Status s = renderer->Render(
             mesh, run == UvMapsRun::kFlat ? nullptr : &scene.wrinkles, options,
             &maps);
@@ -851,6 +862,10 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
       state.SkipWithError(std::string(s.message()).c_str());
       return;
     }
+    glEndQuery(GL_TIME_ELAPSED);
+    GLuint64 elapsed = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &elapsed);
+    gpu_ns += static_cast<double>(elapsed);
     if (run == UvMapsRun::kPng) {
       auto normal = image::EncodePng(maps.normal, 1, image::PngFilter::kSub);
       auto height = image::EncodePngGray16(size, size, maps.height, 1,
@@ -859,8 +874,11 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
     }
     benchmark::DoNotOptimize(maps.height.data());
   }
+  glDeleteQueries(1, &query);
   state.counters["frame"] = scene.frame;
   state.counters["png_bytes"] = static_cast<double>(bytes);
+  state.counters["gpu_us"] =
+      gpu_ns / 1e3 / std::max<double>(static_cast<double>(state.iterations()), 1);
 }
 
 // The wrinkles of a bundled animation's first 60 frames, each as its session
