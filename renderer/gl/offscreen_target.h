@@ -68,6 +68,7 @@ class OffscreenTarget {
   // With passes: the colour attachments as textures (compute reads and
   // writes them).
   Texture draw_color_texture_, resolve_color_texture_;
+  mutable Buffer read_buffer_;  // Read's, with passes: made on first use
 };
 
 // Keeps `*target` when it already has this size, sample count (samples <= 1
