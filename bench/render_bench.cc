@@ -853,6 +853,7 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
   GLuint query = 0;
   glGenQueries(1, &query);
   double gpu_ns = 0;
+  std::array<double, 7> phases{};  // UvMapPhaseTimes' order
   for (auto _ : state) {
     glBeginQuery(GL_TIME_ELAPSED, query);
     if (absl::Status s = renderer->Render(
@@ -866,6 +867,14 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
     GLuint64 elapsed = 0;
     glGetQueryObjectui64v(query, GL_QUERY_RESULT, &elapsed);
     gpu_ns += static_cast<double>(elapsed);
+    const UvMapPhaseTimes& t = renderer->last_phase_times();
+    for (auto [sum, us] :
+         {std::pair{&phases[0], t.setup_us}, {&phases[1], t.lists_us},
+          {&phases[2], t.corners_wait_us}, {&phases[3], t.pieces_us},
+          {&phases[4], t.draw_us}, {&phases[5], t.read_us},
+          {&phases[6], t.refill_us}}) {
+      *sum += us;
+    }
     if (run == UvMapsRun::kPng) {
       auto normal = image::EncodePng(maps.normal, 1, image::PngFilter::kSub);
       auto height = image::EncodePngGray16(size, size, maps.height, 1,
@@ -877,8 +886,14 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
   glDeleteQueries(1, &query);
   state.counters["frame"] = scene.frame;
   state.counters["png_bytes"] = static_cast<double>(bytes);
-  state.counters["gpu_us"] =
-      gpu_ns / 1e3 / std::max<double>(static_cast<double>(state.iterations()), 1);
+  const double runs =
+      std::max<double>(static_cast<double>(state.iterations()), 1);
+  state.counters["gpu_us"] = gpu_ns / 1e3 / runs;
+  const char* names[] = {"setup_us", "lists_us", "corners_us", "pieces_us",
+                         "draw_us",  "read_us",  "refill_us"};
+  for (size_t i = 0; i < phases.size(); ++i) {
+    state.counters[names[i]] = phases[i] / runs;
+  }
 }
 
 // The wrinkles of a bundled animation's first 60 frames, each as its session

@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -339,8 +340,9 @@ void UvMapRenderer::MakeBase(const RenderMesh& mesh,
   base.green_down = options.green_down;
 }
 
-// The pieces of triangles some wrinkle reaches, drawn over the base.
-void UvMapRenderer::DrawReached(const UvMapOptions& options, float reach) {
+// The pieces of triangles some wrinkle reaches, into g.pieces.
+void UvMapRenderer::FindReachedPieces(const UvMapOptions& options,
+                                      float reach) {
   Gl& g = *gl_;
   UvMapPieceInputs in;
   in.corners = &g.corners;
@@ -365,6 +367,11 @@ void UvMapRenderer::DrawReached(const UvMapOptions& options, float reach) {
     second.Wait();
     AppendPieces(g.second_pieces, &g.pieces);
   }
+}
+
+// The pieces FindReachedPieces found, drawn over the base.
+void UvMapRenderer::DrawReached() {
+  Gl& g = *gl_;
   if (g.pieces.lists.empty()) return;
   // The pieces' own lists replace the triangles' at bindings 1, 2 and 5.
   g.piece_lists.UploadStorage(1, g.pieces.lists);
@@ -440,6 +447,13 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
     CREASE_RETURN_IF_ERROR(
         ValidateFrameWrinkles(*wrinkles, given_mesh.triangles.size()));
   }
+  auto last = std::chrono::steady_clock::now();
+  UvMapPhaseTimes times;
+  const auto lap = [&last](double* us) {
+    const auto now = std::chrono::steady_clock::now();
+    *us = std::chrono::duration<double, std::micro>(now - last).count();
+    last = now;
+  };
   RenderMesh mesh = given_mesh;
   mesh.welded = WeldedIdsOr(mesh.positions, mesh.welded, &gl_->welded);
   CREASE_RETURN_IF_ERROR(gpu_->MakeCurrent());
@@ -475,15 +489,24 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   glBindVertexArray(g.vao.get());
   // `out` is the base's read-back scratch: overwritten by ReadMaps below.
   PrepareBase(found, mesh, options, out);
+  lap(&times.setup_us);
   CREASE_ASSIGN_OR_RETURN(const float reach,
                           UploadWrinkles(mesh, wrinkles, options.size));
+  lap(&times.lists_us);
   if (corners) corners->Wait();  // the pieces are cut from the corners
+  lap(&times.corners_wait_us);
   glUniform1f(g.reach, reach);
-  DrawReached(options, reach);
+  FindReachedPieces(options, reach);
+  lap(&times.pieces_us);
+  DrawReached();
   glBindVertexArray(0);
+  lap(&times.draw_us);
   ReadMaps(options.size, out);
   out->height_range = height_range;
+  lap(&times.read_us);
   RefillAroundPieces(out);
+  lap(&times.refill_us);
+  times_ = times;
   return absl::OkStatus();
 }
 

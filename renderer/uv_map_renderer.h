@@ -19,6 +19,17 @@ namespace crease::renderer {
 // over the texel's footprint, and the offset the tessellation would
 // displace by. Owns its GL objects and one helper thread (CPU work only);
 // use it on the thread where its GpuContext is current.
+// Where the calling thread's time in the last UvMapRenderer::Render went,
+// in microseconds: checks, the corners and the flat base restored; the
+// wrinkle lists made and uploaded; waiting for the corners (made on the
+// helper meanwhile); the reached pieces found; their uploads and draw issued;
+// the maps read back (waiting for the GPU); the dilation refilled around the
+// pieces.
+struct UvMapPhaseTimes {
+  double setup_us = 0, lists_us = 0, corners_wait_us = 0, pieces_us = 0,
+         draw_us = 0, read_us = 0, refill_us = 0;
+};
+
 class UvMapRenderer {
  public:
   static absl::StatusOr<std::unique_ptr<UvMapRenderer>> Create(GpuContext* gpu);
@@ -30,6 +41,8 @@ class UvMapRenderer {
   // (flat maps). `out`'s storage is reused from call to call.
   absl::Status Render(const RenderMesh& mesh, const FrameWrinkles* wrinkles,
                       const UvMapOptions& options, UvMaps* out);
+  // The last successful Render's.
+  const UvMapPhaseTimes& last_phase_times() const { return times_; }
 
  private:
   struct Gl;
@@ -52,7 +65,8 @@ class UvMapRenderer {
   void MakeBase(const RenderMesh& mesh, const UvMapOptions& options,
                 UvMaps* scratch);
   // reach: the lookup's reach in model units (UploadWrinkles').
-  void DrawReached(const UvMapOptions& options, float reach);
+  void FindReachedPieces(const UvMapOptions& options, float reach);
+  void DrawReached();
   // Both targets into `out`, rows top to bottom.
   void ReadMaps(int size, UvMaps* out);
   // Re-dilates `out` around the pieces DrawReached drew.
@@ -60,6 +74,7 @@ class UvMapRenderer {
 
   GpuContext* gpu_;
   std::unique_ptr<Gl> gl_;
+  UvMapPhaseTimes times_;
 };
 
 }  // namespace crease::renderer
