@@ -223,7 +223,7 @@ absl::StatusOr<std::unique_ptr<FrameRenderer>> FrameRenderer::Create(
   }
   g.set = g.sets.front().get();
   if (target_work == TargetWork::kCompute ||
-      (target_work == TargetWork::kAuto && gl::UseTargetPasses())) {
+      (target_work == TargetWork::kAuto && gl::OnHardwareGpu())) {
     CREASE_ASSIGN_OR_RETURN(g.target_passes, gl::TargetPasses::Create());
   }
   return r;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "renderer/gl/gl_objects.h"
 #include "renderer/gl/shader_library.h"
 #include "renderer/gl/stream_buffer.h"
+#include "renderer/gl/target_passes.h"
 #include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_pieces.h"
 #include "wrinkle/data/weld.h"
@@ -86,6 +88,11 @@ struct UvMapRenderer::Gl {
   ReachedPieceFinder second_finder;
   int size = 0;
   GLint reach = -1, height_range = -1, green = -1, size_uniform = -1;
+  // ReadMaps through `read_buffer` (a hardware GPU), not straight into the
+  // maps' memory (llvmpipe, where the buffer is one more copy).
+  bool read_through_buffer = false;
+  gl::Buffer read_buffer;
+  size_t read_buffer_bytes = 0;
   SmoothNormals normals;
   WrinkleBuffers wrinkle_data;
   std::vector<float> tangents, corners;
@@ -105,7 +112,7 @@ UvMapRenderer::~UvMapRenderer() {
 }
 
 absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
-    GpuContext* gpu) {
+    GpuContext* gpu, TargetWork target_work) {
   if (gpu == nullptr)
     return absl::InvalidArgumentError("UvMapRenderer: no GpuContext");
   CREASE_RETURN_IF_ERROR(gpu->MakeCurrent());
@@ -122,6 +129,9 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
   g.height_range = glGetUniformLocation(g.program.get(), "u_height_range");
   g.green = glGetUniformLocation(g.program.get(), "u_green");
   g.size_uniform = glGetUniformLocation(g.program.get(), "u_size");
+  g.read_through_buffer =
+      target_work == TargetWork::kCompute ||
+      (target_work == TargetWork::kAuto && gl::OnHardwareGpu());
   g.vao = gl::MakeVertexArray();
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
@@ -420,9 +430,37 @@ void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
   Gl& g = *gl_;
   out->size = size;
   out->normal.width = out->normal.height = size;
-  out->normal.pixels.resize(4 * static_cast<size_t>(size) * size);
-  out->height.resize(static_cast<size_t>(size) * size);
+  const size_t texels = static_cast<size_t>(size) * size;
+  out->normal.pixels.resize(4 * texels);
+  out->height.resize(texels);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  if (g.read_through_buffer) {
+    // On a GPU: both maps into one pixel buffer in CPU memory, which the GPU
+    // writes directly, then copied out (a read into pageable memory took
+    // 0.7 ms of a flat 1024^2 frame on an H200).
+    const size_t bytes = 6 * texels;
+    if (g.read_buffer_bytes != bytes) {
+      g.read_buffer = gl::MakeBuffer();
+      glNamedBufferStorage(g.read_buffer.get(), static_cast<GLsizeiptr>(bytes),
+                           nullptr, GL_MAP_READ_BIT | GL_CLIENT_STORAGE_BIT);
+      g.read_buffer_bytes = bytes;
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, g.read_buffer.get());
+    glNamedFramebufferReadBuffer(g.framebuffer.get(), GL_COLOR_ATTACHMENT0);
+    glReadPixels(0, 0, size, size, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glNamedFramebufferReadBuffer(g.framebuffer.get(), GL_COLOR_ATTACHMENT1);
+    glReadPixels(0, 0, size, size, GL_RED, GL_UNSIGNED_SHORT,
+                 reinterpret_cast<void*>(4 * texels));
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    const auto* mapped = static_cast<const uint8_t*>(glMapNamedBufferRange(
+        g.read_buffer.get(), 0, static_cast<GLsizeiptr>(bytes),
+        GL_MAP_READ_BIT));
+    if (mapped == nullptr) return;  // a lost context: CheckHealth says so
+    std::memcpy(out->normal.pixels.data(), mapped, 4 * texels);
+    std::memcpy(out->height.data(), mapped + 4 * texels, 2 * texels);
+    glUnmapNamedBuffer(g.read_buffer.get());
+    return;
+  }
   glNamedFramebufferReadBuffer(g.framebuffer.get(), GL_COLOR_ATTACHMENT0);
   glReadPixels(0, 0, size, size, GL_RGBA, GL_UNSIGNED_BYTE,
                out->normal.pixels.data());

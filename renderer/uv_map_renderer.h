@@ -5,6 +5,7 @@
 
 #include "absl/status/statusor.h"
 #include "renderer/frame_data.h"
+#include "renderer/frame_renderer.h"
 #include "renderer/gpu_context.h"
 #include "renderer/uv_maps.h"
 #include "wrinkle/data/frame_wrinkles.h"
@@ -32,7 +33,11 @@ struct UvMapPhaseTimes {
 
 class UvMapRenderer {
  public:
-  static absl::StatusOr<std::unique_ptr<UvMapRenderer>> Create(GpuContext* gpu);
+  // `target_work`: kAuto reads the maps back through a pixel buffer on a
+  // hardware GPU and straight into UvMaps' memory on a software rasteriser;
+  // kCompute and kFixedFunction force one or the other (tests).
+  static absl::StatusOr<std::unique_ptr<UvMapRenderer>> Create(
+      GpuContext* gpu, TargetWork target_work = TargetWork::kAuto);
   ~UvMapRenderer();
 
   // InvalidArgument for a mesh without valid corner_uvs, a bad mesh or

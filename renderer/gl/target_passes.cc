@@ -61,7 +61,7 @@ void TargetPasses::Resolve(GLuint target, GLuint resolved, int width,
   glUseProgram(0);
 }
 
-bool UseTargetPasses() {
+bool OnHardwareGpu() {
   const auto* name =
       reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   if (name == nullptr) return false;

@@ -16,7 +16,7 @@ namespace crease::renderer::gl {
 // H100/H200 runs graphics on 2 TPCs of 66), a 4x target's glClear and
 // blit resolve took most of a 640x480 frame; on the compute units they cost
 // a ninth and a third (docs/benchmarks.md). llvmpipe runs them slower than
-// its own clear and blit, so it keeps those (UseTargetPasses).
+// its own clear and blit, so it keeps those (OnHardwareGpu).
 class TargetPasses {
  public:
   static absl::StatusOr<TargetPasses> Create();
@@ -37,10 +37,10 @@ class TargetPasses {
   GLint clear_samples_ = -1, clear_color_ = -1, resolve_samples_ = -1;
 };
 
-// Whether targets made on the current context should use TargetPasses:
-// true on a hardware GPU, false on a software rasteriser (GL_RENDERER
-// naming llvmpipe, softpipe or SwiftShader).
-bool UseTargetPasses();
+// Whether the current context draws on a hardware GPU, not a software
+// rasteriser (GL_RENDERER naming llvmpipe, softpipe or SwiftShader): where
+// the GPU's paths pay (TargetPasses, reads through pixel buffers).
+bool OnHardwareGpu();
 
 }  // namespace crease::renderer::gl
 

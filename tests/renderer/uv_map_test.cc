@@ -449,6 +449,31 @@ TEST_F(UvMapTest, RowZeroIsTheTopOfUvSpace) {
 // the wrinkle's largest height, and the normal map the height map's own
 // gradient (n ∝ (-dh/du, -dh/dv, 1) on a flat sheet with t = +x, b = +z),
 // where the profile is resolved.
+// The maps read back through a pixel buffer (as on a GPU) are the maps read
+// straight into their memory, byte for byte, frame after frame.
+TEST_F(UvMapTest, ReadsThroughABufferEqualDirectReads) {
+  SqueezedSheet scene = RunSqueezedSheet();
+  const FrameWrinkles wrinkles = WrinklesOf(*scene.session);
+  ASSERT_FALSE(wrinkles.points.empty());
+  const std::vector<float> uvs = SheetUvs(scene.mesh);
+  RenderMesh mesh = MeshOf(*scene.session, scene.positions);
+  mesh.corner_uvs = uvs;
+  auto buffered = UvMapRenderer::Create(gpu_, TargetWork::kCompute);
+  auto direct = UvMapRenderer::Create(gpu_, TargetWork::kFixedFunction);
+  ASSERT_TRUE(buffered.ok() && direct.ok());
+  UvMapOptions options;
+  options.size = 128;
+  const FrameWrinkles* none = nullptr;
+  for (const FrameWrinkles* frame : {&wrinkles, none, &wrinkles}) {
+    UvMaps a, b;
+    ASSERT_TRUE((*buffered)->Render(mesh, frame, options, &a).ok());
+    ASSERT_TRUE((*direct)->Render(mesh, frame, options, &b).ok());
+    EXPECT_EQ(a.normal.pixels, b.normal.pixels);
+    EXPECT_EQ(a.height, b.height);
+    EXPECT_EQ(a.size, 128);
+  }
+}
+
 TEST_F(UvMapTest, SqueezedSheetMapsAreTheWrinklesHeightAndItsGradient) {
   SqueezedSheet scene = RunSqueezedSheet(1);
   const FrameWrinkles wrinkles = WrinklesOf(*scene.session);
