@@ -122,7 +122,8 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
       gl::LinkProgram(
           {{GL_VERTEX_SHADER, "uv_map.vert", shaders::kShader_uv_map_vert},
            {GL_FRAGMENT_SHADER, "uv_map.frag",
-            gl::WithWrinkleLibrary(shaders::kShader_uv_map_frag)}}));
+            gl::WithWrinkleLibrary(
+                gl::WithUvTexel(shaders::kShader_uv_map_frag))}}));
   Gl& g = *r->gl_;
   g.program = std::move(program);
   g.reach = glGetUniformLocation(g.program.get(), "u_reach");

@@ -1,12 +1,9 @@
 #version 450 core
-// One texel of the UV-space maps: the wrinkles' normal in the texel's tangent
-// frame, filtered over the texel's footprint on the surface exactly as the
-// screen renderer filters a pixel's (WrinkleShading, four slices averaged),
-// and the wrinkles' offset along the smooth normal at the texel's centre (the
-// displacement the tessellation applies: the largest over the wrinkles, as
-// WrinkleOffset takes it). Written as the maps are stored: the normal as
-// 0.5 n + 0.5 in RGBA8 with alpha 1 (the clear's alpha 0 marks texels no
-// triangle covers), the height over u_height_range in R16.
+// One texel of the UV-space maps, rasterised (a triangle or a piece of one at
+// its corner UVs), shaded by uv_texel.glsl's ShadeTexel. Written as the maps
+// are stored: the normal as 0.5 n + 0.5 in RGBA8 with alpha 1 (the clear's
+// alpha 0 marks texels no triangle covers), the height over u_height_range
+// in R16.
 in vec3 vs_position;
 in vec3 vs_normal;
 in vec4 vs_tangent;
@@ -20,62 +17,6 @@ uniform float u_height_range;  // model units at full scale
 uniform float u_green;         // 1: +Y (glTF), -1: -Y (Unreal)
 uniform float u_size;          // texels per side
 
-// The whole triangles' corners, 13 floats each (uv, position, normal,
-// tangent + bitangent sign, index), three a triangle. A texel a wrinkle
-// reaches takes its inputs from its centre and its triangle's corners, not
-// from the piece drawn: rasterisers snap a primitive's corners to a
-// sub-texel grid and interpolate over the snapped primitive, so a piece and
-// its whole triangle gave a texel different inputs on NVIDIA (heights apart
-// by up to 83 of 65535); computed here they are the same bit for bit.
-layout(std430, binding = 3) readonly buffer TriangleCorners {
-  float triangle_corners[];
-};
-const int kCornerFloats = 13;
-
-vec2 CornerUv(int corner) {
-  int at = corner * kCornerFloats;
-  return vec2(triangle_corners[at], triangle_corners[at + 1]);
-}
-vec3 CornerVec3(int corner, int offset) {
-  int at = corner * kCornerFloats + offset;
-  return vec3(triangle_corners[at], triangle_corners[at + 1],
-              triangle_corners[at + 2]);
-}
-vec4 CornerVec4(int corner, int offset) {
-  return vec4(CornerVec3(corner, offset),
-              triangle_corners[corner * kCornerFloats + offset + 3]);
-}
-
-// The texel centre's position, normal, tangent and position derivatives
-// over triangle `triangle`, as the interpolation of an unsnapped triangle
-// gives them; false for a triangle with no area in UV (the rasteriser's
-// values stand).
-bool TexelInputs(int triangle, out vec3 position, out vec3 normal,
-                 out vec4 tangent, out vec3 dpdx, out vec3 dpdy) {
-  int c = 3 * triangle;
-  vec2 a = CornerUv(c), e1 = CornerUv(c + 1) - a, e2 = CornerUv(c + 2) - a;
-  float det = e1.x * e2.y - e1.y * e2.x;
-  if (det == 0.0) return false;
-  // v = 1 - y / size: the vertex shader draws v upwards from the bottom row.
-  vec2 d = vec2(gl_FragCoord.x, u_size - gl_FragCoord.y) / u_size - a;
-  float s = (d.x * e2.y - d.y * e2.x) / det;
-  float t = (e1.x * d.y - e1.y * d.x) / det;
-  // (d/dx, d/dy) of s and t: a window step moves uv by (1, 0) or (0, -1)
-  // over size.
-  vec2 ds = vec2(e2.y, e2.x) / (det * u_size);
-  vec2 dt = -vec2(e1.y, e1.x) / (det * u_size);
-  vec3 p0 = CornerVec3(c, 2), p1 = CornerVec3(c + 1, 2) - p0,
-       p2 = CornerVec3(c + 2, 2) - p0;
-  position = p0 + s * p1 + t * p2;
-  dpdx = ds.x * p1 + dt.x * p2;
-  dpdy = ds.y * p1 + dt.y * p2;
-  vec3 n0 = CornerVec3(c, 5);
-  normal = n0 + s * (CornerVec3(c + 1, 5) - n0) + t * (CornerVec3(c + 2, 5) - n0);
-  vec4 t0 = CornerVec4(c, 8);
-  tangent = t0 + s * (CornerVec4(c + 1, 8) - t0) + t * (CornerVec4(c + 2, 8) - t0);
-  return true;
-}
-
 void main() {
   ivec4 list = triangle_ranges[vs_triangle];
   vec3 position = vs_position, normal = vs_normal;
@@ -86,7 +27,7 @@ void main() {
   if (list.y > 0) {
     vec3 p, nn, dx, dy;
     vec4 tt;
-    if (TexelInputs(list.z, p, nn, tt, dx, dy)) {
+    if (TexelInputs(list.z, gl_FragCoord.xy, u_size, p, nn, tt, dx, dy)) {
       position = p;
       normal = nn;
       tangent = tt;
@@ -94,39 +35,6 @@ void main() {
       dpdy = dy;
     }
   }
-  vec3 n = normalize(normal);
-  vec3 t = tangent.xyz - dot(tangent.xyz, n) * n;
-  t = dot(t, t) > 1e-20 ? normalize(t) : normalize(cross(n, abs(n.x) < 0.9
-                                                                ? vec3(1, 0, 0)
-                                                                : vec3(0, 1, 0)));
-  vec3 b = (tangent.w < 0.0 ? -1.0 : 1.0) * cross(n, t);
-  float margin = min(0.5 * max(length(dpdx), length(dpdy)), u_reach);
-  // One projection per wrinkle serves both maps (the screen renderer's gate,
-  // shading and offset make three). The offset comes from the projection
-  // with the footprint's margin (at most a texel), so it can differ from
-  // WrinkleOffset's only where a segment that far past its reach is nearer.
-  ShadingSums sums = NoShading();
-  float height = 0.0;
-  int r = list.x;
-  do {  // see kLoopNote (wrinkle_field.glsl)
-    float line_distance, width, crest;
-    vec3 dir;
-    if (r >= list.x + list.y ||
-        !WrinkleAcross(r, position, n, margin, line_distance, dir, width,
-                       crest))
-      continue;
-    height = max(height, OffsetAtDistance(line_distance * line_distance,
-                                          width, crest));
-    AddWrinkleShading(line_distance, dir, width, crest, position,
-                      position, n, dpdx, dpdy, sums);
-  } while (++r < list.x + list.y);
-  vec4 nx, ny, nz;
-  ResolveShading(sums, n, nx, ny, nz);
-  const vec4 quarter = vec4(0.25);
-  vec3 mean_normal = vec3(dot(nx, quarter), dot(ny, quarter), dot(nz, quarter));
-  float len = length(mean_normal);
-  vec3 m = len > 1e-12 ? mean_normal / len : n;
-  vec3 tangent_space = vec3(dot(m, t), u_green * dot(m, b), dot(m, n));
-  out_normal = vec4(0.5 * tangent_space + 0.5, 1.0);
-  out_height = clamp(height / u_height_range, 0.0, 1.0);
+  ShadeTexel(list, position, normal, tangent, dpdx, dpdy, u_reach,
+             u_height_range, u_green, out_normal, out_height);
 }

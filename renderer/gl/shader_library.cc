@@ -6,6 +6,7 @@ extern const char kShader_projection_shared_h[];
 extern const char kShader_wrinkle_lookup_shared_h[];
 extern const char kShader_wrinkle_field_glsl[];
 extern const char kShader_cloth_lighting_glsl[];
+extern const char kShader_uv_texel_glsl[];
 }  // namespace crease::shaders
 
 namespace crease::renderer::gl {
@@ -17,6 +18,13 @@ std::string WithWrinkleLibrary(const std::string& body) {
          shaders::kShader_projection_shared_h + "#line 1 3\n" +
          shaders::kShader_wrinkle_lookup_shared_h + "#line 1 4\n" +
          shaders::kShader_wrinkle_field_glsl + "#line 2 0\n" +
+         body.substr(line_end);
+}
+
+std::string WithUvTexel(const std::string& body) {
+  const size_t line_end = body.find('\n') + 1;
+  return body.substr(0, line_end) + "#line 1 6\n" +
+         shaders::kShader_uv_texel_glsl + "#line 2 0\n" +
          body.substr(line_end);
 }
 

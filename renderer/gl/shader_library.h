@@ -26,6 +26,11 @@ inline constexpr unsigned kWrinkleFramesUnit = 7;
 // its uniforms, which gl::LightingUniforms sets.
 std::string WithClothLighting(const std::string& body);
 
+// The same with shaders/uv_texel.glsl (source string 6): TexelInputs and
+// ShadeTexel, the UV maps' texel shading. Wrap it in WithWrinkleLibrary,
+// which it needs before it.
+std::string WithUvTexel(const std::string& body);
+
 }  // namespace crease::renderer::gl
 
 #endif  // CREASE_RENDERER_GL_SHADER_LIBRARY_H_
