@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -23,6 +24,8 @@
 namespace crease::shaders {
 extern const char kShader_uv_map_vert[];
 extern const char kShader_uv_map_frag[];
+extern const char kShader_uv_map_shade_comp[];
+extern const char kShader_uv_id_frag[];
 }  // namespace crease::shaders
 
 namespace crease::renderer {
@@ -32,6 +35,12 @@ namespace {
 // Flat bases kept per renderer: one per UV layout of the sessions that share
 // a render thread, up to this many.
 constexpr size_t kMaxBases = 4;
+
+// uv_map_shade.comp's bindings: the triangle ids' texture unit, the maps'
+// image units, and its work group's side.
+constexpr GLuint kTriangleIdsUnit = 8;
+constexpr GLuint kNormalImageUnit = 2, kHeightImageUnit = 3;
+constexpr int kShadeGroup = 8;
 
 gl::Texture MakeTexture(GLenum format, int size) {
   GLuint name = 0;
@@ -48,6 +57,8 @@ gl::Texture MakeTexture(GLenum format, int size) {
 // them (`dilation`).
 struct UvMapRenderer::UvMapBase {
   gl::Texture normal, height;
+  // With compute shading: the triangle drawn at each texel (R32I, -1: none).
+  gl::Texture triangle_ids;
   std::vector<float> uvs;  // the corner UVs it was drawn with
   int rings = -1;
   bool green_down = false;
@@ -64,7 +75,15 @@ struct UvMapRenderer::Gl {
   gl::StreamBuffer triangle_ranges, ranges, range_bounds;
   gl::TexelBuffer points, frames;
   gl::Framebuffer framebuffer;
-  gl::Renderbuffer normal_color, height_color;  // RGBA8, R16
+  gl::Texture normal_color, height_color;  // RGBA8, R16
+  // Compute shading (a hardware GPU, or TargetWork::kCompute): the reached
+  // triangles' texels shaded by uv_map_shade.comp over the base's triangle
+  // ids, whole triangles, no pieces; else rasterised pieces.
+  bool shade_by_compute = false;
+  gl::Program shade_program, id_program;
+  gl::Framebuffer id_framebuffer;
+  GLint shade_reach = -1, shade_height_range = -1, shade_green = -1,
+        shade_size = -1;
   // The flat bases kept (PrepareBase), at most kMaxBases, for this size; the
   // one the frame in work uses.
   std::vector<std::unique_ptr<UvMapBase>> bases;
@@ -133,6 +152,27 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
   g.read_through_buffer =
       target_work == TargetWork::kCompute ||
       (target_work == TargetWork::kAuto && gl::OnHardwareGpu());
+  g.shade_by_compute = g.read_through_buffer;
+  if (g.shade_by_compute) {
+    CREASE_ASSIGN_OR_RETURN(
+        g.shade_program,
+        gl::LinkProgram({{GL_COMPUTE_SHADER, "uv_map_shade.comp",
+                          gl::WithWrinkleLibrary(gl::WithUvTexel(
+                              shaders::kShader_uv_map_shade_comp))}}));
+    CREASE_ASSIGN_OR_RETURN(
+        g.id_program,
+        gl::LinkProgram(
+            {{GL_VERTEX_SHADER, "uv_map.vert", shaders::kShader_uv_map_vert},
+             {GL_FRAGMENT_SHADER, "uv_id.frag", shaders::kShader_uv_id_frag}}));
+    const GLuint shade = g.shade_program.get();
+    g.shade_reach = glGetUniformLocation(shade, "u_reach");
+    g.shade_height_range = glGetUniformLocation(shade, "u_height_range");
+    g.shade_green = glGetUniformLocation(shade, "u_green");
+    g.shade_size = glGetUniformLocation(shade, "u_size");
+    GLuint name = 0;
+    glCreateFramebuffers(1, &name);
+    g.id_framebuffer = gl::Framebuffer(name);
+  }
   g.vao = gl::MakeVertexArray();
   const GLuint vao = g.vao.get();
   glVertexArrayVertexBuffer(vao, 0, g.corners_buffer.get(), 0,
@@ -154,24 +194,19 @@ absl::Status UvMapRenderer::PrepareTarget(int size) {
     return absl::InvalidArgumentError(
         absl::StrFormat("uv map size %d: must be 1..4096", size));
   }
-  auto make_renderbuffer = [size](GLenum format) {
-    GLuint name = 0;
-    glCreateRenderbuffers(1, &name);
-    glNamedRenderbufferStorage(name, format, size, size);
-    return gl::Renderbuffer(name);
-  };
-  g.normal_color = make_renderbuffer(GL_RGBA8);
-  g.height_color = make_renderbuffer(GL_R16);
+  // Textures, not renderbuffers: the compute pass writes them as images.
+  g.normal_color = MakeTexture(GL_RGBA8, size);
+  g.height_color = MakeTexture(GL_R16, size);
   g.bases.clear();  // made for the old size
   g.base = nullptr;
   g.held_base = nullptr;
   GLuint name = 0;
   glCreateFramebuffers(1, &name);
   g.framebuffer = gl::Framebuffer(name);
-  glNamedFramebufferRenderbuffer(name, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
-                                 g.normal_color.get());
-  glNamedFramebufferRenderbuffer(name, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER,
-                                 g.height_color.get());
+  glNamedFramebufferTexture(name, GL_COLOR_ATTACHMENT0, g.normal_color.get(),
+                            0);
+  glNamedFramebufferTexture(name, GL_COLOR_ATTACHMENT1, g.height_color.get(),
+                            0);
   const GLenum buffers[] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
   glNamedFramebufferDrawBuffers(name, 2, buffers);
   if (glCheckNamedFramebufferStatus(name, GL_FRAMEBUFFER) !=
@@ -239,10 +274,10 @@ namespace {
 
 // Copies a rectangle of a base texture into a target of the same size and
 // format.
-void CopyBase(GLuint texture, GLuint renderbuffer, int x, int y, int width,
+void CopyBase(GLuint texture, GLuint target, int x, int y, int width,
               int height) {
-  glCopyImageSubData(texture, GL_TEXTURE_2D, 0, x, y, 0, renderbuffer,
-                     GL_RENDERBUFFER, 0, x, y, 0, width, height, 1);
+  glCopyImageSubData(texture, GL_TEXTURE_2D, 0, x, y, 0, target, GL_TEXTURE_2D,
+                     0, x, y, 0, width, height, 1);
 }
 
 }  // namespace
@@ -346,9 +381,64 @@ void UvMapRenderer::MakeBase(const RenderMesh& mesh,
                       GL_UNSIGNED_BYTE, scratch->normal.pixels.data());
   glTextureSubImage2D(base.height.get(), 0, 0, 0, size, size, GL_RED,
                       GL_UNSIGNED_SHORT, scratch->height.data());
+  if (g.shade_by_compute) DrawTriangleIds(mesh, size);
   base.uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
   base.rings = options.dilate_texels;
   base.green_down = options.green_down;
+}
+
+// Into g.base->triangle_ids: each triangle's index over the texels it
+// covers (-1 elsewhere), with the same rasterisation as the base's; leaves
+// the maps' framebuffer and program bound, as MakeBase found them.
+void UvMapRenderer::DrawTriangleIds(const RenderMesh& mesh, int size) {
+  Gl& g = *gl_;
+  UvMapBase& base = *g.base;
+  if (base.triangle_ids.get() == 0) {
+    base.triangle_ids = MakeTexture(GL_R32I, size);
+    // Nearest: an integer texture with the default linear filters is
+    // incomplete, and its fetches read 0.
+    glTextureParameteri(base.triangle_ids.get(), GL_TEXTURE_MIN_FILTER,
+                        GL_NEAREST);
+    glTextureParameteri(base.triangle_ids.get(), GL_TEXTURE_MAG_FILTER,
+                        GL_NEAREST);
+  }
+  const GLuint fb = g.id_framebuffer.get();
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, base.triangle_ids.get(),
+                            0);
+  glBindFramebuffer(GL_FRAMEBUFFER, fb);
+  const GLint none[4] = {-1, -1, -1, -1};
+  glClearNamedFramebufferiv(fb, GL_COLOR, 0, none);
+  glUseProgram(g.id_program.get());
+  glDrawArrays(GL_TRIANGLES, 0,
+               3 * static_cast<GLsizei>(mesh.triangles.size()));
+  glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
+  glUseProgram(g.program.get());
+}
+
+// Compute shading: every texel of a triangle some wrinkle reaches, shaded
+// over the base's triangle ids into the maps (uv_map_shade.comp).
+void UvMapRenderer::ShadeReached(const UvMapOptions& options, float reach,
+                                 float height_range) {
+  Gl& g = *gl_;
+  g.triangle_corners.UploadStorage(3, g.corners);
+  glUseProgram(g.shade_program.get());
+  glUniform1f(g.shade_reach, reach);
+  glUniform1f(g.shade_height_range, height_range);
+  glUniform1f(g.shade_green, options.green_down ? -1.0f : 1.0f);
+  glUniform1f(g.shade_size, static_cast<float>(options.size));
+  glBindTextureUnit(kTriangleIdsUnit, g.base->triangle_ids.get());
+  glBindImageTexture(kNormalImageUnit, g.normal_color.get(), 0, GL_FALSE, 0,
+                     GL_WRITE_ONLY, GL_RGBA8);
+  glBindImageTexture(kHeightImageUnit, g.height_color.get(), 0, GL_FALSE, 0,
+                     GL_WRITE_ONLY, GL_R16);
+  const GLuint groups =
+      static_cast<GLuint>((options.size + kShadeGroup - 1) / kShadeGroup);
+  glDispatchCompute(groups, groups, 1);
+  // Read back through the framebuffer next (ReadMaps).
+  glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT);
+  glBindTextureUnit(kTriangleIdsUnit, 0);
+  glUseProgram(g.program.get());
 }
 
 // The pieces of triangles some wrinkle reaches, into g.pieces.
@@ -404,14 +494,36 @@ void UvMapRenderer::DrawReached() {
 void UvMapRenderer::RefillAroundPieces(UvMaps* out) {
   Gl& g = *gl_;
   g.drawn_boxes.clear();
-  const std::vector<float>& c = g.pieces.corners;
-  const float size = static_cast<float>(out->size);
+  AddUvBoxes(g.pieces.corners, nullptr, out->size);
+  g.base->dilation.Refill(g.drawn_boxes, out);
+}
+
+// The same around the whole triangles compute shading drew: those with a
+// wrinkle list.
+void UvMapRenderer::RefillAroundReachedTriangles(UvMaps* out) {
+  Gl& g = *gl_;
+  g.drawn_boxes.clear();
+  AddUvBoxes(g.corners, &g.wrinkle_data.triangle_ranges, out->size);
+  g.base->dilation.Refill(g.drawn_boxes, out);
+}
+
+// To g.drawn_boxes, the texel box of each triangle of `c` (three corners of
+// kUvCornerFloats each), with `lists` those whose list is not empty.
+void UvMapRenderer::AddUvBoxes(
+    const std::vector<float>& c,
+    const std::vector<std::array<int32_t, 4>>* lists, int texels) {
+  Gl& g = *gl_;
+  const float size = static_cast<float>(texels);
   // Clamped as floats first: a UV far outside [0, 1] must not overflow.
   auto texel = [size](float t) {
     return static_cast<int>(std::floor(std::clamp(t * size, -2.0f, size + 2)));
   };
   for (size_t piece = 0; piece + 3 * kUvCornerFloats <= c.size();
        piece += 3 * kUvCornerFloats) {
+    if (lists != nullptr) {
+      const size_t triangle = piece / (3 * kUvCornerFloats);
+      if (triangle >= lists->size() || (*lists)[triangle][1] <= 0) continue;
+    }
     float u_lo = c[piece], u_hi = u_lo, v_lo = c[piece + 1], v_hi = v_lo;
     for (int k = 1; k < 3; ++k) {
       const float u = c[piece + k * kUvCornerFloats];
@@ -424,7 +536,6 @@ void UvMapRenderer::RefillAroundPieces(UvMaps* out) {
     g.drawn_boxes.push_back({texel(u_lo) - 1, texel(1.0f - v_hi) - 1,
                              texel(u_hi) + 1, texel(1.0f - v_lo) + 1});
   }
-  g.base->dilation.Refill(g.drawn_boxes, out);
 }
 
 void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
@@ -535,15 +646,24 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   if (corners) corners->Wait();  // the pieces are cut from the corners
   lap(&times.corners_wait_us);
   glUniform1f(g.reach, reach);
-  FindReachedPieces(options, reach);
-  lap(&times.pieces_us);
-  DrawReached();
+  if (g.shade_by_compute) {
+    lap(&times.pieces_us);  // none
+    if (wrinkles != nullptr) ShadeReached(options, reach, height_range);
+  } else {
+    FindReachedPieces(options, reach);
+    lap(&times.pieces_us);
+    DrawReached();
+  }
   glBindVertexArray(0);
   lap(&times.draw_us);
   ReadMaps(options.size, out);
   out->height_range = height_range;
   lap(&times.read_us);
-  RefillAroundPieces(out);
+  if (g.shade_by_compute) {
+    if (wrinkles != nullptr) RefillAroundReachedTriangles(out);
+  } else {
+    RefillAroundPieces(out);
+  }
   lap(&times.refill_us);
   times_ = times;
   return absl::OkStatus();

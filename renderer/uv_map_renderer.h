@@ -1,7 +1,10 @@
 #ifndef CREASE_RENDERER_UV_MAP_RENDERER_H_
 #define CREASE_RENDERER_UV_MAP_RENDERER_H_
 
+#include <array>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "renderer/frame_data.h"
@@ -76,6 +79,17 @@ class UvMapRenderer {
   void ReadMaps(int size, UvMaps* out);
   // Re-dilates `out` around the pieces DrawReached drew.
   void RefillAroundPieces(UvMaps* out);
+  // Compute shading's counterparts (TargetWork): the base's triangle ids,
+  // the reached triangles shaded, and the refill around them.
+  void DrawTriangleIds(const RenderMesh& mesh, int size);
+  void ShadeReached(const UvMapOptions& options, float reach,
+                    float height_range);
+  void RefillAroundReachedTriangles(UvMaps* out);
+  // Appends to the drawn boxes each triangle's of `corners` (with `lists`:
+  // those whose list is not empty).
+  void AddUvBoxes(const std::vector<float>& corners,
+                  const std::vector<std::array<int32_t, 4>>* lists,
+                  int texels);
 
   GpuContext* gpu_;
   std::unique_ptr<Gl> gl_;

@@ -323,6 +323,39 @@ TEST_P(EngineOutputsOnFrame, PiecesDrawTheSameMapsAsWholeTriangles) {
   }
 }
 
+// The maps shaded by the compute pass a GPU uses (whole triangles over the
+// base's triangle ids; here forced on the software rasteriser) are the maps
+// the rasterised whole triangles give, to the same rounding, frame after
+// frame (the second frame restores the first's texels from the base).
+TEST_P(EngineOutputsOnFrame, ComputeShadingDrawsWhatWholeTrianglesDraw) {
+  auto raster = UvMapRenderer::Create(gpu_, TargetWork::kFixedFunction);
+  auto compute = UvMapRenderer::Create(gpu_, TargetWork::kCompute);
+  ASSERT_TRUE(raster.ok() && compute.ok());
+  UvMapOptions whole;
+  whole.max_pieces_per_edge = 1;
+  whole.prune_lookups = false;
+  for (int round = 0; round < 2; ++round) {
+    UvMaps expected, actual;
+    ASSERT_TRUE((*raster)
+                    ->Render(scene_->Mesh(), &scene_->wrinkles, whole,
+                             &expected)
+                    .ok());
+    ASSERT_TRUE((*compute)
+                    ->Render(scene_->Mesh(), &scene_->wrinkles, {}, &actual)
+                    .ok());
+    const UvMapDifference d = CompareUvMaps(expected, actual);
+    ASSERT_GT(d.wrinkled, 10000);
+    EXPECT_LE(d.normal_max, 1) << d.ToString();
+    EXPECT_LE(d.height_max, 16) << d.ToString();
+    if (HasFailure()) {
+      ADD_FAILURE() << "maps kept: "
+                    << SaveUvMapDifference(scene_->name + "_compute", expected,
+                                           actual);
+      return;
+    }
+  }
+}
+
 // The pieces found in two runs of triangles and joined (UvMapRenderer finds
 // the second run on its helper thread) are exactly those one Find lists,
 // wherever the runs split; HalfOfTheRanges splits the ranges evenly.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/renderer/uv_map_difference.h"
 #include "renderer/frame_data.h"
 #include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_renderer.h"
@@ -449,8 +450,10 @@ TEST_F(UvMapTest, RowZeroIsTheTopOfUvSpace) {
 // the wrinkle's largest height, and the normal map the height map's own
 // gradient (n ∝ (-dh/du, -dh/dv, 1) on a flat sheet with t = +x, b = +z),
 // where the profile is resolved.
-// The maps read back through a pixel buffer (as on a GPU) are the maps read
-// straight into their memory, byte for byte, frame after frame.
+// The maps a GPU makes (reached triangles shaded by a compute pass, read
+// back through a pixel buffer), forced here, are the rasterised maps read
+// straight into their memory, to the rounding of interpolated corners, frame
+// after frame, flat frames included.
 TEST_F(UvMapTest, ReadsThroughABufferEqualDirectReads) {
   SqueezedSheet scene = RunSqueezedSheet();
   const FrameWrinkles wrinkles = WrinklesOf(*scene.session);
@@ -468,9 +471,13 @@ TEST_F(UvMapTest, ReadsThroughABufferEqualDirectReads) {
     UvMaps a, b;
     ASSERT_TRUE((*buffered)->Render(mesh, frame, options, &a).ok());
     ASSERT_TRUE((*direct)->Render(mesh, frame, options, &b).ok());
-    EXPECT_EQ(a.normal.pixels, b.normal.pixels);
-    EXPECT_EQ(a.height, b.height);
+    const UvMapDifference d = CompareUvMaps(b, a);
+    EXPECT_LE(d.normal_max, 1) << d.ToString();
+    EXPECT_LE(d.height_max, 16) << d.ToString();
     EXPECT_EQ(a.size, 128);
+    if (frame != nullptr) {
+      EXPECT_GT(d.wrinkled, 100);
+    }
   }
 }
 
