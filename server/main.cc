@@ -1,10 +1,12 @@
 // crease-server: the Crease wrinkle service. Runs until SIGINT or SIGTERM, then
 // shuts down gracefully (frames in flight get their answers).
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -82,6 +84,17 @@ ABSL_FLAG(int64_t, max_memory_mb, 0,
 ABSL_FLAG(int, grpc_memory_mb, 1024,
           "gRPC core's memory quota for connections and messages, MiB "
           "(0: unlimited)");
+ABSL_FLAG(std::string, record_dir, "",
+          "Record sessions to this folder, one .crec file each, for "
+          "crease-replay (empty: none)");
+ABSL_FLAG(int, record_every, 1,
+          "With --record_dir: record every Nth session that starts");
+ABSL_FLAG(std::string, record_peer, "",
+          "With --record_dir: only sessions whose peer address contains this");
+ABSL_FLAG(std::string, record_session, "",
+          "With --record_dir: only this session id (as the log names it)");
+ABSL_FLAG(int64_t, record_max_mb, 256,
+          "With --record_dir: stop a session's recording past this many MiB");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM, how long frames in flight may take");
 
@@ -155,6 +168,23 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.health.max_watches = absl::GetFlag(FLAGS_max_health_watches);
   options.health.max_watch = absl::GetFlag(FLAGS_max_health_watch);
   if (absl::GetFlag(FLAGS_log_sessions)) options.session_log = LogSessionLine;
+  options.recording.dir = absl::GetFlag(FLAGS_record_dir);
+  options.recording.every = absl::GetFlag(FLAGS_record_every);
+  options.recording.peer = absl::GetFlag(FLAGS_record_peer);
+  options.recording.session = absl::GetFlag(FLAGS_record_session);
+  options.recording.max_bytes =
+      static_cast<size_t>(std::max<int64_t>(absl::GetFlag(FLAGS_record_max_mb), 0))
+      << 20;
+  if (!options.recording.dir.empty()) {
+    if (!std::filesystem::is_directory(options.recording.dir)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--record_dir %s: not a folder", options.recording.dir));
+    }
+    if (options.recording.every < 1) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--record_every %d: must be at least 1", options.recording.every));
+    }
+  }
   return options;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "server/recording/session_record.h"
 
 namespace crease::server {
 
@@ -105,6 +106,9 @@ struct ServerOptions {
   std::string metrics_address;
   // grpc.health.v1 Watch streams: how many, how long each.
   HealthLimits health;
+  // Sessions recorded for crease-replay (docs/operations.md, "Recording and
+  // replaying sessions"); dir empty: none.
+  RecordingOptions recording;
   // How long Shutdown lets frames in flight finish before cancelling.
   absl::Duration shutdown_grace = absl::Seconds(10);
   // Receives one line when a session starts and one when its stream ends

@@ -30,6 +30,8 @@ struct ServiceState {
   std::unique_ptr<ServerMetrics> metrics;
   std::unique_ptr<MemoryBudget> memory;  // sessions' estimated costs
   std::atomic<uint64_t> next_session_id{1};
+  // Sessions started so far: which to record (RecordingOptions::every).
+  std::atomic<uint64_t> sessions_started{0};
   // Messages being worked on (CPU part), all sessions: decides whether a small
   // frame may run on the gRPC thread that read it.
   std::atomic<int> messages_in_work{0};

@@ -180,6 +180,13 @@ void SessionReactor::OnReadDone(bool ok) {
     message_received_ = true;
   }
   request_.Clear();
+  if (recorder_ != nullptr ||
+      (served_ == nullptr && !state_->options.recording.dir.empty())) {
+    // Kept for the recording: the slices share gRPC's buffers (no copy).
+    request_slices_.clear();
+    (void)read_buffer_.Dump(&request_slices_);
+    request_arrival_us_ = absl::ToInt64Microseconds(absl::Now() - opened_);
+  }
   grpc::ProtoBufferReader reader(&read_buffer_);
   const bool decoded = request_.ParseFromZeroCopyStream(&reader);
   const size_t bytes = read_buffer_.Length();
@@ -282,6 +289,7 @@ void SessionReactor::HandleStart() {
   }
   served_ = *std::move(served);
   if (state_->options.session_log) LogStarted();
+  if (!state_->options.recording.dir.empty()) MaybeStartRecording();
   served_->FillStarted(id_, state_->options.limits,
                        response_.mutable_started());
   Write();
@@ -313,6 +321,7 @@ void SessionReactor::LogStarted() const {
 }
 
 void SessionReactor::HandleFrame() {
+  if (recorder_ != nullptr) RecordRequest();
   v1::FrameResult* result = response_.mutable_frame_result();
   if (!served_->AnswerFrame(request_.frame(), result)) {
     Write();
@@ -336,6 +345,15 @@ void SessionReactor::HandleFrame() {
 void SessionReactor::Write() {
   if (response_.has_frame_result()) {
     state_->metrics->FrameDone(response_.frame_result(), work_timer_.Lap());
+    if (recorder_ != nullptr && !recorder_->full()) {
+      const v1::FrameResult& result = response_.frame_result();
+      recorder_->AddAnswer(result.index(), AnswerDigest(result),
+                           result.error().code());
+      if (recorder_->full()) {
+        Log(absl::StrFormat("recording stopped at %d bytes (%s): the cap",
+                            recorder_->bytes_written(), recorder_->path()));
+      }
+    }
   }
   Lock lock(mu_);
   if (cancelled_) {
@@ -437,6 +455,40 @@ void SessionReactor::OnDone() {
   Account();
   ReleaseSlot();
   delete this;
+}
+
+void SessionReactor::MaybeStartRecording() {
+  const RecordingOptions& recording = state_->options.recording;
+  const uint64_t number = state_->sessions_started.fetch_add(1);
+  if (!recording.Wants(number, peer_, id_)) {
+    request_slices_.clear();
+    return;
+  }
+  const std::string path =
+      absl::StrFormat("%s/%s-%s.crec", recording.dir,
+                      absl::FormatTime("%Y%m%d-%H%M%S", opened_,
+                                       absl::UTCTimeZone()),
+                      id_);
+  absl::StatusOr<std::unique_ptr<SessionRecordWriter>> writer =
+      SessionRecordWriter::Create(path, recording.max_bytes);
+  if (!writer.ok()) {
+    Log(absl::StrCat("not recorded: ", writer.status().message()));
+    request_slices_.clear();
+    return;
+  }
+  recorder_ = *std::move(writer);
+  Log(absl::StrCat("recording to ", path));
+  RecordRequest();  // the Start
+}
+
+void SessionReactor::RecordRequest() {
+  request_pieces_.clear();
+  for (const grpc::Slice& slice : request_slices_) {
+    request_pieces_.emplace_back(reinterpret_cast<const char*>(slice.begin()),
+                                 slice.size());
+  }
+  recorder_->AddRequest(request_arrival_us_, request_pieces_);
+  request_slices_.clear();
 }
 
 }  // namespace crease::server

@@ -81,6 +81,10 @@ class SessionReactor
   void HandleFrame();
   void LogStarted() const;
   void Write();
+  // With recording on: opens this session's file if the options choose it
+  // (after its Start is accepted), and adds the message being worked on.
+  void MaybeStartRecording();
+  void RecordRequest();
   // With mu_ held. Ends the stream once; nothing may touch the reactor after
   // the caller releases mu_ (OnDone may delete it).
   void FinishLocked(const grpc::Status& status);
@@ -123,6 +127,12 @@ class SessionReactor
   v1::SessionResponse response_;
   Stopwatch work_timer_;                   // since the message's work began
   std::unique_ptr<ServedSession> served_;  // once the Start is accepted
+  // Recording (RecordingOptions): the message's bytes as gRPC received them
+  // (kept only while the session may be or is recorded) and when.
+  std::vector<grpc::Slice> request_slices_;
+  std::vector<absl::string_view> request_pieces_;  // their bytes
+  int64_t request_arrival_us_ = 0;
+  std::unique_ptr<SessionRecordWriter> recorder_;  // null: not recorded
 };
 
 }  // namespace crease::server
