@@ -146,6 +146,9 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
           ? options.worker_threads
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   state.workers = std::make_unique<ThreadPool>(workers);
+  if (!options.recording.dir.empty()) {
+    state.recording_sink = std::make_unique<RecordingSink>();
+  }
   state.memory = std::make_unique<MemoryBudget>(options.max_memory_bytes > 0
                                                     ? options.max_memory_bytes
                                                     : DefaultMaxMemoryBytes());

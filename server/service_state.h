@@ -32,6 +32,8 @@ struct ServiceState {
   std::atomic<uint64_t> next_session_id{1};
   // Sessions started so far: which to record (RecordingOptions::every).
   std::atomic<uint64_t> sessions_started{0};
+  // Writes the recorded sessions' files (null: recording off).
+  std::unique_ptr<RecordingSink> recording_sink;
   // Messages being worked on (CPU part), all sessions: decides whether a small
   // frame may run on the gRPC thread that read it.
   std::atomic<int> messages_in_work{0};

@@ -347,11 +347,18 @@ void SessionReactor::Write() {
     state_->metrics->FrameDone(response_.frame_result(), work_timer_.Lap());
     if (recorder_ != nullptr && !recorder_->full()) {
       const v1::FrameResult& result = response_.frame_result();
-      recorder_->AddAnswer(result.index(), AnswerDigest(result),
-                           result.error().code());
+      recorder_->AddAnswer(
+          result.index(),
+          AnswerDigestInPlace(response_.mutable_frame_result(),
+                              &digest_scratch_),
+          result.error().code());
       if (recorder_->full()) {
-        Log(absl::StrFormat("recording stopped at %d bytes (%s): the cap",
-                            recorder_->bytes_written(), recorder_->path()));
+        Log(absl::StrFormat(
+            "recording stopped at %d bytes (%s): %s", recorder_->bytes_written(),
+            recorder_->path(),
+            recorder_->sink_full()
+                ? "the disk fell 64 MiB behind the recorded sessions"
+                : "the size cap (--record_max_mb)"));
       }
     }
   }
@@ -470,7 +477,8 @@ void SessionReactor::MaybeStartRecording() {
                                        absl::UTCTimeZone()),
                       id_);
   absl::StatusOr<std::unique_ptr<SessionRecordWriter>> writer =
-      SessionRecordWriter::Create(path, recording.max_bytes);
+      SessionRecordWriter::Create(path, recording.max_bytes,
+                                  state_->recording_sink.get());
   if (!writer.ok()) {
     Log(absl::StrCat("not recorded: ", writer.status().message()));
     request_slices_.clear();

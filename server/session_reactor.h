@@ -133,6 +133,7 @@ class SessionReactor
   std::vector<absl::string_view> request_pieces_;  // their bytes
   int64_t request_arrival_us_ = 0;
   std::unique_ptr<SessionRecordWriter> recorder_;  // null: not recorded
+  std::string digest_scratch_;                     // AnswerDigestInPlace's
 };
 
 }  // namespace crease::server

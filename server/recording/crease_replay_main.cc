@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
       {"server/recording/crease_replay_main.cc"});
   const std::vector<char*> files = absl::ParseCommandLine(argc, argv);
   if (files.size() < 2) {
-    std::fprintf(stderr, "crease-replay: name at least one recording (.crec)\n");
+    std::fprintf(stderr,
+                 "crease-replay: name at least one recording (.crec)\n");
     return 2;
   }
   const std::string pace = absl::GetFlag(FLAGS_pace);

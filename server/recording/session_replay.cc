@@ -81,8 +81,8 @@ absl::StatusOr<ReplayReport> ReplaySession(
           report.differences.push_back(absl::StrFormat(
               "frame %d: answer digest %016x, error %d; recorded %016x, "
               "error %d",
-              result.index(), digest, result.error().code(),
-              it->second.digest, it->second.error_code));
+              result.index(), digest, result.error().code(), it->second.digest,
+              it->second.error_code));
         }
       }
       if (options.progress) options.progress(report.answered, report.frames);
@@ -97,8 +97,8 @@ absl::StatusOr<ReplayReport> ReplaySession(
       break;
     }
     if (options.recorded_pace) {
-      absl::SleepFor(began + absl::Microseconds(requests[i]->arrival_us -
-                                                first_us) -
+      absl::SleepFor(began +
+                     absl::Microseconds(requests[i]->arrival_us - first_us) -
                      absl::Now());
     } else {
       const int limit = std::max(options.max_in_flight, 1);
@@ -120,9 +120,9 @@ absl::StatusOr<ReplayReport> ReplaySession(
   const grpc::Status status = stream->Finish();
   report.seconds = absl::ToDoubleSeconds(absl::Now() - began);
   if (!status.ok()) {
-    return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                        absl::StrCat("the replayed stream ended: ",
-                                     status.error_message()));
+    return absl::Status(
+        static_cast<absl::StatusCode>(status.error_code()),
+        absl::StrCat("the replayed stream ended: ", status.error_message()));
   }
   if (!sent_all) {
     return absl::InvalidArgumentError(

@@ -28,11 +28,11 @@ struct ReplayOptions {
 };
 
 struct ReplayReport {
-  int frames = 0;      // frame requests in the recording
-  int answered = 0;    // answers received
-  int matching = 0;    // with the recorded digest and error code
+  int frames = 0;    // frame requests in the recording
+  int answered = 0;  // answers received
+  int matching = 0;  // with the recorded digest and error code
   int differing = 0;
-  int unchecked = 0;   // answers with no recorded digest (a cut recording)
+  int unchecked = 0;  // answers with no recorded digest (a cut recording)
   // The first differences, one line each (at most 10).
   std::vector<std::string> differences;
   double seconds = 0;  // from the Start to the last answer
