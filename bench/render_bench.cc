@@ -10,8 +10,8 @@
 #include <deque>
 #include <limits>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -333,9 +333,8 @@ void BM_TargetCost(benchmark::State& state, int width, int height,
   glNamedFramebufferTexture(read_fb, GL_COLOR_ATTACHMENT0, resolved, 0);
   auto program = gl::LinkProgram(
       {{GL_COMPUTE_SHADER, "resolve.comp", std::string(kResolveShader)}});
-  if (!program.ok() ||
-      glCheckNamedFramebufferStatus(draw_fb, GL_FRAMEBUFFER) !=
-          GL_FRAMEBUFFER_COMPLETE) {
+  if (!program.ok() || glCheckNamedFramebufferStatus(draw_fb, GL_FRAMEBUFFER) !=
+                           GL_FRAMEBUFFER_COMPLETE) {
     return state.SkipWithError("target or resolve program failed");
   }
   constexpr int kFrames = 64;
@@ -440,8 +439,15 @@ void main() {}
 )";
 
 enum class ClearWay {
-  kColor, kDepth, kBoth, kCombined, kDepthHalf, kDepthTexture,
-  kDepth32Texture, kColorCompute, kDepthByDrawing
+  kColor,
+  kDepth,
+  kBoth,
+  kCombined,
+  kDepthHalf,
+  kDepthTexture,
+  kDepth32Texture,
+  kColorCompute,
+  kDepthByDrawing
 };
 
 void BM_ClearCost(benchmark::State& state, int width, int height,
@@ -456,16 +462,16 @@ void BM_ClearCost(benchmark::State& state, int width, int height,
   glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, color, 0);
   if (depth_texture) {
     glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &depth);
-    glTextureStorage2DMultisample(
-        depth, 4,
-        way == ClearWay::kDepthTexture ? GL_DEPTH_COMPONENT24
-                                       : GL_DEPTH_COMPONENT32F,
-        width, height, GL_TRUE);
+    glTextureStorage2DMultisample(depth, 4,
+                                  way == ClearWay::kDepthTexture
+                                      ? GL_DEPTH_COMPONENT24
+                                      : GL_DEPTH_COMPONENT32F,
+                                  width, height, GL_TRUE);
     glNamedFramebufferTexture(fb, GL_DEPTH_ATTACHMENT, depth, 0);
   } else {
     glCreateRenderbuffers(1, &depth);
-    glNamedRenderbufferStorageMultisample(depth, 4, GL_DEPTH_COMPONENT24,
-                                          width, height);
+    glNamedRenderbufferStorageMultisample(depth, 4, GL_DEPTH_COMPONENT24, width,
+                                          height);
     glNamedFramebufferRenderbuffer(fb, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
                                    depth);
   }
@@ -517,8 +523,7 @@ void BM_ClearCost(benchmark::State& state, int width, int height,
           break;
         case ClearWay::kColorCompute:
           glUseProgram(clear_program->get());
-          glBindImageTexture(0, color, 0, GL_FALSE, 0, GL_WRITE_ONLY,
-                             GL_RGBA8);
+          glBindImageTexture(0, color, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
           glDispatchCompute((width + 7) / 8, (height + 7) / 8, 1);
           glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT);
           break;
@@ -868,11 +873,13 @@ void BM_UvMaps(benchmark::State& state, const std::string& name,
     glGetQueryObjectui64v(query, GL_QUERY_RESULT, &elapsed);
     gpu_ns += static_cast<double>(elapsed);
     const UvMapPhaseTimes& t = renderer->last_phase_times();
-    for (auto [sum, us] :
-         {std::pair{&phases[0], t.setup_us}, {&phases[1], t.lists_us},
-          {&phases[2], t.corners_wait_us}, {&phases[3], t.pieces_us},
-          {&phases[4], t.draw_us}, {&phases[5], t.read_us},
-          {&phases[6], t.refill_us}}) {
+    for (auto [sum, us] : {std::pair{&phases[0], t.setup_us},
+                           {&phases[1], t.lists_us},
+                           {&phases[2], t.corners_wait_us},
+                           {&phases[3], t.pieces_us},
+                           {&phases[4], t.draw_us},
+                           {&phases[5], t.read_us},
+                           {&phases[6], t.refill_us}}) {
       *sum += us;
     }
     if (run == UvMapsRun::kPng) {

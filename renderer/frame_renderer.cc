@@ -119,11 +119,10 @@ std::optional<gl::PixelBox> DrawnPixels(absl::Span<const float> positions,
     return std::clamp((0.5f * ndc + 0.5f) * static_cast<float>(size), -1.0f,
                       static_cast<float>(size) + 1.0f);
   };
-  return gl::PixelBox{
-      static_cast<int>(std::floor(pixel(lo_x, width))) - 1,
-      static_cast<int>(std::floor(pixel(lo_y, height))) - 1,
-      static_cast<int>(std::ceil(pixel(hi_x, width))) + 1,
-      static_cast<int>(std::ceil(pixel(hi_y, height))) + 1};
+  return gl::PixelBox{static_cast<int>(std::floor(pixel(lo_x, width))) - 1,
+                      static_cast<int>(std::floor(pixel(lo_y, height))) - 1,
+                      static_cast<int>(std::ceil(pixel(hi_x, width))) + 1,
+                      static_cast<int>(std::ceil(pixel(hi_y, height))) + 1};
 }
 
 // The largest height among a frame's wrinkle points: no displacement is
@@ -161,9 +160,9 @@ absl::Status FrameRenderer::ReleaseTarget() {
   // framebuffer's storage until another one is drawn to. A tiny one is.
   CREASE_ASSIGN_OR_RETURN(
       gl::OffscreenTarget tiny,
-      gl::OffscreenTarget::Create(16, 16, samples, gl_->target_passes
-                                                       ? &*gl_->target_passes
-                                                       : nullptr));
+      gl::OffscreenTarget::Create(
+          16, 16, samples,
+          gl_->target_passes ? &*gl_->target_passes : nullptr));
   gl_->target.emplace(std::move(tiny));
   gl_->target->Bind();
   gl_->target->Clear({0, 0, 0, 0});
@@ -272,10 +271,10 @@ absl::Status FrameRenderer::Prepare(const RenderMesh& given_mesh,
   } else {
     ClearWrinkleBuffers(mesh.triangles.size(), &d.wrinkles);
   }
-  d.drawn_pixels = DrawnPixels(
-      mesh.positions, d.view.view_projection,
-      options.displacement ? LargestOffset(d.wrinkles) : 0.0f, options.width,
-      options.height);
+  d.drawn_pixels =
+      DrawnPixels(mesh.positions, d.view.view_projection,
+                  options.displacement ? LargestOffset(d.wrinkles) : 0.0f,
+                  options.width, options.height);
   return absl::OkStatus();
 }
 

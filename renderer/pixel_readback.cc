@@ -90,9 +90,8 @@ absl::StatusOr<std::vector<ReadbackPixels>> ReadbackPixels::Split(
     // Part i lies i parts up from the bottom: first in memory when the rows
     // run bottom to top, last when they run top to bottom.
     const int stored = rows_.bottom_up ? i : parts - 1 - i;
-    const image::RgbaRows rows{rows_.width, height,
-                               rows_.data + part_bytes * stored,
-                               rows_.bottom_up};
+    const image::RgbaRows rows{
+        rows_.width, height, rows_.data + part_bytes * stored, rows_.bottom_up};
     split.push_back(ReadbackPixels(ring_, slot_, rows));
   }
   // This lease's count went to the last part.

@@ -509,9 +509,9 @@ void UvMapRenderer::RefillAroundReachedTriangles(UvMaps* out) {
 
 // To g.drawn_boxes, the texel box of each triangle of `c` (three corners of
 // kUvCornerFloats each), with `lists` those whose list is not empty.
-void UvMapRenderer::AddUvBoxes(
-    const std::vector<float>& c,
-    const std::vector<std::array<int32_t, 4>>* lists, int texels) {
+void UvMapRenderer::AddUvBoxes(const std::vector<float>& c,
+                               const std::vector<std::array<int32_t, 4>>* lists,
+                               int texels) {
   Gl& g = *gl_;
   const float size = static_cast<float>(texels);
   // Clamped as floats first: a UV far outside [0, 1] must not overflow.
@@ -564,9 +564,9 @@ void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
     glReadPixels(0, 0, size, size, GL_RED, GL_UNSIGNED_SHORT,
                  reinterpret_cast<void*>(4 * texels));
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    const auto* mapped = static_cast<const uint8_t*>(glMapNamedBufferRange(
-        g.read_buffer.get(), 0, static_cast<GLsizeiptr>(bytes),
-        GL_MAP_READ_BIT));
+    const auto* mapped = static_cast<const uint8_t*>(
+        glMapNamedBufferRange(g.read_buffer.get(), 0,
+                              static_cast<GLsizeiptr>(bytes), GL_MAP_READ_BIT));
     if (mapped == nullptr) return;  // a lost context: CheckHealth says so
     std::memcpy(out->normal.pixels.data(), mapped, 4 * texels);
     std::memcpy(out->height.data(), mapped + 4 * texels, 2 * texels);

@@ -88,8 +88,7 @@ class UvMapRenderer {
   // Appends to the drawn boxes each triangle's of `corners` (with `lists`:
   // those whose list is not empty).
   void AddUvBoxes(const std::vector<float>& corners,
-                  const std::vector<std::array<int32_t, 4>>* lists,
-                  int texels);
+                  const std::vector<std::array<int32_t, 4>>* lists, int texels);
 
   GpuContext* gpu_;
   std::unique_ptr<Gl> gl_;

@@ -172,9 +172,9 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.recording.every = absl::GetFlag(FLAGS_record_every);
   options.recording.peer = absl::GetFlag(FLAGS_record_peer);
   options.recording.session = absl::GetFlag(FLAGS_record_session);
-  options.recording.max_bytes =
-      static_cast<size_t>(std::max<int64_t>(absl::GetFlag(FLAGS_record_max_mb), 0))
-      << 20;
+  options.recording.max_bytes = static_cast<size_t>(std::max<int64_t>(
+                                    absl::GetFlag(FLAGS_record_max_mb), 0))
+                                << 20;
   if (!options.recording.dir.empty()) {
     if (!std::filesystem::is_directory(options.recording.dir)) {
       return absl::InvalidArgumentError(absl::StrFormat(

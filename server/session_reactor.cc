@@ -347,15 +347,14 @@ void SessionReactor::Write() {
     state_->metrics->FrameDone(response_.frame_result(), work_timer_.Lap());
     if (recorder_ != nullptr && !recorder_->full()) {
       const v1::FrameResult& result = response_.frame_result();
-      recorder_->AddAnswer(
-          result.index(),
-          AnswerDigestInPlace(response_.mutable_frame_result(),
-                              &digest_scratch_),
-          result.error().code());
+      recorder_->AddAnswer(result.index(),
+                           AnswerDigestInPlace(response_.mutable_frame_result(),
+                                               &digest_scratch_),
+                           result.error().code());
       if (recorder_->full()) {
         Log(absl::StrFormat(
-            "recording stopped at %d bytes (%s): %s", recorder_->bytes_written(),
-            recorder_->path(),
+            "recording stopped at %d bytes (%s): %s",
+            recorder_->bytes_written(), recorder_->path(),
             recorder_->sink_full()
                 ? "the disk fell 64 MiB behind the recorded sessions"
                 : "the size cap (--record_max_mb)"));
@@ -471,11 +470,9 @@ void SessionReactor::MaybeStartRecording() {
     request_slices_.clear();
     return;
   }
-  const std::string path =
-      absl::StrFormat("%s/%s-%s.crec", recording.dir,
-                      absl::FormatTime("%Y%m%d-%H%M%S", opened_,
-                                       absl::UTCTimeZone()),
-                      id_);
+  const std::string path = absl::StrFormat(
+      "%s/%s-%s.crec", recording.dir,
+      absl::FormatTime("%Y%m%d-%H%M%S", opened_, absl::UTCTimeZone()), id_);
   absl::StatusOr<std::unique_ptr<SessionRecordWriter>> writer =
       SessionRecordWriter::Create(path, recording.max_bytes,
                                   state_->recording_sink.get());

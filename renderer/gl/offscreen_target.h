@@ -32,8 +32,7 @@ class OffscreenTarget {
   // target is cleared and resolved by them, on the compute units, and its
   // resolved rows run top to bottom (rows_top_down).
   static absl::StatusOr<OffscreenTarget> Create(
-      int width, int height, int samples,
-      const TargetPasses* passes = nullptr);
+      int width, int height, int samples, const TargetPasses* passes = nullptr);
 
   // Binds the drawing framebuffer and sets the viewport.
   void Bind() const;

@@ -24,8 +24,7 @@ std::string WithWrinkleLibrary(const std::string& body) {
 std::string WithUvTexel(const std::string& body) {
   const size_t line_end = body.find('\n') + 1;
   return body.substr(0, line_end) + "#line 1 6\n" +
-         shaders::kShader_uv_texel_glsl + "#line 2 0\n" +
-         body.substr(line_end);
+         shaders::kShader_uv_texel_glsl + "#line 2 0\n" + body.substr(line_end);
 }
 
 std::string WithClothLighting(const std::string& body) {

@@ -12,22 +12,25 @@ extern const char kShader_target_resolve_comp[];
 namespace crease::renderer::gl {
 namespace {
 
-constexpr int kGroup = 8;  // the shaders' local size, each way
+constexpr int kGroup = 8;                   // the shaders' local size, each way
 constexpr GLuint kResolveTextureUnit = 15;  // target_resolve.comp's binding
 
-GLuint Groups(int pixels) { return static_cast<GLuint>((pixels + kGroup - 1) / kGroup); }
+GLuint Groups(int pixels) {
+  return static_cast<GLuint>((pixels + kGroup - 1) / kGroup);
+}
 
 }  // namespace
 
 absl::StatusOr<TargetPasses> TargetPasses::Create() {
   TargetPasses passes;
-  CREASE_ASSIGN_OR_RETURN(
-      passes.clear_, LinkProgram({{GL_COMPUTE_SHADER, "target_clear.comp",
-                                   shaders::kShader_target_clear_comp}}));
+  CREASE_ASSIGN_OR_RETURN(passes.clear_,
+                          LinkProgram({{GL_COMPUTE_SHADER, "target_clear.comp",
+                                        shaders::kShader_target_clear_comp}}));
   CREASE_ASSIGN_OR_RETURN(
       passes.resolve_, LinkProgram({{GL_COMPUTE_SHADER, "target_resolve.comp",
                                      shaders::kShader_target_resolve_comp}}));
-  passes.clear_samples_ = glGetUniformLocation(passes.clear_.get(), "u_samples");
+  passes.clear_samples_ =
+      glGetUniformLocation(passes.clear_.get(), "u_samples");
   passes.clear_color_ = glGetUniformLocation(passes.clear_.get(), "u_color");
   passes.resolve_samples_ =
       glGetUniformLocation(passes.resolve_.get(), "u_samples");
@@ -62,8 +65,7 @@ void TargetPasses::Resolve(GLuint target, GLuint resolved, int width,
 }
 
 bool OnHardwareGpu() {
-  const auto* name =
-      reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   if (name == nullptr) return false;
   const std::string_view renderer(name);
   for (std::string_view software : {"llvmpipe", "softpipe", "SwiftShader"}) {

@@ -336,10 +336,10 @@ TEST_P(EngineOutputsOnFrame, ComputeShadingDrawsWhatWholeTrianglesDraw) {
   whole.prune_lookups = false;
   for (int round = 0; round < 2; ++round) {
     UvMaps expected, actual;
-    ASSERT_TRUE((*raster)
-                    ->Render(scene_->Mesh(), &scene_->wrinkles, whole,
-                             &expected)
-                    .ok());
+    ASSERT_TRUE(
+        (*raster)
+            ->Render(scene_->Mesh(), &scene_->wrinkles, whole, &expected)
+            .ok());
     ASSERT_TRUE((*compute)
                     ->Render(scene_->Mesh(), &scene_->wrinkles, {}, &actual)
                     .ok());

@@ -60,8 +60,7 @@ TEST_F(PixelReadbackTest, InFlightFramesEqualSynchronousOnes) {
   auto pixels_second = readback_->Finish(*second);
   ASSERT_TRUE(pixels_first.ok()) << pixels_first.status();
   ASSERT_TRUE(pixels_second.ok()) << pixels_second.status();
-  EXPECT_EQ(pixels_first->rows().bottom_up,
-            !renderer_->uses_target_passes());
+  EXPECT_EQ(pixels_first->rows().bottom_up, !renderer_->uses_target_passes());
   EXPECT_EQ(pixels_first->ToImage().pixels, expected[0].pixels);
   EXPECT_EQ(pixels_second->ToImage().pixels, expected[1].pixels);
   // The frames differ, so the comparison could fail.

@@ -35,8 +35,8 @@ int PixelsDiffering(const image::RgbaImage& a, const image::RgbaImage& b,
 class TargetPassesTest : public RendererTest {
  protected:
   void SetUp() override {
-    auto compute = FrameRenderer::Create(gpu_, FrameRenderer::kDefaultBufferSets,
-                                         TargetWork::kCompute);
+    auto compute = FrameRenderer::Create(
+        gpu_, FrameRenderer::kDefaultBufferSets, TargetWork::kCompute);
     ASSERT_TRUE(compute.ok()) << compute.status();
     compute_ = *std::move(compute);
     auto fixed = FrameRenderer::Create(gpu_, FrameRenderer::kDefaultBufferSets,
@@ -89,8 +89,8 @@ TEST_F(TargetPassesTest, ReadBackRowsRunTopToBottom) {
   ASSERT_TRUE(readback.ok()) << readback.status();
   auto expected = fixed_->Render(Sheet(), &wrinkles_, options);
   ASSERT_TRUE(expected.ok()) << expected.status();
-  auto ticket = compute_->RenderToReadback(Sheet(), &wrinkles_, options,
-                                           readback->get());
+  auto ticket =
+      compute_->RenderToReadback(Sheet(), &wrinkles_, options, readback->get());
   ASSERT_TRUE(ticket.ok()) << ticket.status();
   auto pixels = (*readback)->Finish(*ticket);
   ASSERT_TRUE(pixels.ok()) << pixels.status();

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/renderer/uv_map_difference.h"
 #include "renderer/frame_data.h"
 #include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_renderer.h"
