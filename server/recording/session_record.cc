@@ -1,9 +1,11 @@
 #include "server/recording/session_record.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
@@ -237,6 +239,11 @@ absl::StatusOr<SessionRecording> ReadSessionRecording(const std::string& path) {
   }
   const std::string data((std::istreambuf_iterator<char>(in)),
                          std::istreambuf_iterator<char>());
+  return ParseSessionRecording(data, path);
+}
+
+absl::StatusOr<SessionRecording> ParseSessionRecording(absl::string_view data,
+                                                       absl::string_view path) {
   if (!absl::StartsWith(data, kHeader)) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s is not a Crease session recording (no \"CREASEREC1\" header)",
@@ -255,8 +262,9 @@ absl::StatusOr<SessionRecording> ReadSessionRecording(const std::string& path) {
         break;
       }
       entry.kind = SessionRecordEntry::Kind::kRequest;
-      entry.arrival_us = static_cast<int64_t>(a);
-      entry.request.assign(data, at, b);
+      entry.arrival_us = static_cast<int64_t>(
+          std::min<uint64_t>(a, std::numeric_limits<int64_t>::max()));
+      entry.request.assign(data.data() + at, b);
       at += b;
     } else if (kind == kAnswer) {
       if (!ReadVarint(data, &at, &a) || data.size() - at < 8) {

@@ -129,6 +129,9 @@ struct SessionRecording {
 // InvalidArgument for a file that is not a recording (wrong header, an
 // unknown record kind); NotFound when it cannot be opened.
 absl::StatusOr<SessionRecording> ReadSessionRecording(const std::string& path);
+// The same from the file's bytes; `name` is for messages.
+absl::StatusOr<SessionRecording> ParseSessionRecording(absl::string_view data,
+                                                       absl::string_view name);
 
 // Which sessions the server records (ServerOptions::recording).
 struct RecordingOptions {
