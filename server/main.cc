@@ -180,6 +180,11 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
       return absl::InvalidArgumentError(absl::StrFormat(
           "--record_dir %s: not a folder", options.recording.dir));
     }
+    if (absl::GetFlag(FLAGS_record_max_mb) < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("--record_max_mb %d: must be at least 1",
+                          absl::GetFlag(FLAGS_record_max_mb)));
+    }
     if (options.recording.every < 1) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "--record_every %d: must be at least 1", options.recording.every));

@@ -351,14 +351,7 @@ void SessionReactor::Write() {
                            AnswerDigestInPlace(response_.mutable_frame_result(),
                                                &digest_scratch_),
                            result.error().code());
-      if (recorder_->full()) {
-        Log(absl::StrFormat(
-            "recording stopped at %d bytes (%s): %s",
-            recorder_->bytes_written(), recorder_->path(),
-            recorder_->sink_full()
-                ? "the disk fell 64 MiB behind the recorded sessions"
-                : "the size cap (--record_max_mb)"));
-      }
+      LogIfRecordingStopped();
     }
   }
   Lock lock(mu_);
@@ -494,6 +487,17 @@ void SessionReactor::RecordRequest() {
   }
   recorder_->AddRequest(request_arrival_us_, request_pieces_);
   request_slices_.clear();
+  LogIfRecordingStopped();
+}
+
+void SessionReactor::LogIfRecordingStopped() {
+  if (!recorder_->full() || recording_stop_logged_) return;
+  recording_stop_logged_ = true;
+  Log(absl::StrFormat("recording stopped at %d bytes (%s): %s",
+                      recorder_->bytes_written(), recorder_->path(),
+                      recorder_->sink_full()
+                          ? "the disk fell 64 MiB behind the recorded sessions"
+                          : "its size cap (--record_max_mb)"));
 }
 
 }  // namespace crease::server

@@ -85,6 +85,7 @@ class SessionReactor
   // (after its Start is accepted), and adds the message being worked on.
   void MaybeStartRecording();
   void RecordRequest();
+  void LogIfRecordingStopped();  // once, when the recording has stopped
   // With mu_ held. Ends the stream once; nothing may touch the reactor after
   // the caller releases mu_ (OnDone may delete it).
   void FinishLocked(const grpc::Status& status);
@@ -134,6 +135,7 @@ class SessionReactor
   int64_t request_arrival_us_ = 0;
   std::unique_ptr<SessionRecordWriter> recorder_;  // null: not recorded
   std::string digest_scratch_;                     // AnswerDigestInPlace's
+  bool recording_stop_logged_ = false;             // LogIfRecordingStopped's
 };
 
 }  // namespace crease::server

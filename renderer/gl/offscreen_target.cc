@@ -62,6 +62,14 @@ absl::StatusOr<OffscreenTarget> OffscreenTarget::Create(
   t.height_ = height;
   t.samples_ = std::max(samples, 1);
   t.passes_ = passes;
+  if (passes != nullptr && t.samples_ > 1) {
+    // Compute passes read and write the samples as a texture and an image:
+    // past either limit the GL's own clear and blit serve instead.
+    GLint texture_samples = 0, image_samples = 0;
+    glGetIntegerv(GL_MAX_COLOR_TEXTURE_SAMPLES, &texture_samples);
+    glGetIntegerv(GL_MAX_IMAGE_SAMPLES, &image_samples);
+    t.passes_fit_ = t.samples_ <= std::min(texture_samples, image_samples);
+  }
   t.draw_ = MakeFramebuffer();
   if (t.uses_passes()) {
     t.draw_color_texture_ = MakeColorTexture(t.samples_, width, height);
@@ -112,7 +120,7 @@ void OffscreenTarget::Clear(const std::array<float, 4>& rgba,
     glClearNamedFramebufferfv(draw_.get(), GL_DEPTH, 0, &depth);
     return;
   }
-  passes_->Clear(draw_color_texture_.get(), width_, height_, samples_, rgba);
+  passes_->Clear(draw_color_texture_.get(), width_, height_, rgba);
   if (depth_box == nullptr) {
     glClearNamedFramebufferfv(draw_.get(), GL_DEPTH, 0, &depth);
     return;
@@ -132,7 +140,7 @@ void OffscreenTarget::BindResolvedForRead() const {
   GLuint source = draw_.get();
   if (uses_passes()) {
     passes_->Resolve(draw_color_texture_.get(), resolve_color_texture_.get(),
-                     width_, height_, samples_);
+                     width_, height_);
     source = resolve_.get();
   } else if (samples_ > 1) {
     glBlitNamedFramebuffer(draw_.get(), resolve_.get(), 0, 0, width_, height_,

@@ -59,9 +59,12 @@ class OffscreenTarget {
 
  private:
   OffscreenTarget() = default;
-  bool uses_passes() const { return passes_ != nullptr && samples_ > 1; }
+  bool uses_passes() const {
+    return passes_ != nullptr && samples_ > 1 && passes_fit_;
+  }
   int width_ = 0, height_ = 0, samples_ = 0;
-  const TargetPasses* passes_ = nullptr;
+  const TargetPasses* passes_ = nullptr;  // asked for
+  bool passes_fit_ = false;  // the sample count is within their limits
   Framebuffer draw_, resolve_;
   Renderbuffer draw_color_, draw_depth_, resolve_color_;
   // With passes: the colour attachments as textures (compute reads and

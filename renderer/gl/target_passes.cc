@@ -29,30 +29,25 @@ absl::StatusOr<TargetPasses> TargetPasses::Create() {
   CREASE_ASSIGN_OR_RETURN(
       passes.resolve_, LinkProgram({{GL_COMPUTE_SHADER, "target_resolve.comp",
                                      shaders::kShader_target_resolve_comp}}));
-  passes.clear_samples_ =
-      glGetUniformLocation(passes.clear_.get(), "u_samples");
   passes.clear_color_ = glGetUniformLocation(passes.clear_.get(), "u_color");
-  passes.resolve_samples_ =
-      glGetUniformLocation(passes.resolve_.get(), "u_samples");
   return passes;
 }
 
-void TargetPasses::Clear(GLuint target, int width, int height, int samples,
+void TargetPasses::Clear(GLuint target, int width, int height,
                          const std::array<float, 4>& rgba) const {
   glUseProgram(clear_.get());
-  glUniform1i(clear_samples_, samples);
   glUniform4fv(clear_color_, 1, rgba.data());
   glBindImageTexture(0, target, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glDispatchCompute(Groups(width), Groups(height), 1);
-  // The draws that follow write the same texture through the framebuffer.
-  glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT);
+  // The draws that follow write the same texture through the framebuffer;
+  // the resolve fetches the samples no draw covers straight from the stores.
+  glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
   glUseProgram(0);
 }
 
 void TargetPasses::Resolve(GLuint target, GLuint resolved, int width,
-                           int height, int samples) const {
+                           int height) const {
   glUseProgram(resolve_.get());
-  glUniform1i(resolve_samples_, samples);
   glBindTextureUnit(kResolveTextureUnit, target);
   glBindImageTexture(1, resolved, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
   glDispatchCompute(Groups(width), Groups(height), 1);

@@ -23,18 +23,17 @@ class TargetPasses {
 
   // Sets every sample of `target` (a GL_TEXTURE_2D_MULTISAMPLE RGBA8
   // texture) to `rgba`. Drawing into it afterwards sees the values.
-  void Clear(GLuint target, int width, int height, int samples,
+  void Clear(GLuint target, int width, int height,
              const std::array<float, 4>& rgba) const;
   // Averages the samples of `target` into `resolved` (a GL_TEXTURE_2D
   // RGBA8 texture of the same size), rows turned top to bottom; a read of
   // `resolved` afterwards sees them. Leaves no program bound.
-  void Resolve(GLuint target, GLuint resolved, int width, int height,
-               int samples) const;
+  void Resolve(GLuint target, GLuint resolved, int width, int height) const;
 
  private:
   TargetPasses() = default;
   Program clear_, resolve_;
-  GLint clear_samples_ = -1, clear_color_ = -1, resolve_samples_ = -1;
+  GLint clear_color_ = -1;
 };
 
 // Whether the current context draws on a hardware GPU, not a software

@@ -20,6 +20,7 @@ constexpr uint8_t kRequest = 1, kAnswer = 2;
 constexpr size_t kFileBuffer = size_t{1} << 20;
 // Written records' buffers kept for reuse (RecordingSink::TakeBuffer).
 constexpr size_t kSpareBuffers = 64;
+constexpr size_t kMaxSpareBytes = size_t{1} << 20;
 
 // FNV-1a over 8-byte little-endian words (the tail zero-padded), then the
 // length: a Fox answer's 16 KB take 2,000 dependent multiplies, not the
@@ -115,7 +116,11 @@ std::string RecordingSink::TakeBuffer() {
 bool RecordingSink::Append(std::shared_ptr<RecordFile> file,
                            std::string bytes) {
   absl::MutexLock lock(&mu_);
-  if (queued_bytes_ + bytes.size() > max_queued_bytes_) return false;
+  // One record is taken whatever its size when nothing waits (a Start near
+  // the message limit); past the cap otherwise, the disk is behind.
+  if (!queue_.empty() && queued_bytes_ + bytes.size() > max_queued_bytes_) {
+    return false;
+  }
   queued_bytes_ += bytes.size();
   queue_.emplace_back(std::move(file), std::move(bytes));
   return true;
@@ -137,6 +142,9 @@ void RecordingSink::Run() {
     }
     std::fwrite(item.second.data(), 1, item.second.size(), item.first->file);
     item.second.clear();
+    // Kept for reuse unless a big message grew it: a spare never holds more
+    // than a frame's worth for the server's lifetime.
+    if (item.second.capacity() > kMaxSpareBytes) continue;
     absl::MutexLock lock(&mu_);
     if (spare_.size() < kSpareBuffers) spare_.push_back(std::move(item.second));
   }

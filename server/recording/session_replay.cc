@@ -58,7 +58,8 @@ absl::StatusOr<ReplayReport> ReplaySession(
   ReplayReport report;
   report.frames = static_cast<int>(requests.size()) - 1;
   absl::Mutex mu;
-  int in_flight = 0;  // guarded by mu
+  int in_flight = 0;         // guarded by mu
+  bool reader_done = false;  // guarded by mu: the stream has ended
   // Answers, read while the frames are sent.
   std::thread reader([&] {
     v1::SessionResponse answer;
@@ -87,6 +88,9 @@ absl::StatusOr<ReplayReport> ReplaySession(
       }
       if (options.progress) options.progress(report.answered, report.frames);
     }
+    // Ended (or broken): a sender waiting for room must stop waiting.
+    absl::MutexLock lock(&mu);
+    reader_done = true;
   });
   const int64_t first_us = requests.size() > 1 ? requests[1]->arrival_us : 0;
   v1::SessionRequest frame;
@@ -102,9 +106,13 @@ absl::StatusOr<ReplayReport> ReplaySession(
                      absl::Now());
     } else {
       const int limit = std::max(options.max_in_flight, 1);
-      auto room = [&]() { return in_flight < limit; };
+      auto room = [&]() { return in_flight < limit || reader_done; };
       absl::MutexLock lock(&mu);
       mu.Await(absl::Condition(&room));
+      if (reader_done) {
+        sent_all = false;
+        break;
+      }
     }
     {
       absl::MutexLock lock(&mu);

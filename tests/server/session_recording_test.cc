@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/synchronization/mutex.h"
 #include "gmock/gmock.h"
 #include "grpcpp/create_channel.h"
 #include "gtest/gtest.h"
@@ -102,8 +104,12 @@ TEST(SessionRecordingTest, AChangedAnswerIsFound) {
   const io::Animation fox = testing::LoadBundled("fox_walk");
   ServerOptions options = LoopbackOptions();
   options.recording.dir = FreshFolder("recordings");
-  RunningServer running = RunningServer::Start(options);
-  StreamFox(running, fox, 12);
+  {
+    // Stopped before the file is read: its sink has written every record.
+    RunningServer recording = RunningServer::Start(options);
+    StreamFox(recording, fox, 12);
+  }
+  RunningServer running = RunningServer::Start(LoopbackOptions());
   const std::vector<std::string> files = FilesIn(options.recording.dir);
   ASSERT_EQ(files.size(), 1u);
   auto recorded = ReadSessionRecording(files[0]);
@@ -151,8 +157,26 @@ TEST(SessionRecordingTest, ARecordingStopsAtItsCap) {
   ServerOptions options = LoopbackOptions();
   options.recording.dir = FreshFolder("recordings");
   options.recording.max_bytes = 100'000;  // the Start and a few frames
-  RunningServer running = RunningServer::Start(options);
-  StreamFox(running, fox, 12);
+  absl::Mutex log_mu;
+  std::vector<std::string> log;
+  options.session_log = [&](const std::string& line) {
+    absl::MutexLock lock(&log_mu);
+    log.push_back(line);
+  };
+  {
+    RunningServer recording = RunningServer::Start(options);
+    StreamFox(recording, fox, 12);
+  }
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  {
+    absl::MutexLock lock(&log_mu);
+    int stopped = 0;
+    for (const std::string& line : log) {
+      stopped += absl::StrContains(line, "recording stopped at") &&
+                 absl::StrContains(line, "its size cap");
+    }
+    EXPECT_EQ(stopped, 1);
+  }
   const std::vector<std::string> files = FilesIn(options.recording.dir);
   ASSERT_EQ(files.size(), 1u);
   EXPECT_LE(std::filesystem::file_size(files[0]), 100'000u);
@@ -172,6 +196,31 @@ TEST(SessionRecordingTest, ARecordingStopsAtItsCap) {
   EXPECT_EQ(report->frames, frames);
   EXPECT_EQ(report->matching + report->unchecked, frames);
   EXPECT_EQ(report->matching, std::min(frames, answers));
+}
+
+// A stream the server ends while frames are in flight (here: a second Start
+// in the recording) ends the replay with the server's status; it does not
+// wait for answers that will not come.
+TEST(SessionRecordingTest, AStreamTheServerEndsEndsTheReplay) {
+  const io::Animation fox = testing::LoadBundled("fox_walk");
+  ServerOptions options = LoopbackOptions();
+  options.recording.dir = FreshFolder("recordings");
+  {
+    RunningServer recording = RunningServer::Start(options);
+    StreamFox(recording, fox, 6);
+  }
+  RunningServer running = RunningServer::Start(LoopbackOptions());
+  const std::vector<std::string> files = FilesIn(options.recording.dir);
+  ASSERT_EQ(files.size(), 1u);
+  auto recorded = ReadSessionRecording(files[0]);
+  ASSERT_TRUE(recorded.ok()) << recorded.status();
+  const SessionRecordEntry start = recorded->entries.front();
+  recorded->entries.insert(recorded->entries.begin() + 3, start);
+  ReplayOptions one_ahead;
+  one_ahead.max_in_flight = 1;
+  auto report = ReplaySession(*recorded, ChannelTo(running), one_ahead);
+  EXPECT_EQ(report.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(report.status().message(), HasSubstr("sent twice"));
 }
 
 TEST(SessionRecordingTest, AFileCutShortReadsToItsLastWholeRecord) {
