@@ -71,7 +71,7 @@ service_tests=$(gtest service_test)
 echo "renderer_test: $renderer_tests"; echo "service_test: $service_tests"
 
 bench=$(find_program render_bench) && "$bench" --benchmark_min_time=0.3 \
-  --benchmark_filter='BM_Render/(fox_walk|cesiumman_walk|cloth_pants_knee)/(640x480|1920x1080)/wrinkled|BM_UvMaps/(cesiumman_walk|fox_walk)/1024/(drawn|drawn_whole)$|BM_FramePrepare|BM_DrawPipeline/fox_walk/(640x480|1920x1080)/(draw|readback/slots:4)/|BM_RenderPool/fox_walk/(640x480|1920x1080)/jpeg/in_flight:(1|64)/gl_threads:1/(plain/)?real_time' \
+  --benchmark_filter='BM_Render/(fox_walk|cesiumman_walk|cloth_pants_knee)/(640x480|1920x1080)/wrinkled|BM_UvMaps/(cesiumman_walk|fox_walk)/1024/(drawn|drawn_whole)$|BM_FramePrepare|BM_DrawPipeline/fox_walk/(640x480|1920x1080)/(draw|readback/slots:4)/|BM_RenderPool/fox_walk/(640x480|1920x1080)/jpeg/in_flight:(1|64)/gl_threads:1/(plain/)?real_time|BM_FrameTimes/fox_walk/(640x480|1920x1080)/wrinkled(/no_displacement)?/' \
   --benchmark_format=json >"$out/render_bench.json" 2>"$out/render_bench.log"
 frames=$(python3 - "$out/render_bench.json" <<'PY'
 import json, sys
@@ -82,11 +82,19 @@ except Exception as e:
 rate = {}
 for r in runs:
     name = r["name"].replace("/real_time", "")
-    if "items_per_second" in r:
+    if name.startswith("BM_FrameTimes"):  # the GPU's own time per frame
+        print(f"  {name}: GPU {r['gpu_us']:.0f} us a frame, issued in "
+              f"{r['issue_us']:.0f} us")
+    elif "items_per_second" in r:
         rate[name] = r["items_per_second"]
         print(f"  {name}: {r['items_per_second']:.0f} frames/s")
     else:
-        print(f"  {name}: {r['real_time']:.2f} {r['time_unit']}")
+        line = f"  {name}: {r['real_time']:.2f} {r['time_unit']}"
+        if "read_us" in r:  # UvMapPhaseTimes, us
+            line += " (" + ", ".join(
+                f"{k[:-3]} {r[k]:.0f}" for k in ("lists_us", "pieces_us",
+                                                 "read_us", "refill_us")) + " us)"
+        print(line)
 # The render path against the GPU's drawing alone (no read-back, no encoding).
 for size in ("640x480", "1920x1080"):
     pool = rate.get(f"BM_RenderPool/fox_walk/{size}/jpeg/in_flight:64/gl_threads:1")
