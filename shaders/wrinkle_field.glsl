@@ -107,11 +107,18 @@ bool WrinkleAcross(int r, vec3 p, vec3 n, float margin, out float line_distance,
   return true;
 }
 
-// Whether any wrinkle over ranges [first, first + count) reaches the pixel:
-// a sub-pixel's footprint (see mesh.frag) reaches at most 0.6 of the pixel's
+// Whether a wrinkle, as WrinkleAcross sees it from p, reaches the pixel: a
+// sub-pixel's footprint (see mesh.frag) reaches at most 0.6 of the pixel's
 // steps (0.25 (|x| + |y|) + half its own 0.5) from the pixel's centre, which
-// the 0.5 of `margin` plus the lookup's slack around p covers. Arguments as
-// for WrinkleShading.
+// the 0.5 of `margin` plus the lookup's slack around p covers.
+bool ReachesPixel(float line_distance, vec3 dir, float width, vec3 p,
+                  vec3 center, vec3 dpdx, vec3 dpdy) {
+  float reach = 0.6 * length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
+  return line_distance + dot(center - p, dir) - reach < 0.5 * width;
+}
+
+// Whether any wrinkle over ranges [first, first + count) reaches the pixel
+// (ReachesPixel). Arguments as for WrinkleShading.
 bool WrinkleReaches(int first, int count, vec3 p, vec3 center, vec3 n,
                     vec3 dpdx, vec3 dpdy, float margin) {
   int r = first;
@@ -121,8 +128,9 @@ bool WrinkleReaches(int first, int count, vec3 p, vec3 center, vec3 n,
     if (r >= first + count ||
         !WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
       continue;
-    float reach = 0.6 * length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
-    if (line_distance + dot(center - p, dir) - reach < 0.5 * width) return true;
+    if (ReachesPixel(line_distance, dir, width, p, center, dpdx, dpdy)) {
+      return true;
+    }
   } while (++r < first + count);
   return false;
 }
@@ -255,9 +263,8 @@ bool WrinkleShadingIfReached(int first, int count, vec3 p, vec3 center,
     if (r >= first + count ||
         !WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
       continue;
-    float reach = 0.6 * length(vec2(dot(dpdx, dir), dot(dpdy, dir)));
     reached = reached ||
-              line_distance + dot(center - p, dir) - reach < 0.5 * width;
+              ReachesPixel(line_distance, dir, width, p, center, dpdx, dpdy);
     AddWrinkleShading(line_distance, dir, width, height, p, center, n, dpdx,
                       dpdy, sums);
   } while (++r < first + count);

@@ -59,6 +59,23 @@ void StreamFox(const RunningServer& server, const io::Animation& fox,
   EXPECT_TRUE((*session)->Finish().ok());
 }
 
+// One Fox session of `frames` frames recorded by a server of its own,
+// stopped before the file is read (its sink has then written every record).
+SessionRecording RecordOneFoxSession(const io::Animation& fox, int frames) {
+  ServerOptions options = LoopbackOptions();
+  options.recording.dir = FreshFolder("recordings");
+  {
+    RunningServer recording = RunningServer::Start(options);
+    StreamFox(recording, fox, frames);
+  }
+  const std::vector<std::string> files = FilesIn(options.recording.dir);
+  EXPECT_EQ(files.size(), 1u);
+  if (files.size() != 1) return {};
+  auto recorded = ReadSessionRecording(files[0]);
+  EXPECT_TRUE(recorded.ok()) << recorded.status();
+  return recorded.ok() ? *std::move(recorded) : SessionRecording{};
+}
+
 std::shared_ptr<grpc::Channel> ChannelTo(const RunningServer& server) {
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(-1);
@@ -102,25 +119,16 @@ TEST(SessionRecordingTest, ChosenSessionsReplayIdenticallyOnAFreshServer) {
 
 TEST(SessionRecordingTest, AChangedAnswerIsFound) {
   const io::Animation fox = testing::LoadBundled("fox_walk");
-  ServerOptions options = LoopbackOptions();
-  options.recording.dir = FreshFolder("recordings");
-  {
-    // Stopped before the file is read: its sink has written every record.
-    RunningServer recording = RunningServer::Start(options);
-    StreamFox(recording, fox, 12);
-  }
+  SessionRecording recorded = RecordOneFoxSession(fox, 12);
+  ASSERT_FALSE(recorded.entries.empty());
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const std::vector<std::string> files = FilesIn(options.recording.dir);
-  ASSERT_EQ(files.size(), 1u);
-  auto recorded = ReadSessionRecording(files[0]);
-  ASSERT_TRUE(recorded.ok()) << recorded.status();
   // Frame 7's answer recorded otherwise: as if the server had changed.
-  for (SessionRecordEntry& entry : recorded->entries) {
+  for (SessionRecordEntry& entry : recorded.entries) {
     if (entry.kind == SessionRecordEntry::Kind::kAnswer && entry.index == 7) {
       entry.digest ^= 1;
     }
   }
-  auto report = ReplaySession(*recorded, ChannelTo(running));
+  auto report = ReplaySession(recorded, ChannelTo(running));
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_FALSE(report->identical());
   EXPECT_EQ(report->differing, 1);
@@ -203,22 +211,14 @@ TEST(SessionRecordingTest, ARecordingStopsAtItsCap) {
 // wait for answers that will not come.
 TEST(SessionRecordingTest, AStreamTheServerEndsEndsTheReplay) {
   const io::Animation fox = testing::LoadBundled("fox_walk");
-  ServerOptions options = LoopbackOptions();
-  options.recording.dir = FreshFolder("recordings");
-  {
-    RunningServer recording = RunningServer::Start(options);
-    StreamFox(recording, fox, 6);
-  }
+  SessionRecording recorded = RecordOneFoxSession(fox, 6);
+  ASSERT_FALSE(recorded.entries.empty());
   RunningServer running = RunningServer::Start(LoopbackOptions());
-  const std::vector<std::string> files = FilesIn(options.recording.dir);
-  ASSERT_EQ(files.size(), 1u);
-  auto recorded = ReadSessionRecording(files[0]);
-  ASSERT_TRUE(recorded.ok()) << recorded.status();
-  const SessionRecordEntry start = recorded->entries.front();
-  recorded->entries.insert(recorded->entries.begin() + 3, start);
+  const SessionRecordEntry start = recorded.entries.front();
+  recorded.entries.insert(recorded.entries.begin() + 3, start);
   ReplayOptions one_ahead;
   one_ahead.max_in_flight = 1;
-  auto report = ReplaySession(*recorded, ChannelTo(running), one_ahead);
+  auto report = ReplaySession(recorded, ChannelTo(running), one_ahead);
   EXPECT_EQ(report.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(report.status().message(), HasSubstr("sent twice"));
 }
