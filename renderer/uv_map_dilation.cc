@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/helper_thread.h"
+
 namespace crease::renderer {
 namespace {
 
@@ -109,6 +111,7 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
   size_ = size;
   targets_.clear();
   target_tiles_.clear();
+  ring_begin_.assign(1, 0);
   source_begin_.assign(1, 0);
   sources_.clear();
   source_normals_.clear();
@@ -158,16 +161,41 @@ void DilationPlan::Build(int rings, UvMaps* maps) {
       covered[static_cast<size_t>(i / size) * words_per_row +
               (i % size) / 64] |= uint64_t{1} << ((i % size) & 63);
     }
+    ring_begin_.push_back(targets_.size());
   }
 }
 
-void DilationPlan::Refill(absl::Span<const TexelBox> changed, UvMaps* maps) {
+void DilationPlan::Refill(absl::Span<const TexelBox> changed, UvMaps* maps,
+                          HelperThread* helper) {
   if (targets_.empty() || maps->size != size_) return;
   // A fill reads texels one ring nearer the islands: a change reaches
   // `rings_` texels out.
   const bool any = MarkTiles(changed, size_, kTile, rings_, &dirty_tiles_);
   if (!any) return;
-  for (size_t k = 0; k < targets_.size(); ++k) {
+  // Ring after ring; a ring's second half on the helper, when one is given
+  // and the ring is worth the hand-over.
+  constexpr size_t kMinShared = 4096;
+  for (size_t r = 0; r + 1 < ring_begin_.size(); ++r) {
+    const size_t begin = ring_begin_[r], end = ring_begin_[r + 1];
+    if (helper == nullptr || end - begin < kMinShared) {
+      RefillFills(begin, end, maps);
+      continue;
+    }
+    // Two captures: std::function holds them without allocating.
+    struct Half {
+      size_t begin, end;
+      UvMaps* maps;
+    } half{begin + (end - begin) / 2, end, maps};
+    HelperJob second(helper, [this, &half] {
+      RefillFills(half.begin, half.end, half.maps);
+    });
+    RefillFills(begin, half.begin, maps);
+    second.Wait();
+  }
+}
+
+void DilationPlan::RefillFills(size_t begin, size_t end, UvMaps* maps) const {
+  for (size_t k = begin; k < end; ++k) {
     if (!dirty_tiles_[target_tiles_[k]] || AsBuilt(k, *maps)) continue;
     Fill(Sources(k), targets_[k], maps);
   }

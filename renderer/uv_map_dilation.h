@@ -13,6 +13,10 @@
 #include "absl/types/span.h"
 #include "renderer/uv_maps.h"
 
+namespace crease {
+class HelperThread;  // common/helper_thread.h
+}  // namespace crease
+
 namespace crease::renderer {
 
 // A texel rectangle of the maps, rows top to bottom, bounds inclusive (may
@@ -43,8 +47,11 @@ class DilationPlan {
   // differ from what Build saw: one whose inputs are all Build's would make
   // Build's value, which its target holds. Every other dilated texel keeps
   // its value, which is then the one Build's rule gives these maps. Maps of
-  // another size than Build's are left alone. Does not allocate.
-  void Refill(absl::Span<const TexelBox> changed, UvMaps* maps);
+  // another size than Build's are left alone. Does not allocate. With
+  // `helper`, each ring's fills are shared with it (a ring's fills read only
+  // texels covered before it, so they are independent).
+  void Refill(absl::Span<const TexelBox> changed, UvMaps* maps,
+              HelperThread* helper = nullptr);
 
   size_t fills() const { return targets_.size(); }
 
@@ -52,6 +59,8 @@ class DilationPlan {
   absl::Span<const int32_t> Sources(size_t k) const;
   // Whether fill k's target and sources hold what Build saw.
   bool AsBuilt(size_t k, const UvMaps& maps) const;
+  // Refill's work on fills [begin, end) of one ring.
+  void RefillFills(size_t begin, size_t end, UvMaps* maps) const;
 
   // Fill k: texel targets_[k] from sources_[source_begin_[k] ..
   // source_begin_[k + 1]), in the order the rings made them.
@@ -65,6 +74,7 @@ class DilationPlan {
   std::vector<uint16_t> source_heights_, target_heights_;
   int rings_ = 0;
   int size_ = 0;
+  std::vector<size_t> ring_begin_;  // each ring's first fill, then the end
   // Refill's scratch: one flag per kTile x kTile block of texels.
   std::vector<uint8_t> dirty_tiles_;
 };

@@ -495,7 +495,7 @@ void UvMapRenderer::RefillAroundPieces(UvMaps* out) {
   Gl& g = *gl_;
   g.drawn_boxes.clear();
   AddUvBoxes(g.pieces.corners, nullptr, out->size);
-  g.base->dilation.Refill(g.drawn_boxes, out);
+  g.base->dilation.Refill(g.drawn_boxes, out, &g.helper);
 }
 
 // The same around the whole triangles compute shading drew: those with a
@@ -504,7 +504,7 @@ void UvMapRenderer::RefillAroundReachedTriangles(UvMaps* out) {
   Gl& g = *gl_;
   g.drawn_boxes.clear();
   AddUvBoxes(g.corners, &g.wrinkle_data.triangle_ranges, out->size);
-  g.base->dilation.Refill(g.drawn_boxes, out);
+  g.base->dilation.Refill(g.drawn_boxes, out, &g.helper);
 }
 
 // To g.drawn_boxes, the texel box of each triangle of `c` (three corners of
