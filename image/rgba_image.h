@@ -21,8 +21,9 @@ struct RgbaImage {
 };
 
 // Borrowed 8-bit RGBA rows, packed (width * 4 bytes each): an RgbaImage's, or
-// pixels read back from the GPU, whose rows run bottom to top. Encoders take
-// either order, so a read-back frame is never flipped on the CPU.
+// pixels read back from the GPU, whose rows run bottom to top as GL's blit
+// resolves them (top to bottom where a compute pass resolved them). Encoders
+// take either order, so a read-back frame is never flipped on the CPU.
 struct RgbaRows {
   int width = 0;
   int height = 0;
