@@ -2,7 +2,9 @@
 // server again, at their recorded pace or as fast as it answers, and checks
 // every answer against the recorded one (docs/operations.md, "Recording and
 // replaying sessions"). Exit status 0 when every recording's answers are the
-// same, 1 when some differ, 2 on a usage or connection error.
+// same, 1 when some differ, 2 when a recording or the server could not be
+// used (a usage error, a file that is no recording, a refused Start, a
+// stream the server ended).
 
 #include <cstdio>
 #include <memory>
@@ -35,16 +37,17 @@ namespace {
 using crease::server::ReplayOptions;
 using crease::server::ReplayReport;
 
-// One recording replayed; prints its summary line. False when it differs
-// or fails.
-bool ReplayOne(const std::string& path,
-               const std::shared_ptr<grpc::Channel>& channel,
-               const ReplayOptions& options) {
+enum class Outcome { kIdentical, kDifferent, kUnusable };
+
+// One recording replayed; prints its summary line.
+Outcome ReplayOne(const std::string& path,
+                  const std::shared_ptr<grpc::Channel>& channel,
+                  const ReplayOptions& options) {
   auto recording = crease::server::ReadSessionRecording(path);
   if (!recording.ok()) {
     std::fprintf(stderr, "crease-replay: %s\n",
                  std::string(recording.status().message()).c_str());
-    return false;
+    return Outcome::kUnusable;
   }
   absl::StatusOr<ReplayReport> report =
       crease::server::ReplaySession(*recording, channel, options);
@@ -52,7 +55,7 @@ bool ReplayOne(const std::string& path,
   if (!report.ok()) {
     std::fprintf(stderr, "crease-replay: %s: %s\n", path.c_str(),
                  report.status().ToString().c_str());
-    return false;
+    return Outcome::kUnusable;
   }
   std::printf(
       "%s: %d frames, %d answered, %d the same, %d different, %d unchecked%s "
@@ -64,7 +67,7 @@ bool ReplayOne(const std::string& path,
   for (const std::string& line : report->differences) {
     std::printf("  %s\n", line.c_str());
   }
-  return report->identical();
+  return report->identical() ? Outcome::kIdentical : Outcome::kDifferent;
 }
 
 }  // namespace
@@ -118,10 +121,12 @@ int main(int argc, char** argv) {
   arguments.SetMaxSendMessageSize(-1);
   const auto channel = grpc::CreateCustomChannel(
       address, grpc::InsecureChannelCredentials(), arguments);
-  bool all = true;
+  bool different = false, unusable = false;
   for (size_t i = 1; i < files.size(); ++i) {
-    all &= ReplayOne(files[i], channel, options);
+    const Outcome outcome = ReplayOne(files[i], channel, options);
+    different |= outcome == Outcome::kDifferent;
+    unusable |= outcome == Outcome::kUnusable;
   }
   if (local != nullptr) local->Shutdown();
-  return all ? 0 : 1;
+  return unusable ? 2 : (different ? 1 : 0);
 }
