@@ -76,10 +76,12 @@ struct UvMapRenderer::Gl {
   gl::TexelBuffer points, frames;
   gl::Framebuffer framebuffer;
   gl::Texture normal_color, height_color;  // RGBA8, R16
-  // Compute shading (a hardware GPU, or TargetWork::kCompute): the reached
+  // The GPU's paths (a hardware GPU, or TargetWork::kCompute): the reached
   // triangles' texels shaded by uv_map_shade.comp over the base's triangle
-  // ids, whole triangles, no pieces; else rasterised pieces.
-  bool shade_by_compute = false;
+  // ids, whole triangles, no pieces, and ReadMaps through `read_buffer`;
+  // else rasterised pieces, read straight into the maps' memory (on
+  // llvmpipe the buffer is one more copy).
+  bool gpu_paths = false;
   gl::Program shade_program, id_program;
   gl::Framebuffer id_framebuffer;
   GLint shade_reach = -1, shade_height_range = -1, shade_green = -1,
@@ -107,9 +109,6 @@ struct UvMapRenderer::Gl {
   ReachedPieceFinder second_finder;
   int size = 0;
   GLint reach = -1, height_range = -1, green = -1, size_uniform = -1;
-  // ReadMaps through `read_buffer` (a hardware GPU), not straight into the
-  // maps' memory (llvmpipe, where the buffer is one more copy).
-  bool read_through_buffer = false;
   gl::Buffer read_buffer;
   size_t read_buffer_bytes = 0;
   SmoothNormals normals;
@@ -149,11 +148,9 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
   g.height_range = glGetUniformLocation(g.program.get(), "u_height_range");
   g.green = glGetUniformLocation(g.program.get(), "u_green");
   g.size_uniform = glGetUniformLocation(g.program.get(), "u_size");
-  g.read_through_buffer =
-      target_work == TargetWork::kCompute ||
-      (target_work == TargetWork::kAuto && gl::OnHardwareGpu());
-  g.shade_by_compute = g.read_through_buffer;
-  if (g.shade_by_compute) {
+  g.gpu_paths = target_work == TargetWork::kCompute ||
+                (target_work == TargetWork::kAuto && gl::OnHardwareGpu());
+  if (g.gpu_paths) {
     CREASE_ASSIGN_OR_RETURN(
         g.shade_program,
         gl::LinkProgram({{GL_COMPUTE_SHADER, "uv_map_shade.comp",
@@ -381,7 +378,7 @@ void UvMapRenderer::MakeBase(const RenderMesh& mesh,
                       GL_UNSIGNED_BYTE, scratch->normal.pixels.data());
   glTextureSubImage2D(base.height.get(), 0, 0, 0, size, size, GL_RED,
                       GL_UNSIGNED_SHORT, scratch->height.data());
-  if (g.shade_by_compute) DrawTriangleIds(mesh, size);
+  if (g.gpu_paths) DrawTriangleIds(mesh, size);
   base.uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
   base.rings = options.dilate_texels;
   base.green_down = options.green_down;
@@ -546,7 +543,7 @@ void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
   out->normal.pixels.resize(4 * texels);
   out->height.resize(texels);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  if (g.read_through_buffer) {
+  if (g.gpu_paths) {
     // On a GPU: both maps into one pixel buffer in CPU memory, which the GPU
     // writes directly, then copied out (a read into pageable memory took
     // 0.7 ms of a flat 1024^2 frame on an H200).
@@ -646,7 +643,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   if (corners) corners->Wait();  // the pieces are cut from the corners
   lap(&times.corners_wait_us);
   glUniform1f(g.reach, reach);
-  if (g.shade_by_compute) {
+  if (g.gpu_paths) {
     lap(&times.pieces_us);  // none
     if (wrinkles != nullptr) ShadeReached(options, reach, height_range);
   } else {
@@ -659,7 +656,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   ReadMaps(options.size, out);
   out->height_range = height_range;
   lap(&times.read_us);
-  if (g.shade_by_compute) {
+  if (g.gpu_paths) {
     if (wrinkles != nullptr) RefillAroundReachedTriangles(out);
   } else {
     RefillAroundPieces(out);

@@ -275,16 +275,9 @@ bool WrinkleShadingIfReached(int first, int count, vec3 p, vec3 center,
 float WrinkleShading(int first, int count, vec3 p, vec3 center, vec3 n,
                      vec3 dpdx, vec3 dpdy, float margin, out vec4 normal_x,
                      out vec4 normal_y, out vec4 normal_z) {
-  ShadingSums sums = NoShading();
-  int r = first;
-  do {  // see kLoopNote
-    float line_distance, width, height;
-    vec3 dir;
-    if (r >= first + count ||
-        !WrinkleAcross(r, p, n, margin, line_distance, dir, width, height))
-      continue;
-    AddWrinkleShading(line_distance, dir, width, height, p, center, n, dpdx,
-                      dpdy, sums);
-  } while (++r < first + count);
-  return ResolveShading(sums, n, normal_x, normal_y, normal_z);
+  float occlusion;
+  // The reach test's answer is not needed here; the shading is the same.
+  WrinkleShadingIfReached(first, count, p, center, n, dpdx, dpdy, margin,
+                          normal_x, normal_y, normal_z, occlusion);
+  return occlusion;
 }
