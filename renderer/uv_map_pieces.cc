@@ -124,7 +124,15 @@ void ReachedPieceFinder::FindIn(const UvMapPieceInputs& in, size_t begin,
     const int n = static_cast<int>(std::clamp(
         std::ceil(longest / std::max(2.0f * widest, 1e-30f)), 1.0f, most));
     source_triangle_ = static_cast<int32_t>(t);
-    AddPieces(c, n, HalfFootprint(c[0], c[1], c[2], in.size), w, out);
+    const float half_footprint = HalfFootprint(c[0], c[1], c[2], in.size);
+    if (n == 1) {
+      role_ = PieceRole::kWhole;
+    } else {
+      role_ = PieceRole::kFringe;
+      AddPieces(c, 1, half_footprint, w, out);
+      role_ = PieceRole::kInterior;
+    }
+    AddPieces(c, n, half_footprint, w, out);
   }
 }
 
@@ -199,7 +207,8 @@ void ReachedPieceFinder::AddPiece(const float* const c[3], int n,
   const int32_t count = static_cast<int32_t>(out->ranges.size()) - first_range;
   if (count == 0) return;  // no wrinkle reaches it: the base stays
   const int32_t index = static_cast<int32_t>(out->lists.size());
-  out->lists.push_back({first_range, count, source_triangle_, 0});
+  out->lists.push_back(
+      {first_range, count, source_triangle_, static_cast<int32_t>(role_)});
   for (const std::array<int, 2>& corner : ij) {
     const size_t at = out->corners.size();
     out->corners.resize(at + kUvCornerFloats);

@@ -41,13 +41,27 @@ struct UvMapPieceInputs {
   bool prune = true;
 };
 
+// What a piece draws (the fourth entry of its list; uv_map.frag). A
+// triangle cut into pieces is also drawn whole as its fringe: pieces have
+// corners interpolated along its edges, which the rasteriser snaps to its
+// sub-texel grid, so a texel centre on an edge could fall to a piece and not
+// to the triangle, or the other way; the fringe draws the texels within a
+// texel of the triangle's edges by the triangle's own coverage, and the
+// pieces draw only the rest.
+enum class PieceRole : int32_t {
+  kWhole = 0,     // an uncut triangle: every texel it covers
+  kFringe = 1,    // a cut triangle whole: only texels within a texel of its
+                  // edges
+  kInterior = 2,  // a piece of a cut triangle: only the texels further in
+};
+
 // The kept pieces, as the shader's bindings 1, 2 and 5 take them (points and
 // frames stay the frame's).
 struct UvMapPieces {
   std::vector<float> corners;  // kUvCornerFloats each, 3 a piece
   // Per piece: offset into `ranges`, count (WrinkleBuffers' triangle_ranges
   // layout), the triangle it was cut from (the shader computes a texel's
-  // inputs from that triangle's corners), 0.
+  // inputs from that triangle's corners), its PieceRole.
   std::vector<std::array<int32_t, 4>> lists;
   std::vector<std::array<int32_t, 4>> ranges;      // as WrinkleBuffers'
   std::vector<std::array<float, 4>> range_bounds;  // as WrinkleBuffers'
@@ -76,7 +90,8 @@ class ReachedPieceFinder {
               UvMapPieces* out);
 
  private:
-  int32_t source_triangle_ = 0;  // the triangle AddPieces is cutting
+  int32_t source_triangle_ = 0;         // the triangle AddPieces is cutting
+  PieceRole role_ = PieceRole::kWhole;  // of the pieces AddPieces adds
   // One segment (or a lone point) of the triangle's ranges and its reach
   // sphere.
   struct Sphere {

@@ -17,8 +17,20 @@ uniform float u_height_range;  // model units at full scale
 uniform float u_green;         // 1: +Y (glTF), -1: -Y (Unreal)
 uniform float u_size;          // texels per side
 
+// A piece list's fourth entry (uv_map_pieces.h, PieceRole): 0 a whole
+// triangle, 1 a cut triangle's fringe (the whole triangle, drawing only the
+// texels within a texel of its edges), 2 a piece cut from it (drawing the
+// rest). The fringe gives the edges the whole triangle's own coverage, which
+// interpolated piece corners, snapped by the rasteriser, would not.
+const int kFringe = 1;
+const int kInterior = 2;
+
 void main() {
   ivec4 list = triangle_ranges[vs_triangle];
+  if (list.w == kFringe || list.w == kInterior) {
+    bool near_edge = EdgeTexels(list.z, gl_FragCoord.xy, u_size) < 1.0;
+    if (near_edge != (list.w == kFringe)) discard;
+  }
   vec3 position = vs_position, normal = vs_normal;
   vec4 tangent = vs_tangent;
   vec3 dpdx = dFdx(vs_position), dpdy = dFdy(vs_position);

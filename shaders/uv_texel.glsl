@@ -65,6 +65,25 @@ bool TexelInputs(int triangle, vec2 window, float size, out vec3 position,
   return true;
 }
 
+// How far the texel centre at `window` lies inside triangle `triangle`'s UVs,
+// in texels: the least of its distances to the three edges, negative
+// outside. 0 for a triangle degenerate in UV (it covers no texel).
+float EdgeTexels(int triangle, vec2 window, float size) {
+  int c = 3 * triangle;
+  vec2 a = CornerUv(c), b = CornerUv(c + 1), d = CornerUv(c + 2);
+  vec2 p = vec2(window.x, size - window.y) / size;
+  vec2 ab = b - a, bd = d - b, da = a - d;
+  float area2 = ab.x * (d - a).y - ab.y * (d - a).x;
+  if (area2 == 0.0) return 0.0;
+  float side = area2 > 0.0 ? 1.0 : -1.0;
+  float to_ab = (ab.x * (p - a).y - ab.y * (p - a).x) / length(ab);
+  float to_bd = (bd.x * (p - b).y - bd.y * (p - b).x) / length(bd);
+  float to_da = (da.x * (p - d).y - da.y * (p - d).x) / length(da);
+  // The side first: a clockwise triangle's inside is where all three are
+  // negative.
+  return size * min(side * to_ab, min(side * to_bd, side * to_da));
+}
+
 // One texel's maps from its inputs (TexelInputs' or the rasteriser's) and
 // its wrinkle list: the filtered normal in the tangent frame as stored
 // (0.5 n + 0.5, alpha 1) and the height over `height_range`. `reach` caps the
