@@ -182,7 +182,10 @@ struct Analysis {
         previous_argmin(topology.num_triangles(), Label::kRest),
         label_colors(topology.num_triangles()),
         compression_colors(topology.num_triangles()),
-        compression(topology.num_triangles()) {
+        compression(topology.num_triangles()),
+        wrinkle_dir{std::vector<float>(topology.num_triangles()),
+                    std::vector<float>(topology.num_triangles()),
+                    std::vector<float>(topology.num_triangles())} {
     report.obj_path = options.obj_path;
     report.pc2_path = options.pc2_path;
     report.vertices = topology.num_vertices();
@@ -198,6 +201,9 @@ struct Analysis {
   std::vector<Label> previous_labels, previous_argmin;
   std::vector<io::Rgb> label_colors, compression_colors;
   std::vector<float> compression;
+  // The direction a wrinkle runs in each triangle (x, y, z; zero where
+  // degenerate), so a viewer can draw the field the tracer follows.
+  std::vector<float> wrinkle_dir[3];
   std::vector<WrinklePath> previous_wrinkles, previous_retrace;
   std::map<uint32_t, int> lifetime;  // id -> frames seen
   WrinkleStatistics wrinkle_stats;
@@ -258,6 +264,10 @@ FrameReport ReportFrame(int frame, const Sessions& sessions, double c_max,
     const double c = sess.compression_field()[t].compression;
     f.max_compression = std::max(f.max_compression, c);
     analysis.compression[t] = static_cast<float>(c);
+    for (int k = 0; k < 3; ++k) {
+      analysis.wrinkle_dir[k][t] =
+          static_cast<float>(sess.compression_field()[t].wrinkle_dir[k]);
+    }
     analysis.label_colors[t] = LabelColor(sess.labels()[t]);
     analysis.compression_colors[t] = CompressionColor(c, c_max);
   }
@@ -274,7 +284,10 @@ absl::Status WriteFrameFiles(const std::string& out_dir, int frame,
                              const Session& sess, Analysis& analysis) {
   const MeshTopology& topology = sess.topology();
   const std::string stem = absl::StrFormat("%s/frame_%04d", out_dir, frame);
-  const io::FaceScalar scalars[] = {{"compression", analysis.compression}};
+  const io::FaceScalar scalars[] = {{"compression", analysis.compression},
+                                    {"wrinkle_dir_x", analysis.wrinkle_dir[0]},
+                                    {"wrinkle_dir_y", analysis.wrinkle_dir[1]},
+                                    {"wrinkle_dir_z", analysis.wrinkle_dir[2]}};
   CREASE_RETURN_IF_ERROR(
       io::WritePlyWithFaceColors(stem + "_labels.ply", positions,
                                  topology.triangles(), analysis.label_colors));

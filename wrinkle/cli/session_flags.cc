@@ -41,6 +41,17 @@ ABSL_FLAG(double, min_seed_aspect, 3.0,
 ABSL_FLAG(double, length_weight, 1.0,
           "Weight of the persistence solve's segment-length term (0: Eq. 5.2 "
           "as printed).");
+ABSL_FLAG(int, field_smoothing_passes, 4,
+          "Passes smoothing the compression field's directions over "
+          "neighbouring compressed triangles before wrinkles follow them (0: "
+          "one direction per triangle, as the papers).");
+ABSL_FLAG(double, max_turn_degrees, 12.0,
+          "A traced wrinkle turns at most this much from one triangle to the "
+          "next (180: as the field says).");
+ABSL_FLAG(double, family_spacing_widths, 2.0,
+          "A fold seeded at a compression peak brings siblings this many of "
+          "its widths apart across it, while the cloth is compressed (0: "
+          "none).");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 
 namespace crease::cli {
@@ -63,6 +74,18 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
   params.wrinkles.smooth_each_frame = absl::GetFlag(FLAGS_smooth_each_frame);
   params.wrinkles.seed_spacing_across =
       absl::GetFlag(FLAGS_seed_spacing_across);
+  params.field_smoothing.passes = absl::GetFlag(FLAGS_field_smoothing_passes);
+  params.wrinkles.tracing.max_turn_degrees =
+      absl::GetFlag(FLAGS_max_turn_degrees);
+  params.wrinkles.family_spacing_widths =
+      absl::GetFlag(FLAGS_family_spacing_widths);
+  if (params.field_smoothing.passes < 0 ||
+      !(params.wrinkles.tracing.max_turn_degrees > 0) ||
+      !(params.wrinkles.family_spacing_widths >= 0)) {
+    return absl::InvalidArgumentError(
+        "--field_smoothing_passes must be >= 0, --max_turn_degrees > 0 and "
+        "--family_spacing_widths >= 0");
+  }
   if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0 ||
       !(params.wrinkles.tracing.keep_fraction >= 0 &&
         params.wrinkles.tracing.keep_fraction <= 1) ||

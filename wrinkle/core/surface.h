@@ -62,6 +62,17 @@ bool RayExit(const SurfaceFrame& surface, int32_t face,
              const Eigen::Vector2d& p, const Eigen::Vector2d& d, int skip_slot,
              int* slot, double* u);
 
+// Where a straight walk on the surface ends: from `start` in `face` along
+// `direction` (3D, projected into that triangle's plane) for `distance`,
+// unfolded across each edge it crosses (the same angle to the edge on the
+// other side), so it is straight within the cloth. False when it leaves the
+// mesh by a border, runs along an edge or meets a triangle it cannot cross
+// (degenerate); *end_face and *end are then where it stopped.
+bool WalkOnSurface(const SurfaceFrame& surface, int32_t face,
+                   const Eigen::Vector3d& start,
+                   const Eigen::Vector3d& direction, double distance,
+                   int32_t* end_face, Eigen::Vector3d* end);
+
 // Squared distance from q to segment [a, b].
 double SegmentDistanceSq(const Eigen::Vector3d& q, const Eigen::Vector3d& a,
                          const Eigen::Vector3d& b);

@@ -128,6 +128,8 @@ void Session::UpdateReferencesAndField() {
                     &reference_[f], &updated);
     field_[f] = MakeStretchTensor(updated, frames_[f]);
   }
+  SmoothFieldDirections(topology_, frames_, current_, params_.field_smoothing,
+                        field_smoothing_scratch_, absl::MakeSpan(field_));
 }
 
 absl::Status Session::ProcessFrame(absl::Span<const float> positions) {

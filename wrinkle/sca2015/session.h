@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "wrinkle/core/field_smoothing.h"
 #include "wrinkle/core/mesh.h"
 #include "wrinkle/core/stretch.h"
 #include "wrinkle/core/surface.h"
@@ -27,6 +28,9 @@ struct SessionParams {
   // keeps its reference.
   double degenerate_relative_area = 1e-6;
   WrinkleParams wrinkles;
+  // The field's directions smoothed over neighbouring compressed triangles
+  // before wrinkles follow them (docs/algorithm.md, "Fold families").
+  FieldSmoothingParams field_smoothing;
   // The labeling, adaptive references and compression field (steps 2-5).
   // Off, a frame is only validated and counted: labels stay Rest, the field
   // the identity, the references empty, and nothing is traced. For a served
@@ -122,6 +126,7 @@ class Session {
   std::vector<uint8_t> current_degenerate_, previous_degenerate_;
   std::vector<StretchRatios> interframe_;
   std::vector<StretchTensor> field_;
+  FieldSmoothingScratch field_smoothing_scratch_;
   std::vector<UnaryCost> unaries_, folded_unaries_;
   std::vector<Label> labels_, previous_labels_, argmin_labels_;
   std::vector<Eigen::Vector3d> positions_;

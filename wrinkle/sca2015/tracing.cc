@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace crease {
 
@@ -11,6 +12,21 @@ bool IsWrinkleFace(const StretchTensor& t, const TracingParams& params) {
 
 bool IsSeedFace(const StretchTensor& t, const TracingParams& params) {
   return !t.degenerate && t.compression > params.tau;
+}
+
+Eigen::Vector3d BoundedTurn(const Eigen::Vector3d& heading,
+                            const Eigen::Vector3d& field_dir,
+                            const Eigen::Vector3d& n, double max_turn_degrees) {
+  Eigen::Vector3d a = heading - heading.dot(n) * n;
+  if (a.squaredNorm() < 1e-24) return Eigen::Vector3d::Zero();
+  a.normalize();
+  Eigen::Vector3d b = field_dir.dot(a) < 0 ? -field_dir : field_dir;
+  const double turn = std::atan2(n.dot(a.cross(b)), a.dot(b));
+  const double limit = max_turn_degrees * std::numbers::pi / 180.0;
+  if (std::abs(turn) <= limit) return b;
+  // Rotate a about n by the limit, towards b.
+  const double angle = std::copysign(limit, turn);
+  return std::cos(angle) * a + std::sin(angle) * n.cross(a);
 }
 
 void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
@@ -66,18 +82,16 @@ void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
     // Keep going the same way: the wrinkle direction has no sign, so pick the
     // one that continues the previous direction; keep the old direction
     // (projected into the new plane) where the compression is isotropic.
-    Eigen::Vector3d next_dir = field.wrinkle_dir;
-    if (field.lambda_max / field.lambda_min < params.isotropy_ratio) {
-      const Eigen::Vector3d n =
-          surface.frames[next].x_axis.cross(surface.frames[next].y_axis);
-      next_dir = direction - direction.dot(n) * n;
-      if (next_dir.squaredNorm() == 0) {
-        out->end = TraceEnd::kTurnedBack;
-        return;
-      }
-      next_dir.normalize();
-    } else if (next_dir.dot(direction) < 0) {
-      next_dir = -next_dir;
+    const Eigen::Vector3d n =
+        surface.frames[next].x_axis.cross(surface.frames[next].y_axis);
+    const bool isotropic =
+        field.lambda_max / field.lambda_min < params.isotropy_ratio;
+    const Eigen::Vector3d next_dir =
+        BoundedTurn(direction, isotropic ? direction : field.wrinkle_dir, n,
+                    isotropic ? 0.0 : params.max_turn_degrees);
+    if (next_dir.squaredNorm() == 0) {
+      out->end = TraceEnd::kTurnedBack;
+      return;
     }
     incoming = direction;
     direction = next_dir;
@@ -91,9 +105,16 @@ void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
 bool TraceFromSeed(const SurfaceFrame& surface, int32_t face,
                    const Eigen::Vector3d& seed, const TracingParams& params,
                    const SegmentIndex& segments, int32_t path_index,
-                   double spacing, TraceScratch& scratch, WrinklePath* path) {
-  const Eigen::Vector3d dir = surface.field[face].wrinkle_dir;
+                   double spacing, TraceScratch& scratch, WrinklePath* path,
+                   const Eigen::Vector3d& heading) {
+  Eigen::Vector3d dir = surface.field[face].wrinkle_dir;
   if (dir.squaredNorm() == 0) return false;
+  if (heading.squaredNorm() > 0) {
+    const LocalFrame& frame = surface.frames[face];
+    dir = BoundedTurn(heading, dir, frame.x_axis.cross(frame.y_axis),
+                      params.max_turn_degrees);
+    if (dir.squaredNorm() == 0) return false;
+  }
   if (scratch.visit_stamp.size() !=
       static_cast<size_t>(surface.topology->num_triangles())) {
     scratch.visit_stamp.assign(surface.topology->num_triangles(), 0);

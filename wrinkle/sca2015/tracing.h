@@ -20,6 +20,12 @@ struct TracingParams {
   double isotropy_ratio = 1.02;  // s1 / s2 below this: direction ill-defined
   int max_segments = 64;         // per traced path
   double smoothing_step = 0.5;   // how far toward the local geodesic (Fig. 5.1)
+  // A trace turns at most this much where it crosses into the next triangle:
+  // it heads for the field's direction there but keeps its own heading
+  // within this angle. A fold bends smoothly; the field, one tensor per
+  // coarse triangle, does not (docs/algorithm.md, "Tracing"). 180: the
+  // field's direction whatever the turn (the papers).
+  double max_turn_degrees = 12.0;
 
   double KeepThreshold() const { return 1.0 + keep_fraction * (tau - 1.0); }
 };
@@ -72,6 +78,15 @@ bool IsWrinkleFace(const StretchTensor& t, const TracingParams& params);
 // degenerate.
 bool IsSeedFace(const StretchTensor& t, const TracingParams& params);
 
+// The direction a trace heading `heading` takes in a triangle (normal `n`)
+// whose field gives `field_dir` (either sign): field_dir signed to continue
+// the heading, turned back towards the heading, within the triangle's plane,
+// until it is at most `max_turn_degrees` from it. Zero when the heading lies
+// along the normal.
+Eigen::Vector3d BoundedTurn(const Eigen::Vector3d& heading,
+                            const Eigen::Vector3d& field_dir,
+                            const Eigen::Vector3d& n, double max_turn_degrees);
+
 // Walks from the request's start along its direction, crossing into
 // neighbours, and appends to `out` the edge points where it leaves each
 // triangle and the triangles themselves. Stops where the next triangle is
@@ -85,12 +100,15 @@ void TraceDirection(const SurfaceFrame& surface, const TracingParams& params,
                     TraceScratch& scratch, TracedEdges* out);
 
 // Traces both ways from a seed inside `face` along its wrinkle direction,
-// keeping `spacing` from other paths. Returns false when fewer than 2 edge
+// keeping `spacing` from other paths. A non-zero `heading` (a sibling's
+// parallel) is where it starts instead: turned towards the field's direction
+// by at most params.max_turn_degrees. Returns false when fewer than 2 edge
 // points result.
 bool TraceFromSeed(const SurfaceFrame& surface, int32_t face,
                    const Eigen::Vector3d& seed, const TracingParams& params,
                    const SegmentIndex& segments, int32_t path_index,
-                   double spacing, TraceScratch& scratch, WrinklePath* path);
+                   double spacing, TraceScratch& scratch, WrinklePath* path,
+                   const Eigen::Vector3d& heading = Eigen::Vector3d::Zero());
 
 // One pass of tangential Laplacian smoothing: each interior point moves `step`
 // of the way along its edge toward where the straight chord between its

@@ -41,7 +41,8 @@ double WidestWidth(const std::vector<RefinedPoint>& refined) {
 }  // namespace
 
 std::optional<double> SharpestTurnDegrees(
-    const std::vector<RefinedPoint>& refined, double step) {
+    const std::vector<RefinedPoint>& refined, double step,
+    const std::vector<Eigen::Vector3d>* normals) {
   if (!(step > 0) || refined.size() < 2) return std::nullopt;
   double length = 0;
   for (size_t i = 1; i < refined.size(); ++i) {
@@ -53,6 +54,8 @@ std::optional<double> SharpestTurnDegrees(
   double to_next = 0.5 * std::fmod(length, step);
   Eigen::Vector3d last_sample = Eigen::Vector3d::Zero();
   Eigen::Vector3d last_chord = Eigen::Vector3d::Zero();
+  Eigen::Vector3d last_normal = Eigen::Vector3d::Zero();
+  Eigen::Vector3d chord_start_normal = Eigen::Vector3d::Zero();
   bool have_sample = false, have_chord = false;
   double sharpest = 0;
   for (size_t i = 1; i < refined.size(); ++i) {
@@ -63,16 +66,30 @@ std::optional<double> SharpestTurnDegrees(
       if (left > 0) from += (to - from) * (to_next / left);
       left -= to_next;
       to_next = step;
+      // The cloth's normal where this sample lies.
+      const Eigen::Vector3d normal =
+          normals != nullptr ? (*normals)[i - 1] : Eigen::Vector3d::Zero();
       if (have_sample) {
         const Eigen::Vector3d chord = from - last_sample;
-        const double c = chord.dot(last_chord) /
-                         std::max(chord.norm() * last_chord.norm(), 1e-300);
         if (have_chord) {
+          Eigen::Vector3d a = last_chord, b = chord;
+          // Both chords into the plane halfway between the cloth's normals
+          // at their far ends: two chords straight across a crease, each in
+          // its own triangle, project onto one line there, however the
+          // crease is crossed.
+          const Eigen::Vector3d n = (chord_start_normal + normal).normalized();
+          if (normals != nullptr && n.allFinite()) {
+            a -= a.dot(n) * n;
+            b -= b.dot(n) * n;
+          }
+          const double c = a.dot(b) / std::max(a.norm() * b.norm(), 1e-300);
           sharpest = std::max(sharpest, std::acos(std::clamp(c, -1.0, 1.0)));
         }
         last_chord = chord;
+        chord_start_normal = last_normal;
         have_chord = true;
       }
+      last_normal = normal;
       last_sample = from;
       have_sample = true;
     }
@@ -94,7 +111,8 @@ std::optional<MidPoint> ArcLengthMiddle(
     const double length = chord.norm();
     if (length > 0 && walked + length >= 0.5 * total) {
       const double t = (0.5 * total - walked) / length;
-      return MidPoint{refined[i - 1].position + t * chord, chord / length};
+      return MidPoint{refined[i - 1].position + t * chord, chord / length,
+                      i - 1};
     }
     walked += length;
   }
@@ -131,7 +149,7 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
     return d.frame <= frame_ - kChurnWindow;
   });
   alive_sum_ += static_cast<double>(paths.size());
-  AddNeighbourAngles(shapes);
+  AddNeighbourAngles(surface, paths, shapes);
   for (size_t w = 0; w < paths.size(); ++w) {
     const WrinklePath& path = paths[w];
     const double mid_width = w < shapes.size() ? shapes[w].mid_width : 0.0;
@@ -139,9 +157,14 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
     lengths_.push_back(w < shapes.size() ? shapes[w].length : 0.0);
     mid_widths_.push_back(mid_width);
     if (w < shapes.size()) {
-      const std::optional<double> turn = SharpestTurnDegrees(
-          shapes[w].refined, WidestWidth(shapes[w].refined));
+      const double step = WidestWidth(shapes[w].refined);
+      const std::optional<double> turn =
+          SharpestTurnDegrees(shapes[w].refined, step);
       if (turn.has_value()) sharpest_turns_.push_back(*turn);
+      RefinedNormals(surface, path, shapes[w]);
+      const std::optional<double> in_cloth =
+          SharpestTurnDegrees(shapes[w].refined, step, &normals_);
+      if (in_cloth.has_value()) sharpest_turns_in_cloth_.push_back(*in_cloth);
     }
     auto [it, born] = seen_.try_emplace(path.id);
     if (born) {
@@ -155,14 +178,39 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
   ++frame_;
 }
 
+void WrinkleStatistics::RefinedNormals(const SurfaceFrame& surface,
+                                       const WrinklePath& path,
+                                       const WrinkleShape& shape) {
+  normals_.resize(shape.refined.size());
+  const int segments = path.num_segments();
+  const size_t per_segment =
+      segments > 0 ? (shape.refined.size() - 1) / segments : 1;
+  for (size_t i = 0; i < normals_.size(); ++i) {
+    const int segment = std::min<int>(
+        segments - 1, static_cast<int>(i / std::max<size_t>(per_segment, 1)));
+    if (segment < 0) {
+      normals_[i] = Eigen::Vector3d::Zero();
+      continue;
+    }
+    const LocalFrame& frame = surface.frames[path.faces[segment]];
+    normals_[i] = frame.x_axis.cross(frame.y_axis);
+  }
+}
+
 void WrinkleStatistics::AddNeighbourAngles(
+    const SurfaceFrame& surface, const std::vector<WrinklePath>& paths,
     const std::vector<WrinkleShape>& shapes) {
   middles_.clear();
-  for (const WrinkleShape& shape : shapes) {
-    if (const std::optional<MidPoint> mid = ArcLengthMiddle(shape.refined)) {
-      middles_.push_back({mid->point, mid->tangent, shape.mid_width});
-    }
+  for (size_t w = 0; w < shapes.size() && w < paths.size(); ++w) {
+    const WrinkleShape& shape = shapes[w];
+    const std::optional<MidPoint> mid = ArcLengthMiddle(shape.refined);
+    if (!mid) continue;
+    RefinedNormals(surface, paths[w], shape);
+    middles_.push_back(
+        {mid->point, mid->tangent, normals_[mid->index], shape.mid_width});
   }
+  const double same_side_cos =
+      std::cos(kSameSideDegrees * std::numbers::pi / 180.0);
   for (size_t a = 0; a < middles_.size(); ++a) {
     for (size_t b = a + 1; b < middles_.size(); ++b) {
       const double reach =
@@ -173,7 +221,11 @@ void WrinkleStatistics::AddNeighbourAngles(
       }
       const double c =
           std::min(1.0, std::abs(middles_[a].tangent.dot(middles_[b].tangent)));
-      neighbour_angles_.push_back(std::acos(c) * 180.0 / std::numbers::pi);
+      const double angle = std::acos(c) * 180.0 / std::numbers::pi;
+      neighbour_angles_.push_back(angle);
+      if (middles_[a].normal.dot(middles_[b].normal) >= same_side_cos) {
+        neighbour_angles_same_side_.push_back(angle);
+      }
     }
   }
 }
@@ -204,8 +256,12 @@ WrinkleStatsSummary WrinkleStatistics::Summary() const {
     s.median_mid_width_relative = s.median_mid_width / diagonal_;
   }
   s.median_sharpest_turn = Median(sharpest_turns_);
+  s.median_sharpest_turn_in_cloth = Median(sharpest_turns_in_cloth_);
   s.median_neighbour_angle = Median(neighbour_angles_);
   s.neighbour_pairs = static_cast<int>(neighbour_angles_.size());
+  s.median_neighbour_angle_same_side = Median(neighbour_angles_same_side_);
+  s.neighbour_pairs_same_side =
+      static_cast<int>(neighbour_angles_same_side_.size());
   s.median_lifetime = Median(lifetimes_);
   s.ended = static_cast<int>(lifetimes_.size());
   s.births = births_;

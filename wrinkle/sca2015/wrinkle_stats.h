@@ -32,6 +32,12 @@ struct WrinkleStatsSummary {
   // (SharpestTurnDegrees): 0 for a straight fold, 90 for an L. Paths shorter
   // than two L_max are left out.
   double median_sharpest_turn = 0;
+  // The same with each pair of chords projected into the plane halfway
+  // between the cloth's normals at their ends (SharpestTurnDegrees): how
+  // the fold turns within the cloth, without the bends of the coarse surface
+  // it lies on (a straight fold over a 40-degree edge of a low-poly body
+  // counts 40 above, about 0 here).
+  double median_sharpest_turn_in_cloth = 0;
   // Fold families: over every pair of wrinkles in one frame whose mid points
   // (arc-length middles of the refined lines) lie within kNeighbourWidths of
   // the larger of their mid widths, the median angle in degrees between
@@ -39,6 +45,12 @@ struct WrinkleStatsSummary {
   // tangent has no sign). 0 and no pairs when no two wrinkles are that near.
   double median_neighbour_angle = 0;
   int neighbour_pairs = 0;
+  // The same over the pairs that face the same way (the normals of the
+  // triangles under their mid points within kSameSideDegrees): neighbours
+  // on the cloth, not two folds on opposite sides of a thin leg or tail that
+  // happen to lie near in space.
+  double median_neighbour_angle_same_side = 0;
+  int neighbour_pairs_same_side = 0;
   // Median lifetime in frames of the wrinkles that died before the last frame
   // (those alive at the end have not finished their lives; one joined into
   // another has not died); 0 if none died.
@@ -57,14 +69,21 @@ struct WrinkleStatsSummary {
 // remainder shorter than a step split between the two ends): how sharply a
 // path turns at the scale of its width. Nothing for paths shorter than two
 // steps (no two chords to compare) or step <= 0.
+// With `normals` (one per refined point: the cloth's normal on the segment
+// it starts), each pair of chords is first projected into the plane halfway
+// between the cloth's normals at their two far ends: the turn within the
+// cloth, without the surface's own bends (exact for two chords each lying in
+// one of two planes and meeting on their crease).
 std::optional<double> SharpestTurnDegrees(
-    const std::vector<RefinedPoint>& refined, double step);
+    const std::vector<RefinedPoint>& refined, double step,
+    const std::vector<Eigen::Vector3d>* normals = nullptr);
 
 // The point at half the arc length of `refined` and the unit tangent there
 // (of the chord it lies on); nothing for fewer than two points or a line of
 // no length.
 struct MidPoint {
   Eigen::Vector3d point, tangent;
+  size_t index = 0;  // the refined point that starts the chord it lies on
 };
 std::optional<MidPoint> ArcLengthMiddle(
     const std::vector<RefinedPoint>& refined);
@@ -82,6 +101,9 @@ class WrinkleStatistics {
   // Wrinkles this near (in mid widths) count as neighbours for
   // median_neighbour_angle.
   static constexpr double kNeighbourWidths = 4.0;
+  // Neighbours whose cloth normals differ by more than this face different
+  // ways (median_neighbour_angle_same_side).
+  static constexpr double kSameSideDegrees = 60.0;
   // Call after every processed frame, the first included.
   void AddFrame(const SurfaceFrame& surface, const WrinkleTracker& tracker) {
     AddFrame(surface, tracker.wrinkles(), tracker.shapes(), tracker.deaths());
@@ -107,18 +129,25 @@ class WrinkleStatistics {
   };
   bool NearRecentDeath(const SurfaceFrame& surface, const WrinklePath& path,
                        double mid_width) const;
-  void AddNeighbourAngles(const std::vector<WrinkleShape>& shapes);
+  void AddNeighbourAngles(const SurfaceFrame& surface,
+                          const std::vector<WrinklePath>& paths,
+                          const std::vector<WrinkleShape>& shapes);
+  // The normal of the triangle under each refined point, into normals_.
+  void RefinedNormals(const SurfaceFrame& surface, const WrinklePath& path,
+                      const WrinkleShape& shape);
 
   int frame_ = 0;
   int triangles_ = 0;
   double diagonal_ = 0;
   double alive_sum_ = 0;
   std::vector<double> segments_, lengths_, mid_widths_, sharpest_turns_;
-  std::vector<double> neighbour_angles_;
+  std::vector<double> sharpest_turns_in_cloth_;
+  std::vector<double> neighbour_angles_, neighbour_angles_same_side_;
   struct Middle {  // scratch: one wrinkle's middle this frame
-    Eigen::Vector3d point, tangent;
+    Eigen::Vector3d point, tangent, normal;
     double width;
   };
+  std::vector<Eigen::Vector3d> normals_;  // scratch: RefinedNormals
   std::vector<Middle> middles_;
   std::vector<int> lifetimes_;
   int births_ = 0;

@@ -45,6 +45,15 @@ struct WrinkleParams {
   // compression direction (and at least its width) from other wrinkles: one
   // tensor per coarse triangle cannot tell two parallel folds in it apart.
   double seed_spacing_across = 1.5;
+  // A fold seeded at a compression peak brings its family: siblings seeded
+  // this many of its mid widths apart along the compression direction (2: a
+  // fold and the valley beside it), on either side, while the cloth there is
+  // compressed (above the keep threshold) the same way (within 30 degrees),
+  // at most max_family_per_side a side. A compressed band holds a train of
+  // parallel folds, not one (docs/algorithm.md, "Fold families"). 0: one
+  // fold per peak.
+  double family_spacing_widths = 2.0;
+  int max_family_per_side = 1;
   // Every living path gets one pass of the seeding's smoothing (the papers'
   // tangential Laplacian step, TracingParams::smoothing_step) each frame,
   // after the persistence solve. The papers smooth a path once, when it is
@@ -182,10 +191,21 @@ class WrinkleTracker {
   }
   // Births at most `max_births` new wrinkles (this frame's total).
   void Seed(const SurfaceFrame& surface, int max_births);
-  // Seeds, traces and keeps one wrinkle from triangle `f`; true if born.
-  // `pleats_only`: kept only if it crosses a confined band
+  // Seeds, traces and keeps one wrinkle from triangle `f`, with its family
+  // when it is a fold (SeedFamily), at most `room` in all; returns how many
+  // were born. `pleats_only`: kept only if it crosses a confined band
   // (SpansConfinedBand), whatever its length.
-  bool TrySeed(const SurfaceFrame& surface, int32_t f, bool pleats_only);
+  int TrySeed(const SurfaceFrame& surface, int32_t f, bool pleats_only,
+              int room);
+  // The siblings of the fold just seeded at `seed` in `face` of width
+  // `width` (family_spacing_widths); at most `room`; returns how many.
+  int SeedFamily(const SurfaceFrame& surface, int32_t face,
+                 const Eigen::Vector3d& seed, double width, int room);
+  // Whether candidate_ (traced from a seed, `width` wide) is a fold long
+  // enough to keep.
+  bool LongEnoughForAFold(const SurfaceFrame& surface, double width) const;
+  // Adds candidate_ as a new wrinkle.
+  void AddNewborn(const SurfaceFrame& surface);
   void Shape(const SurfaceFrame& surface);
   bool FarFromPaths(const SurfaceFrame& surface, const Eigen::Vector3d& q,
                     double distance) const;
