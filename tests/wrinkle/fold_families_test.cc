@@ -122,7 +122,7 @@ TEST(FieldSmoothingTest, NoisyDirectionsOfOneRegionAlign) {
   const std::vector<StretchTensor> raw = scene->field;
   FieldSmoothingScratch scratch;
   SmoothFieldDirections(scene->topology, scene->frames, scene->edge_matrices,
-                        FieldSmoothingParams{}, scratch,
+                        FieldSmoothingParams{}, 1.0, scratch,
                         absl::MakeSpan(scene->field));
   double worst = 0;
   for (int32_t f = 1; f < faces; ++f) {
@@ -162,7 +162,7 @@ TEST(FieldSmoothingTest, CreasesKeepTheirOwnDirections) {
     params.crease_degrees = crease;
     FieldSmoothingScratch scratch;
     SmoothFieldDirections(scene->topology, scene->frames, scene->edge_matrices,
-                          params, scratch, absl::MakeSpan(scene->field));
+                          params, 1.0, scratch, absl::MakeSpan(scene->field));
     double worst = 0;  // on the flat half, off z
     for (int32_t f = 0; f < faces; ++f) {
       if (scene->Centroid(f).y() > 1e-9) continue;

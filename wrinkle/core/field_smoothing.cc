@@ -1,18 +1,89 @@
 #include "wrinkle/core/field_smoothing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
 namespace crease {
+namespace {
+
+// Each triangle's neighbours by corner, corner after corner as the one-rings
+// list them, so a triangle sharing two corners (across an edge) appears
+// twice and the triangle itself three times: the kernel weighs the nearer
+// more. CSR, built once (the topology is fixed for a session).
+void BuildNeighbours(const MeshTopology& topology,
+                     FieldSmoothingScratch& scratch) {
+  const int32_t n = topology.num_triangles();
+  scratch.neighbour_offsets.assign(1, 0);
+  scratch.neighbours.clear();
+  for (int32_t f = 0; f < n; ++f) {
+    for (int32_t v : topology.triangles()[f]) {
+      for (int32_t g : topology.vertex_faces(topology.welded_vertex(v))) {
+        scratch.neighbours.push_back(g);
+      }
+    }
+    scratch.neighbour_offsets.push_back(
+        static_cast<int32_t>(scratch.neighbours.size()));
+  }
+  // The per-frame lists never outgrow these: no allocation once warm.
+  scratch.targets.reserve(n);
+  scratch.queue.reserve(n);
+  scratch.pair_offsets.reserve(static_cast<size_t>(n) + 1);
+  scratch.pair_faces.reserve(scratch.neighbours.size());
+}
+
+// The triangles the passes must smooth so that those compressed beyond
+// `min_compression` (ring 0) end as if every triangle were smoothed: a
+// triangle r rings out reaches ring 0 only through r passes, so it is
+// smoothed in the first `passes` - r only. Into scratch.targets (those of
+// rings 0 .. passes - 1 with a direction, by index) and scratch.ring.
+void FindTargets(const MeshTopology& topology,
+                 absl::Span<const StretchTensor> field, int passes,
+                 double min_compression, FieldSmoothingScratch& scratch) {
+  const int32_t n = topology.num_triangles();
+  constexpr uint8_t kFar = 255;
+  scratch.ring.assign(n, kFar);
+  scratch.queue.clear();
+  for (int32_t f = 0; f < n; ++f) {
+    if (scratch.weight[f] > 0.0 && field[f].compression > min_compression) {
+      scratch.ring[f] = 0;
+      scratch.queue.push_back(f);
+    }
+  }
+  const int last_ring = std::min(passes - 1, kFar - 1);
+  for (size_t next = 0; next < scratch.queue.size(); ++next) {
+    const int32_t f = scratch.queue[next];
+    if (scratch.ring[f] >= last_ring) continue;
+    for (int32_t k = scratch.neighbour_offsets[f];
+         k < scratch.neighbour_offsets[f + 1]; ++k) {
+      const int32_t g = scratch.neighbours[k];
+      if (scratch.ring[g] != kFar) continue;
+      scratch.ring[g] = static_cast<uint8_t>(scratch.ring[f] + 1);
+      scratch.queue.push_back(g);
+    }
+  }
+  scratch.targets.clear();
+  for (int32_t f = 0; f < n; ++f) {
+    if (scratch.weight[f] > 0.0 && scratch.ring[f] != kFar) {
+      scratch.targets.push_back(f);
+    }
+  }
+}
+
+}  // namespace
 
 void SmoothFieldDirections(const MeshTopology& topology,
                            absl::Span<const LocalFrame> frames,
                            absl::Span<const Eigen::Matrix2d> edge_matrices,
                            const FieldSmoothingParams& params,
+                           double min_compression,
                            FieldSmoothingScratch& scratch,
                            absl::Span<StretchTensor> field) {
   if (params.passes <= 0) return;
   const int32_t n = topology.num_triangles();
+  if (scratch.neighbour_offsets.size() != static_cast<size_t>(n) + 1) {
+    BuildNeighbours(topology, scratch);
+  }
   scratch.compression_dir.resize(n);
   scratch.weight.resize(n);
   scratch.normal.resize(n);
@@ -29,38 +100,71 @@ void SmoothFieldDirections(const MeshTopology& topology,
             ? (t.compression - 1.0) * (1.0 - t.lambda_min / t.lambda_max) * area
             : 0.0;
   }
+  FindTargets(topology, field, params.passes, min_compression, scratch);
+  // Each target's pulling neighbours, once a frame (the creases do not move
+  // between passes): the passes then visit only those.
   const double min_cos =
-      std::cos(params.crease_degrees * std::numbers::pi / 180);
+      std::cos(params.crease_degrees * std::numbers::pi / 180.0);
+  scratch.pair_offsets.assign(1, 0);
+  scratch.pair_faces.clear();
+  for (int32_t f : scratch.targets) {
+    const Eigen::Vector3d& normal = scratch.normal[f];
+    for (int32_t k = scratch.neighbour_offsets[f];
+         k < scratch.neighbour_offsets[f + 1]; ++k) {
+      const int32_t g = scratch.neighbours[k];
+      if (scratch.weight[g] == 0.0 || normal.dot(scratch.normal[g]) < min_cos) {
+        continue;
+      }
+      scratch.pair_faces.push_back(g);
+    }
+    scratch.pair_offsets.push_back(
+        static_cast<int32_t>(scratch.pair_faces.size()));
+  }
   for (int pass = 0; pass < params.passes; ++pass) {
-    for (int32_t f = 0; f < n; ++f)
-      scratch.compression_dir[f] = field[f].compression_dir;
-    for (int32_t f = 0; f < n; ++f) {
-      StretchTensor& t = field[f];
-      if (scratch.weight[f] == 0.0) continue;
+    // Jacobi: every target reads the pass before's directions.
+    if (pass == 0) {
+      for (int32_t f = 0; f < n; ++f)
+        scratch.compression_dir[f] = field[f].compression_dir;
+    } else {
+      for (int32_t f : scratch.targets)
+        scratch.compression_dir[f] = field[f].compression_dir;
+    }
+    for (size_t t = 0; t < scratch.targets.size(); ++t) {
+      const int32_t f = scratch.targets[t];
+      // Further out than this pass can still carry to ring 0.
+      if (scratch.ring[f] > params.passes - 1 - pass) continue;
       const LocalFrame& frame = frames[f];
-      const Eigen::Vector3d& normal = scratch.normal[f];
       // The 2D structure tensor [xx xy; xy yy] in f's frame.
       double xx = 0, xy = 0, yy = 0;
-      for (int32_t v : topology.triangles()[f]) {
-        for (int32_t g : topology.vertex_faces(topology.welded_vertex(v))) {
-          const double w = scratch.weight[g];
-          if (w == 0.0 || normal.dot(scratch.normal[g]) < min_cos) continue;
-          const Eigen::Vector3d& d = scratch.compression_dir[g];
-          double x = d.dot(frame.x_axis), y = d.dot(frame.y_axis);
-          const double len_sq = x * x + y * y;
-          if (!(len_sq > 1e-24)) continue;
-          xx += w * x * x / len_sq;
-          xy += w * x * y / len_sq;
-          yy += w * y * y / len_sq;
-        }
+      for (int32_t k = scratch.pair_offsets[t]; k < scratch.pair_offsets[t + 1];
+           ++k) {
+        const int32_t g = scratch.pair_faces[k];
+        const Eigen::Vector3d& d = scratch.compression_dir[g];
+        const double x = d.dot(frame.x_axis), y = d.dot(frame.y_axis);
+        const double len_sq = x * x + y * y;
+        if (!(len_sq > 1e-24)) continue;
+        const double w = scratch.weight[g];
+        xx += w * x * x / len_sq;
+        xy += w * x * y / len_sq;
+        yy += w * y * y / len_sq;
       }
-      // Main axis of the symmetric 2x2 tensor.
-      const double angle = 0.5 * std::atan2(2.0 * xy, xx - yy);
+      // The main axis of the symmetric 2x2 tensor, without trigonometry:
+      // (xy, l - xx) or (l - yy, xy) for its larger eigenvalue l, whichever
+      // is the longer (the other vanishes when the tensor is diagonal).
+      const double half_gap = 0.5 * (xx - yy);
+      const double l =
+          0.5 * (xx + yy) + std::sqrt(half_gap * half_gap + xy * xy);
+      Eigen::Vector2d axis(xy, l - xx);
+      const Eigen::Vector2d other(l - yy, xy);
+      if (other.squaredNorm() > axis.squaredNorm()) axis = other;
+      const double length = axis.norm();
+      if (!(length > 0)) continue;  // no direction: the triangle's own stays
+      axis /= length;
       const Eigen::Vector3d compression_dir =
-          std::cos(angle) * frame.x_axis + std::sin(angle) * frame.y_axis;
+          axis.x() * frame.x_axis + axis.y() * frame.y_axis;
       if (!compression_dir.allFinite()) continue;
-      t.compression_dir = compression_dir;
-      t.wrinkle_dir = normal.cross(compression_dir);
+      field[f].compression_dir = compression_dir;
+      field[f].wrinkle_dir = scratch.normal[f].cross(compression_dir);
     }
   }
 }

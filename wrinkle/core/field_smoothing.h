@@ -1,6 +1,7 @@
 #ifndef CREASE_WRINKLE_CORE_FIELD_SMOOTHING_H_
 #define CREASE_WRINKLE_CORE_FIELD_SMOOTHING_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -25,22 +26,35 @@ struct FieldSmoothingScratch {
   std::vector<Eigen::Vector3d> compression_dir;  // the previous pass's
   std::vector<double> weight;                    // per triangle
   std::vector<Eigen::Vector3d> normal;           // per triangle
+  std::vector<int32_t> targets;                  // the triangles smoothed
+  std::vector<uint8_t> ring;   // rings out from one compressed past the bound
+  std::vector<int32_t> queue;  // FindTargets' breadth-first search
+  // Each triangle's neighbours by corner (SmoothFieldDirections' kernel),
+  // CSR, built on first use.
+  std::vector<int32_t> neighbour_offsets, neighbours;
+  // Per target, this frame: the neighbours that pull it.
+  std::vector<int32_t> pair_offsets, pair_faces;
 };
 
-// Replaces the directions of every compressed, non-degenerate triangle of
-// `field` by the main axis of the structure tensor sum w_g d_g d_g^T over the
-// triangle and the triangles sharing a corner with it (each counted once per
-// shared corner), the d_g projected into the triangle's plane, where
-// w_g = (c_g - 1)(1 - lambda_min / lambda_max) * area_g: the more compressed
-// and the more clearly directed a neighbour, the more it pulls. Magnitudes
-// (lambda_min, lambda_max, c) are left as they are: only where a fold runs
-// changes, not whether there is one. `frames` and `edge_matrices` are the
-// triangles' current ones (normals and areas). Allocates only when the
-// scratch must grow.
+// Replaces the directions of every non-degenerate triangle of `field`
+// compressed beyond `min_compression` (those a wrinkle may follow) by what
+// `params.passes` Jacobi passes of this give every compressed triangle (the
+// ones near them are smoothed as far as that needs, those further out are
+// left as they are): the main axis of the structure tensor sum k_g w_g d_g
+// d_g^T over the triangle and the triangles sharing a corner with it (k_g: the
+// corners shared, 3 for itself, so the nearer pull more), the d_g projected
+// into the triangle's plane and normalised, where w_g = (c_g - 1)(1 -
+// lambda_min / lambda_max) * area_g: the more compressed and the more clearly
+// directed a neighbour, the more it pulls. Magnitudes (lambda_min, lambda_max,
+// c) are left as they are: only where a fold runs changes, not whether there is
+// one. `frames` and `edge_matrices` are the triangles' current ones (normals
+// and areas). The scratch keeps the neighbour lists of `topology` (one
+// scratch per topology); allocates only on first use.
 void SmoothFieldDirections(const MeshTopology& topology,
                            absl::Span<const LocalFrame> frames,
                            absl::Span<const Eigen::Matrix2d> edge_matrices,
                            const FieldSmoothingParams& params,
+                           double min_compression,
                            FieldSmoothingScratch& scratch,
                            absl::Span<StretchTensor> field);
 

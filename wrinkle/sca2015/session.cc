@@ -128,7 +128,11 @@ void Session::UpdateReferencesAndField() {
                     &reference_[f], &updated);
     field_[f] = MakeStretchTensor(updated, frames_[f]);
   }
+  // Where a wrinkle may run (above the keep threshold), as if every
+  // compressed triangle were smoothed: the mildly compressed ones carry
+  // their region's direction to its edges.
   SmoothFieldDirections(topology_, frames_, current_, params_.field_smoothing,
+                        params_.wrinkles.tracing.KeepThreshold(),
                         field_smoothing_scratch_, absl::MakeSpan(field_));
 }
 
