@@ -14,9 +14,13 @@ namespace crease::renderer {
 namespace {
 
 // Gillette's tessellation samples a wrinkle's profile with edges of 3/8 of
-// its width: the edge length wanted for L_min, and how wide on screen a
-// wrinkle must be for edges of min_edge_pixels to sample it so.
+// its width: the edge length wanted for L_min.
 constexpr float kEdgeOfMinWidth = 0.375f;
+// A displaced profile needs at least this many edges of min_edge_pixels
+// across its width on screen: fewer facet it (the Fox at 960 x 720 drew 1.29x
+// its plain frame's error against a 4x supersampled reference with 8/3 edges
+// across, 1.05x with 4; docs/algorithm.md, "Which wrinkles displace").
+constexpr float kEdgesAcrossDisplaced = 4.0f;
 
 Eigen::Vector3f Vertex(absl::Span<const float> positions, int32_t v) {
   return {positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]};
@@ -153,16 +157,17 @@ class ScreenScale {
 };
 
 // Marks which wrinkles are drawn and which of those displace, and counts
-// them. A profile is sampled as the spec asks by edges of 3/8 of its width;
-// a wrinkle whose widest point gets less than that at min_edge_pixels would
-// be undersampled (spikes and aliasing), so it only bends normals.
+// them. A wrinkle whose widest point is not kEdgesAcrossDisplaced edges of
+// min_edge_pixels wide would be undersampled (facets, spikes and aliasing),
+// so it only bends normals.
 void ChooseDrawnWrinkles(const FrameWrinkles& wrinkles,
                          const TessellationTarget& target,
                          const ScreenScale& screen, WrinkleBuffers* out) {
   const int count = wrinkles.num_wrinkles();
   out->visible.assign(count, 0);
   out->displaced.assign(count, 0);
-  const float min_displaced_pixels = target.min_edge_pixels / kEdgeOfMinWidth;
+  const float min_displaced_pixels =
+      kEdgesAcrossDisplaced * target.min_edge_pixels;
   const float fade_start = kFadeStart * target.min_wrinkle_pixels;
   for (int w = 0; w < count; ++w) {
     for (const RefinedPoint& r : wrinkles.refined(w)) {

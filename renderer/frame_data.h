@@ -151,9 +151,9 @@ float LevelOfDetailFade(float width_pixels, const TessellationTarget& target);
 // Level of detail, decided per wrinkle (so neighbouring triangles agree) from
 // its widest point on screen: at most kFadeStart * min_wrinkle_pixels, left
 // out (heights fade per point, see LevelOfDetailFade);
-// narrower than min_edge_pixels / (3/8), drawn by per-pixel normals only (edges
-// of 3/8 of its width, the spec's sampling, would be under min_edge_pixels:
-// sparser samples of its profile only add spikes); wider, also displaced.
+// narrower than 4 min_edge_pixels, drawn by per-pixel normals only (fewer than
+// four edges across its width facet the displaced profile: sparser samples
+// only add spikes and aliasing); wider, also displaced.
 // An edge of a triangle that a displaced wrinkle reaches is tessellated at a
 // level from the edge alone (length / (3/8 L_min), capped so no generated edge
 // is shorter than min_edge_pixels on screen), in both triangles on it, also

@@ -50,9 +50,9 @@ struct RenderOptions {
   FaceCulling culling = FaceCulling::kAuto;
   // Tessellated edges are kept at least this many pixels long on screen: finer
   // detail comes from the per-pixel normals. It also sets which wrinkles
-  // displace the surface: those at least min_edge_pixels / (3/8) wide
-  // somewhere on screen (21 px by default), which the tessellation can sample
-  // at 3/8 of their width; narrower ones are drawn by (filtered) normals
+  // displace the surface: those at least 4 min_edge_pixels wide somewhere
+  // on screen (32 px by default), which the tessellation samples with four
+  // edges or more across; narrower ones are drawn by (filtered) normals
   // alone. 8, not 4 as before: auto-framing now fills the image, so at 640 x
   // 480 the trouser knee's wrinkles reach 10.7 px and tessellating them made
   // a wrinkled frame 3.3x plain (41 ms); at 8 px it is 1.1x, and the knee

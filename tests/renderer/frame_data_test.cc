@@ -281,7 +281,11 @@ TEST(WrinkleBuffersTest, ListsKeepCurvedWrinklesAndTheirBluntEnds) {
   for (int v = 0; v < sheet.num_vertices(); ++v) welded[v] = v;
   const RenderMesh mesh{sheet.positions, sheet.triangles, welded};
   WrinkleBuffers buffers;
-  FillWrinkleBuffers(mesh, wrinkles, {}, &buffers);
+  // Edges short enough on screen that all three displace (four edges across
+  // each one's width).
+  TessellationTarget target;
+  target.min_edge_pixels = 2.0f;
+  FillWrinkleBuffers(mesh, wrinkles, target, &buffers);
   ASSERT_EQ(buffers.displaced, std::vector<uint8_t>({1, 1, 1}));
   auto corner = [&](size_t f, int k) {
     const int v = sheet.triangles[f][k];
@@ -426,7 +430,7 @@ TEST(WrinkleBuffersTest, HeightsFadeInWithTheWidthOnScreen) {
 }
 
 // Which wrinkles displace the surface: exactly those whose widest point is at
-// least min_edge_pixels / (3/8) wide on screen (brute force over the refined
+// least 4 min_edge_pixels wide on screen (brute force over the refined
 // points); the others only bend normals and leave every
 // tessellation level at 1.
 TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
@@ -449,7 +453,7 @@ TEST(WrinkleBuffersTest, OnlyWrinklesTheTessellationCanSampleDisplace) {
             std::max(widest, r.width * 240.0 / (distance - r.position.z()));
       }
       drawn += widest > kFadeStart * target.min_wrinkle_pixels;
-      displaced += widest >= target.min_edge_pixels / 0.375;
+      displaced += widest >= 4.0 * target.min_edge_pixels;
     }
     EXPECT_EQ(buffers.drawn_wrinkles, drawn) << distance;
     EXPECT_EQ(buffers.displaced_wrinkles, displaced) << distance;
