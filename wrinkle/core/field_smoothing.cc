@@ -7,19 +7,28 @@
 namespace crease {
 namespace {
 
-// Each triangle's neighbours by corner, corner after corner as the one-rings
-// list them, so a triangle sharing two corners (across an edge) appears
-// twice and the triangle itself three times: the kernel weighs the nearer
-// more. CSR, built once (the topology is fixed for a session).
+// Each triangle's neighbours by corner, itself included, each once with the
+// number of corners it shares (3 for itself, 2 across an edge): the kernel
+// weighs the nearer more. CSR, built once (the topology is fixed for a
+// session).
 void BuildNeighbours(const MeshTopology& topology,
                      FieldSmoothingScratch& scratch) {
   const int32_t n = topology.num_triangles();
   scratch.neighbour_offsets.assign(1, 0);
   scratch.neighbours.clear();
+  scratch.shared_corners.clear();
   for (int32_t f = 0; f < n; ++f) {
+    const size_t first = scratch.neighbours.size();
     for (int32_t v : topology.triangles()[f]) {
       for (int32_t g : topology.vertex_faces(topology.welded_vertex(v))) {
+        const auto at = std::find(scratch.neighbours.begin() + first,
+                                  scratch.neighbours.end(), g);
+        if (at != scratch.neighbours.end()) {
+          ++scratch.shared_corners[at - scratch.neighbours.begin()];
+          continue;
+        }
         scratch.neighbours.push_back(g);
+        scratch.shared_corners.push_back(1);
       }
     }
     scratch.neighbour_offsets.push_back(
@@ -30,6 +39,7 @@ void BuildNeighbours(const MeshTopology& topology,
   scratch.queue.reserve(n);
   scratch.pair_offsets.reserve(static_cast<size_t>(n) + 1);
   scratch.pair_faces.reserve(scratch.neighbours.size());
+  scratch.pair_weights.reserve(scratch.neighbours.size());
 }
 
 // The triangles the passes must smooth so that those compressed beyond
@@ -107,6 +117,7 @@ void SmoothFieldDirections(const MeshTopology& topology,
       std::cos(params.crease_degrees * std::numbers::pi / 180.0);
   scratch.pair_offsets.assign(1, 0);
   scratch.pair_faces.clear();
+  scratch.pair_weights.clear();
   for (int32_t f : scratch.targets) {
     const Eigen::Vector3d& normal = scratch.normal[f];
     for (int32_t k = scratch.neighbour_offsets[f];
@@ -116,6 +127,8 @@ void SmoothFieldDirections(const MeshTopology& topology,
         continue;
       }
       scratch.pair_faces.push_back(g);
+      scratch.pair_weights.push_back(scratch.shared_corners[k] *
+                                     scratch.weight[g]);
     }
     scratch.pair_offsets.push_back(
         static_cast<int32_t>(scratch.pair_faces.size()));
@@ -138,15 +151,15 @@ void SmoothFieldDirections(const MeshTopology& topology,
       double xx = 0, xy = 0, yy = 0;
       for (int32_t k = scratch.pair_offsets[t]; k < scratch.pair_offsets[t + 1];
            ++k) {
-        const int32_t g = scratch.pair_faces[k];
-        const Eigen::Vector3d& d = scratch.compression_dir[g];
+        // Projected, not renormalised: a neighbour tilted out of f's plane
+        // pulls by the square of the cosine of its tilt.
+        const Eigen::Vector3d& d =
+            scratch.compression_dir[scratch.pair_faces[k]];
         const double x = d.dot(frame.x_axis), y = d.dot(frame.y_axis);
-        const double len_sq = x * x + y * y;
-        if (!(len_sq > 1e-24)) continue;
-        const double w = scratch.weight[g];
-        xx += w * x * x / len_sq;
-        xy += w * x * y / len_sq;
-        yy += w * y * y / len_sq;
+        const double w = scratch.pair_weights[k];
+        xx += w * x * x;
+        xy += w * x * y;
+        yy += w * y * y;
       }
       // The main axis of the symmetric 2x2 tensor, without trigonometry:
       // (xy, l - xx) or (l - yy, xy) for its larger eigenvalue l, whichever

@@ -29,11 +29,14 @@ struct FieldSmoothingScratch {
   std::vector<int32_t> targets;                  // the triangles smoothed
   std::vector<uint8_t> ring;   // rings out from one compressed past the bound
   std::vector<int32_t> queue;  // FindTargets' breadth-first search
-  // Each triangle's neighbours by corner (SmoothFieldDirections' kernel),
-  // CSR, built on first use.
+  // Each triangle's neighbours by corner, itself included, and the corners
+  // each shares with it (SmoothFieldDirections' kernel), CSR, built on first
+  // use.
   std::vector<int32_t> neighbour_offsets, neighbours;
-  // Per target, this frame: the neighbours that pull it.
+  std::vector<uint8_t> shared_corners;
+  // Per target, this frame: the neighbours that pull it, and how much.
   std::vector<int32_t> pair_offsets, pair_faces;
+  std::vector<double> pair_weights;
 };
 
 // Replaces the directions of every non-degenerate triangle of `field`
