@@ -126,13 +126,24 @@ void ReachedPieceFinder::FindIn(const UvMapPieceInputs& in, size_t begin,
     source_triangle_ = static_cast<int32_t>(t);
     const float half_footprint = HalfFootprint(c[0], c[1], c[2], in.size);
     if (n == 1) {
-      role_ = PieceRole::kWhole;
-    } else {
-      role_ = PieceRole::kFringe;
+      grid_cells_ = -1;
       AddPieces(c, 1, half_footprint, w, out);
-      role_ = PieceRole::kInterior;
+      continue;
     }
+    // Cut: the triangle is drawn whole, and each texel takes the list of the
+    // piece its centre lies in (uv_map.frag): a header, then 2 n^2 cells.
+    const int32_t header = static_cast<int32_t>(out->lists.size());
+    out->lists.push_back({header + 1, n, source_triangle_,
+                          static_cast<int32_t>(PieceRole::kGrid)});
+    grid_cells_ = header + 1;
+    out->lists.resize(out->lists.size() + 2 * static_cast<size_t>(n) * n,
+                      {0, 0, source_triangle_, 0});  // no wrinkle: flat
     AddPieces(c, n, half_footprint, w, out);
+    for (int k = 0; k < 3; ++k) {
+      const size_t at = out->corners.size();
+      out->corners.insert(out->corners.end(), c[k], c[k] + kUvCornerFloats);
+      out->corners[at + kUvCornerFloats - 1] = std::bit_cast<float>(header);
+    }
   }
 }
 
@@ -179,9 +190,11 @@ void ReachedPieceFinder::AddPieces(const float* const c[3], int n,
   }
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i + j < n; ++i) {
+      cell_ = 2 * (j * n + i);
       AddPiece(c, n, {{{i, j}, {i + 1, j}, {i, j + 1}}}, half_footprint, w,
                out);
       if (i + j + 2 <= n) {
+        cell_ = 2 * (j * n + i) + 1;
         AddPiece(c, n, {{{i + 1, j}, {i + 1, j + 1}, {i, j + 1}}},
                  half_footprint, w, out);
       }
@@ -205,10 +218,13 @@ void ReachedPieceFinder::AddPiece(const float* const c[3], int n,
   const int32_t first_range = static_cast<int32_t>(out->ranges.size());
   ListPieceRanges(piece, centre, radius, half_footprint, w, out);
   const int32_t count = static_cast<int32_t>(out->ranges.size()) - first_range;
-  if (count == 0) return;  // no wrinkle reaches it: the base stays
+  if (count == 0) return;  // no wrinkle reaches it: flat
+  if (grid_cells_ >= 0) {  // a cell of a cut triangle's table
+    out->lists[grid_cells_ + cell_] = {first_range, count, source_triangle_, 0};
+    return;
+  }
   const int32_t index = static_cast<int32_t>(out->lists.size());
-  out->lists.push_back(
-      {first_range, count, source_triangle_, static_cast<int32_t>(role_)});
+  out->lists.push_back({first_range, count, source_triangle_, 0});
   for (const std::array<int, 2>& corner : ij) {
     const size_t at = out->corners.size();
     out->corners.resize(at + kUvCornerFloats);
@@ -277,7 +293,13 @@ void AppendPieces(const UvMapPieces& tail, UvMapPieces* head) {
   const int32_t first_piece = static_cast<int32_t>(head->lists.size());
   const int32_t first_range = static_cast<int32_t>(head->ranges.size());
   for (std::array<int32_t, 4> list : tail.lists) {
-    list[0] += first_range;
+    // A cut triangle's header points at its cells (lists); the rest at
+    // ranges, but an empty cell at nothing (0, as one Find leaves it).
+    if (list[3] == static_cast<int32_t>(PieceRole::kGrid)) {
+      list[0] += first_piece;
+    } else if (list[1] > 0) {
+      list[0] += first_range;
+    }
     head->lists.push_back(list);
   }
   head->ranges.insert(head->ranges.end(), tail.ranges.begin(),

@@ -41,18 +41,18 @@ struct UvMapPieceInputs {
   bool prune = true;
 };
 
-// What a piece draws (the fourth entry of its list; uv_map.frag). A
-// triangle cut into pieces is also drawn whole as its fringe: pieces have
-// corners interpolated along its edges, which the rasteriser snaps to its
-// sub-texel grid, so a texel centre on an edge could fall to a piece and not
-// to the triangle, or the other way; the fringe draws the texels within a
-// texel of the triangle's edges by the triangle's own coverage, and the
-// pieces draw only the rest.
+// The fourth entry of a list (uv_map.frag). A triangle cut into pieces is
+// drawn whole, once, and each texel takes the list of the piece its centre
+// lies in: pieces drawn as triangles of their own have corners interpolated
+// along the triangle's edges, which the rasteriser, snapping them, could
+// give a texel centre on an edge that the whole triangle did not cover (or
+// the other way), and each drawn piece is a draw llvmpipe pays for.
 enum class PieceRole : int32_t {
-  kWhole = 0,     // an uncut triangle: every texel it covers
-  kFringe = 1,    // a cut triangle whole: only texels within a texel of its
-                  // edges
-  kInterior = 2,  // a piece of a cut triangle: only the texels further in
+  kWhole = 0,  // a list of ranges, as WrinkleBuffers' triangle_ranges
+  // A cut triangle's header: [first cell, n, triangle, kGrid]. Its 2 n^2
+  // cells follow it: cell 2 (j n + i) + upper is grid piece (i, j) (lower,
+  // or upper), a list of ranges, empty where no wrinkle reaches the piece.
+  kGrid = 1,
 };
 
 // The kept pieces, as the shader's bindings 1, 2 and 5 take them (points and
@@ -61,7 +61,8 @@ struct UvMapPieces {
   std::vector<float> corners;  // kUvCornerFloats each, 3 a piece
   // Per piece: offset into `ranges`, count (WrinkleBuffers' triangle_ranges
   // layout), the triangle it was cut from (the shader computes a texel's
-  // inputs from that triangle's corners), its PieceRole.
+  // inputs from that triangle's corners), its PieceRole (see kGrid for a cut
+  // triangle's header and cells).
   std::vector<std::array<int32_t, 4>> lists;
   std::vector<std::array<int32_t, 4>> ranges;      // as WrinkleBuffers'
   std::vector<std::array<float, 4>> range_bounds;  // as WrinkleBuffers'
@@ -90,8 +91,11 @@ class ReachedPieceFinder {
               UvMapPieces* out);
 
  private:
-  int32_t source_triangle_ = 0;         // the triangle AddPieces is cutting
-  PieceRole role_ = PieceRole::kWhole;  // of the pieces AddPieces adds
+  int32_t source_triangle_ = 0;  // the triangle AddPieces is cutting
+  // While cutting a triangle: the index of its first cell in out->lists,
+  // and the cell AddPiece fills; -1: an uncut triangle (a piece of its own).
+  int32_t grid_cells_ = -1;
+  int32_t cell_ = 0;
   // One segment (or a lone point) of the triangle's ranges and its reach
   // sphere.
   struct Sphere {

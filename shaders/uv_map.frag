@@ -17,19 +17,20 @@ uniform float u_height_range;  // model units at full scale
 uniform float u_green;         // 1: +Y (glTF), -1: -Y (Unreal)
 uniform float u_size;          // texels per side
 
-// A piece list's fourth entry (uv_map_pieces.h, PieceRole): 0 a whole
-// triangle, 1 a cut triangle's fringe (the whole triangle, drawing only the
-// texels within a texel of its edges), 2 a piece cut from it (drawing the
-// rest). The fringe gives the edges the whole triangle's own coverage, which
-// interpolated piece corners, snapped by the rasteriser, would not.
-const int kFringe = 1;
-const int kInterior = 2;
+// A list's fourth entry (uv_map_pieces.h, PieceRole): kGrid for a cut
+// triangle drawn whole, whose texels each take the list of the piece their
+// centre lies in (the cells follow the header: 2 (j n + i) + upper).
+const int kGrid = 1;
 
 void main() {
   ivec4 list = triangle_ranges[vs_triangle];
-  if (list.w == kFringe || list.w == kInterior) {
-    bool near_edge = EdgeTexels(list.z, gl_FragCoord.xy, u_size) < 1.0;
-    if (near_edge != (list.w == kFringe)) discard;
+  if (list.w == kGrid) {
+    int n = list.y;
+    vec2 st = TexelBarycentrics(list.z, gl_FragCoord.xy, u_size) * float(n);
+    int i = clamp(int(floor(st.x)), 0, n - 1);
+    int j = clamp(int(floor(st.y)), 0, n - 1 - i);
+    int upper = st.x - float(i) + st.y - float(j) >= 1.0 && i + j + 2 <= n ? 1 : 0;
+    list = triangle_ranges[list.x + 2 * (j * n + i) + upper];
   }
   vec3 position = vs_position, normal = vs_normal;
   vec4 tangent = vs_tangent;

@@ -65,23 +65,16 @@ bool TexelInputs(int triangle, vec2 window, float size, out vec3 position,
   return true;
 }
 
-// How far the texel centre at `window` lies inside triangle `triangle`'s UVs,
-// in texels: the least of its distances to the three edges, negative
-// outside. 0 for a triangle degenerate in UV (it covers no texel).
-float EdgeTexels(int triangle, vec2 window, float size) {
+// The barycentric coordinates (of corners 1 and 2) of the texel centre at
+// `window` in triangle `triangle`'s UVs, as TexelInputs computes them; 0 for
+// a triangle degenerate in UV (it covers no texel).
+vec2 TexelBarycentrics(int triangle, vec2 window, float size) {
   int c = 3 * triangle;
-  vec2 a = CornerUv(c), b = CornerUv(c + 1), d = CornerUv(c + 2);
-  vec2 p = vec2(window.x, size - window.y) / size;
-  vec2 ab = b - a, bd = d - b, da = a - d;
-  float area2 = ab.x * (d - a).y - ab.y * (d - a).x;
-  if (area2 == 0.0) return 0.0;
-  float side = area2 > 0.0 ? 1.0 : -1.0;
-  float to_ab = (ab.x * (p - a).y - ab.y * (p - a).x) / length(ab);
-  float to_bd = (bd.x * (p - b).y - bd.y * (p - b).x) / length(bd);
-  float to_da = (da.x * (p - d).y - da.y * (p - d).x) / length(da);
-  // The side first: a clockwise triangle's inside is where all three are
-  // negative.
-  return size * min(side * to_ab, min(side * to_bd, side * to_da));
+  vec2 a = CornerUv(c), e1 = CornerUv(c + 1) - a, e2 = CornerUv(c + 2) - a;
+  float det = e1.x * e2.y - e1.y * e2.x;
+  if (det == 0.0) return vec2(0.0);
+  vec2 d = vec2(window.x, size - window.y) / size - a;
+  return vec2(d.x * e2.y - d.y * e2.x, e1.x * d.y - e1.y * d.x) / det;
 }
 
 // One texel's maps from its inputs (TexelInputs' or the rasteriser's) and
