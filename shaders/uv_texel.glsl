@@ -33,6 +33,19 @@ vec4 CornerVec4(int corner, int offset) {
               triangle_corners[corner * kCornerFloats + offset + 3]);
 }
 
+// The barycentric coordinates (of corners 1 and 2) of the texel centre at
+// `window` in triangle `triangle`'s UVs, as TexelInputs computes them; 0 for
+// a triangle degenerate in UV (it covers no texel).
+vec2 TexelBarycentrics(int triangle, vec2 window, float size) {
+  int c = 3 * triangle;
+  vec2 a = CornerUv(c), e1 = CornerUv(c + 1) - a, e2 = CornerUv(c + 2) - a;
+  float det = e1.x * e2.y - e1.y * e2.x;
+  if (det == 0.0) return vec2(0.0);
+  // v = 1 - y / size: the vertex shader draws v upwards from the bottom row.
+  vec2 d = vec2(window.x, size - window.y) / size - a;
+  return vec2(d.x * e2.y - d.y * e2.x, e1.x * d.y - e1.y * d.x) / det;
+}
+
 // The position, normal, tangent and position derivatives at `window` (a
 // texel centre, in the target's window coordinates, rows from the bottom) of
 // a `size`-texel map over triangle `triangle`, as the interpolation of an unsnapped triangle
@@ -45,10 +58,8 @@ bool TexelInputs(int triangle, vec2 window, float size, out vec3 position,
   vec2 a = CornerUv(c), e1 = CornerUv(c + 1) - a, e2 = CornerUv(c + 2) - a;
   float det = e1.x * e2.y - e1.y * e2.x;
   if (det == 0.0) return false;
-  // v = 1 - y / size: the vertex shader draws v upwards from the bottom row.
-  vec2 d = vec2(window.x, size - window.y) / size - a;
-  float s = (d.x * e2.y - d.y * e2.x) / det;
-  float t = (e1.x * d.y - e1.y * d.x) / det;
+  vec2 st = TexelBarycentrics(triangle, window, size);
+  float s = st.x, t = st.y;
   // (d/dx, d/dy) of s and t: a window step moves uv by (1, 0) or (0, -1)
   // over size.
   vec2 ds = vec2(e2.y, e2.x) / (det * size);
@@ -63,18 +74,6 @@ bool TexelInputs(int triangle, vec2 window, float size, out vec3 position,
   vec4 t0 = CornerVec4(c, 8);
   tangent = t0 + s * (CornerVec4(c + 1, 8) - t0) + t * (CornerVec4(c + 2, 8) - t0);
   return true;
-}
-
-// The barycentric coordinates (of corners 1 and 2) of the texel centre at
-// `window` in triangle `triangle`'s UVs, as TexelInputs computes them; 0 for
-// a triangle degenerate in UV (it covers no texel).
-vec2 TexelBarycentrics(int triangle, vec2 window, float size) {
-  int c = 3 * triangle;
-  vec2 a = CornerUv(c), e1 = CornerUv(c + 1) - a, e2 = CornerUv(c + 2) - a;
-  float det = e1.x * e2.y - e1.y * e2.x;
-  if (det == 0.0) return vec2(0.0);
-  vec2 d = vec2(window.x, size - window.y) / size - a;
-  return vec2(d.x * e2.y - d.y * e2.x, e1.x * d.y - e1.y * d.x) / det;
 }
 
 // One texel's maps from its inputs (TexelInputs' or the rasteriser's) and

@@ -178,22 +178,31 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
   ++frame_;
 }
 
+namespace {
+
+// The normal of the triangle under refined point `index` of a shape with
+// `points` refined points along `path` (segment i owns an equal run of
+// them); zero for a path with no segment.
+Eigen::Vector3d NormalUnder(const SurfaceFrame& surface,
+                            const WrinklePath& path, size_t points,
+                            size_t index) {
+  const int segments = path.num_segments();
+  if (segments <= 0) return Eigen::Vector3d::Zero();
+  const size_t per_segment = std::max<size_t>((points - 1) / segments, 1);
+  const int segment =
+      std::min<int>(segments - 1, static_cast<int>(index / per_segment));
+  const LocalFrame& frame = surface.frames[path.faces[segment]];
+  return frame.x_axis.cross(frame.y_axis);
+}
+
+}  // namespace
+
 void WrinkleStatistics::RefinedNormals(const SurfaceFrame& surface,
                                        const WrinklePath& path,
                                        const WrinkleShape& shape) {
   normals_.resize(shape.refined.size());
-  const int segments = path.num_segments();
-  const size_t per_segment =
-      segments > 0 ? (shape.refined.size() - 1) / segments : 1;
   for (size_t i = 0; i < normals_.size(); ++i) {
-    const int segment = std::min<int>(
-        segments - 1, static_cast<int>(i / std::max<size_t>(per_segment, 1)));
-    if (segment < 0) {
-      normals_[i] = Eigen::Vector3d::Zero();
-      continue;
-    }
-    const LocalFrame& frame = surface.frames[path.faces[segment]];
-    normals_[i] = frame.x_axis.cross(frame.y_axis);
+    normals_[i] = NormalUnder(surface, path, shape.refined.size(), i);
   }
 }
 
@@ -205,9 +214,10 @@ void WrinkleStatistics::AddNeighbourAngles(
     const WrinkleShape& shape = shapes[w];
     const std::optional<MidPoint> mid = ArcLengthMiddle(shape.refined);
     if (!mid) continue;
-    RefinedNormals(surface, paths[w], shape);
     middles_.push_back(
-        {mid->point, mid->tangent, normals_[mid->index], shape.mid_width});
+        {mid->point, mid->tangent,
+         NormalUnder(surface, paths[w], shape.refined.size(), mid->index),
+         shape.mid_width});
   }
   const double same_side_cos =
       std::cos(kSameSideDegrees * std::numbers::pi / 180.0);
