@@ -356,6 +356,7 @@ struct Received {
   std::vector<std::string> wrinkled_images;  // one per contact sheet row
   // Per Sessions::columns, one per contact sheet row.
   std::vector<std::vector<std::string>> column_images;
+  MeshLevelCheck mesh_level;  // whether the wrinkled mesh is fine enough
 };
 
 // Appends a result's wrinkle paths to `jsonl` (with --paths) and writes its
@@ -396,6 +397,7 @@ absl::Status ReceiveResults(const Streaming& streaming, const std::string& out,
     CREASE_RETURN_IF_ERROR(SaveResult(*result, out, &received->jsonl));
     CREASE_RETURN_IF_ERROR(
         SaveMeshOutputs(streaming.sessions.wrinkled->started(), *result, out));
+    received->mesh_level.Add(streaming.sessions.wrinkled->started(), *result);
     if (streaming.gltf_export != nullptr) {
       CREASE_RETURN_IF_ERROR(streaming.gltf_export->Add(
           streaming.sessions.wrinkled->started(), *result));
@@ -573,6 +575,10 @@ absl::Status Run() {
                       .begin = absl::Now()};
   CREASE_ASSIGN_OR_RETURN(Received received,
                           StreamFrames(streaming, request.out));
+  if (const std::string warning = received.mesh_level.Warning();
+      !warning.empty()) {
+    std::fprintf(stderr, "crease-client: warning: %s\n", warning.c_str());
+  }
   if (gltf_export != nullptr) {
     CREASE_RETURN_IF_ERROR(gltf_export->Write(absl::GetFlag(FLAGS_quiet)));
   }

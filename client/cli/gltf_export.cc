@@ -15,13 +15,15 @@
 #include "image/image_encoding.h"
 #include "image/rgba_image.h"
 #include "wrinkle/data/corner_tangents.h"
+#include "wrinkle/data/refined_topology.h"
 #include "wrinkle/data/smooth_normals.h"
 #include "wrinkle/data/weld.h"
 
 ABSL_FLAG(std::string, export, "",
           "Write what comes back as one glTF 2.0 binary (.glb) here: the "
-          "wrinkled mesh per frame with --wrinkled_mesh_level, else the "
-          "coarse mesh with the server's normal maps when there are any; one "
+          "wrinkled mesh per frame with --wrinkled_mesh_level (with the "
+          "server's normal maps on it when --uv_maps_size asks for them too), "
+          "else the coarse mesh with the normal maps when there are any; one "
           "node per frame, played by an animation at --fps (0: 30). Its "
           "directory is made if missing.");
 
@@ -116,10 +118,103 @@ absl::Status GltfExport::AddWrinkled(const v1::Started& started,
   io::GltfFrame frame;
   frame.positions.assign(result.wrinkled_mesh().positions().begin(),
                          result.wrinkled_mesh().positions().end());
-  frame.normals.assign(result.wrinkled_mesh().normals().begin(),
-                       result.wrinkled_mesh().normals().end());
+  CREASE_ASSIGN_OR_RETURN(frame.normal_map_png, NormalMapPng(result));
+  if (!frame.normal_map_png.empty() && !gltf_.corner_uvs.empty()) {
+    CREASE_RETURN_IF_ERROR(MapOntoWrinkled(started, result, &frame));
+  } else {
+    frame.normal_map_png.clear();  // no UVs to lay it on
+    frame.normals.assign(result.wrinkled_mesh().normals().begin(),
+                         result.wrinkled_mesh().normals().end());
+  }
   gltf_.frames.push_back(std::move(frame));
   return absl::OkStatus();
+}
+
+// The normal map is relative to the coarse mesh's smooth surface, so on the
+// wrinkled mesh it gets that surface's normals and tangent frame, carried to
+// each refined vertex as the server places it (RefinedVertex): the map shades
+// the folds, the geometry gives their silhouette, and nothing counts twice.
+absl::Status GltfExport::MapOntoWrinkled(const v1::Started& started,
+                                         const v1::FrameResult& result,
+                                         io::GltfFrame* frame) {
+  const io::TriangleMesh& mesh = animation_.mesh;
+  if (refined_.triangles.empty()) {  // once: the server's topology, rebuilt
+    CREASE_ASSIGN_OR_RETURN(
+        refined_,
+        RefineTopology(mesh.triangles, mesh.num_vertices(),
+                       static_cast<int>(started.wrinkled_mesh().level())));
+    bool same = refined_.triangles.size() == gltf_.triangles.size();
+    for (size_t t = 0; same && t < gltf_.triangles.size(); ++t) {
+      same = refined_.triangles[t] == gltf_.triangles[t];
+    }
+    if (!same || refined_.num_vertices() != gltf_.vertex_count) {
+      return Invalid(
+          "--export: the server's wrinkled mesh is not the refinement of the "
+          "mesh sent, so its normal maps cannot be laid on it");
+    }
+    welded_ = WeldVerticesRelative(mesh.positions,
+                                   kDefaultWeldRelativeTolerance, &num_welded_);
+    // Refined vertices weld by where they lie on the rest mesh.
+    std::vector<float> rest(3 * static_cast<size_t>(refined_.num_vertices()));
+    const std::vector<float> rest_normals(mesh.positions.size(), 0.0f);
+    PlaceOnCoarse(mesh.positions, rest_normals, &rest, nullptr);
+    int num_refined_welded = 0;
+    refined_welded_ = WeldVerticesRelative(rest, kDefaultWeldRelativeTolerance,
+                                           &num_refined_welded);
+  }
+  if (result.index() >= static_cast<uint32_t>(animation_.num_frames())) {
+    return Invalid(
+        absl::StrFormat("--export: frame %d was never sent", result.index()));
+  }
+  const absl::Span<const float> coarse =
+      animation_.frames.Sample(static_cast<int>(result.index()));
+  const std::vector<float> coarse_normals =
+      SmoothUnitNormals(coarse, mesh.triangles, welded_);
+  std::vector<float> base(frame->positions.size());
+  frame->normals.resize(frame->positions.size());
+  PlaceOnCoarse(coarse, coarse_normals, &base, &frame->normals);
+  interleaved_.resize(2 * base.size());
+  for (size_t v = 0; v < base.size() / 3; ++v) {
+    std::copy_n(&base[3 * v], 3, &interleaved_[6 * v]);
+    std::copy_n(&frame->normals[3 * v], 3, &interleaved_[6 * v + 3]);
+  }
+  CornerTangents(gltf_.triangles, refined_welded_, gltf_.corner_uvs,
+                 interleaved_, &frame->tangents, &tangent_scratch_);
+  return absl::OkStatus();
+}
+
+// Each refined vertex's point on the coarse surface (`positions`) and, when
+// `normals` is given, its interpolated unit normal.
+void GltfExport::PlaceOnCoarse(absl::Span<const float> coarse,
+                               absl::Span<const float> coarse_normals,
+                               std::vector<float>* positions,
+                               std::vector<float>* normals) const {
+  for (int v = 0; v < refined_.num_vertices(); ++v) {
+    const RefinedVertex& r = refined_.vertices[v];
+    double p[3] = {0, 0, 0}, n[3] = {0, 0, 0};
+    const auto add = [&](int32_t corner, double weight) {
+      for (int i = 0; i < 3; ++i) {
+        p[i] += weight * coarse[3 * static_cast<size_t>(corner) + i];
+        n[i] += weight * coarse_normals[3 * static_cast<size_t>(corner) + i];
+      }
+    };
+    if (r.corners[1] < 0) {
+      add(r.corners[0], 1);
+    } else if (r.corners[2] < 0) {  // on an edge, from its lower id
+      add(r.corners[0], 1 - r.weights[1]);
+      add(r.corners[1], r.weights[1]);
+    } else {
+      for (int k = 0; k < 3; ++k) add(r.corners[k], r.weights[k]);
+    }
+    const double length = std::hypot(n[0], n[1], n[2]);
+    for (int i = 0; i < 3; ++i) {
+      (*positions)[3 * static_cast<size_t>(v) + i] = static_cast<float>(p[i]);
+      if (normals != nullptr) {
+        (*normals)[3 * static_cast<size_t>(v) + i] =
+            length > 0 ? static_cast<float>(n[i] / length) : (i == 2 ? 1 : 0);
+      }
+    }
+  }
 }
 
 absl::Status GltfExport::AddCoarse(const v1::FrameResult& result) {
@@ -169,7 +264,10 @@ absl::Status GltfExport::Write(bool quiet) const {
   if (!quiet) {
     std::fprintf(stderr, "wrote %s: %zu frames (%s), %zu bytes\n",
                  path_.c_str(), gltf_.frames.size(),
-                 source_ == Source::kWrinkled ? "wrinkled mesh" : "coarse mesh",
+                 source_ == Source::kCoarse ? "coarse mesh"
+                 : gltf_.frames.front().normal_map_png.empty()
+                     ? "wrinkled mesh"
+                     : "wrinkled mesh with normal maps",
                  glb->size());
   }
   return absl::OkStatus();

@@ -6,9 +6,12 @@
 // frame, in the order they arrive (frames the server failed are left out):
 //
 // * the wrinkled mesh, when --wrinkled_mesh_level asked for it: its fixed
-//   triangles and UVs (Started.wrinkled_mesh), its positions and analytic
-//   normals (FrameResult.wrinkled_mesh); no normal map, the wrinkles are in
-//   the geometry;
+//   triangles and UVs (Started.wrinkled_mesh) and its positions
+//   (FrameResult.wrinkled_mesh). With its analytic normals, when no normal
+//   map came too; when one did (--uv_maps_size) and the mesh has UVs, with
+//   that map, and the coarse smooth surface's normals and tangents at each
+//   refined vertex (the frame the map is baked in): the map shades the folds
+//   and the geometry gives their outline;
 // * else the coarse mesh at the positions streamed, with smooth normals (the
 //   renderer's rule: area-weighted over welded vertices) and the UVs of the
 //   input, and the server's normal map (FrameResult.uv_maps) as the frame's
@@ -24,6 +27,7 @@
 #include "absl/status/statusor.h"
 #include "crease/v1/crease.pb.h"
 #include "wrinkle/data/corner_tangents.h"
+#include "wrinkle/data/refined_topology.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/gltf_write.h"
 
@@ -45,10 +49,20 @@ class GltfExport {
   absl::Status AddWrinkled(const v1::Started& started,
                            const v1::FrameResult& result);
   absl::Status AddCoarse(const v1::FrameResult& result);
+  absl::Status MapOntoWrinkled(const v1::Started& started,
+                               const v1::FrameResult& result,
+                               io::GltfFrame* frame);
+  void PlaceOnCoarse(absl::Span<const float> coarse,
+                     absl::Span<const float> coarse_normals,
+                     std::vector<float>* positions,
+                     std::vector<float>* normals) const;
 
   const std::string path_;
   const io::Animation& animation_;
   std::vector<int32_t> welded_;  // coarse vertex -> welded id
+  // With maps on the wrinkled mesh: its topology rebuilt, and its welding.
+  RefinedTopology refined_;
+  std::vector<int32_t> refined_welded_;
   int num_welded_ = 0;
   // The tangents' position + normal per vertex, and their reused state.
   std::vector<float> interleaved_;

@@ -1,5 +1,7 @@
 #include "client/cli/mesh_output.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "absl/flags/flag.h"
@@ -205,6 +207,83 @@ absl::Status SaveMeshOutputs(const v1::Started& started,
         result.uv_maps().height_map()));
   }
   return absl::OkStatus();
+}
+
+namespace {
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  const auto middle = values.begin() + values.size() / 2;
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+}  // namespace
+
+void MeshLevelCheck::Add(const v1::Started& started,
+                         const v1::FrameResult& result) {
+  const v1::WrinkledMeshTopology& topology = started.wrinkled_mesh();
+  if (topology.level() == 0 || !result.has_wrinkled_mesh()) return;
+  if (level_ == 0) {  // the first frame's edges
+    const auto& p = result.wrinkled_mesh().positions();
+    std::vector<double> edges;
+    for (int i = 0; i + 2 < topology.triangles_size(); i += 3) {
+      for (int k = 0; k < 3; ++k) {
+        const int64_t a = 3 * int64_t{topology.triangles(i + k)};
+        const int64_t b = 3 * int64_t{topology.triangles(i + (k + 1) % 3)};
+        if (std::max(a, b) + 2 >= p.size()) continue;
+        edges.push_back(
+            std::hypot(p[a] - p[b], p[a + 1] - p[b + 1], p[a + 2] - p[b + 2]));
+      }
+    }
+    if (edges.empty()) return;
+    median_edge_ = Median(std::move(edges));
+    level_ = static_cast<int>(topology.level());
+  }
+  for (const v1::Wrinkle& wrinkle : result.wrinkles()) {
+    if (wrinkle.widths().empty()) continue;
+    std::vector<double> widths(wrinkle.widths().begin(),
+                               wrinkle.widths().end());
+    widths_.push_back(static_cast<float>(Median(std::move(widths))));
+  }
+}
+
+std::string MeshLevelCheck::Warning() const {
+  if (level_ == 0 || widths_.empty()) return "";
+  return CoarseLevelWarning(
+      level_, median_edge_,
+      Median(std::vector<double>(widths_.begin(), widths_.end())));
+}
+
+std::string CoarseLevelWarning(int level, double edge, double width) {
+  constexpr int kWanted = MeshLevelCheck::kEdgesAcrossWanted;
+  if (!(edge > 0) || !(width > 0) || width >= 0.5 * kWanted * edge) return "";
+  // Edges shrink as 1 / level.
+  const auto level_for = [&](int across) {
+    return static_cast<int>(std::ceil(level * across * edge / width - 1e-9));
+  };
+  constexpr int kMax = MeshLevelCheck::kMaxLevel;
+  std::string advice;
+  if (level_for(kWanted) <= kMax) {
+    advice = absl::StrFormat("--wrinkled_mesh_level %d puts %d across",
+                             level_for(kWanted), kWanted);
+  } else if (level_for(kWanted / 2) <= kMax) {
+    advice = absl::StrFormat(
+        "--wrinkled_mesh_level %d puts %d across, the least that reads as "
+        "folds (%d would need level %d, past %d); or draw the normal maps "
+        "(--uv_maps_size) on it",
+        level_for(kWanted / 2), kWanted / 2, kWanted, level_for(kWanted), kMax);
+  } else {
+    advice = absl::StrFormat(
+        "no level up to %d puts %d across: draw the normal maps "
+        "(--uv_maps_size) on it",
+        kMax, kWanted / 2);
+  }
+  return absl::StrFormat(
+      "--wrinkled_mesh_level %d is too coarse for these wrinkles: they are "
+      "%.3g wide (median), its edges %.3g long, %.1f across one, so an engine "
+      "draws dents, not folds; %s",
+      level, width, edge, width / edge, advice);
 }
 
 }  // namespace crease::client

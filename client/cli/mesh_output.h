@@ -8,6 +8,7 @@
 // out/frame_NNNN_normal.png and out/frame_NNNN_height.png (client/README.md).
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -38,6 +39,36 @@ absl::StatusOr<std::string> VertexAmplitudesCsv(
 absl::Status SaveMeshOutputs(const v1::Started& started,
                              const v1::FrameResult& result,
                              const std::string& out);
+
+// Whether the wrinkled mesh's triangles are narrow enough for the wrinkles
+// it carries: with fewer than kEdgesAcrossWanted / 2 edges across a wrinkle
+// an engine draws dents, not folds (client/README.md, "--export").
+class MeshLevelCheck {
+ public:
+  // Edges across a wrinkle that a level is chosen to give: the renderer's
+  // rule for displacing a wrinkle (docs/algorithm.md, "Which wrinkles
+  // displace").
+  static constexpr int kEdgesAcrossWanted = 4;
+  static constexpr int kMaxLevel = 8;  // WrinkledMeshRequest's
+
+  // The median edge of the first wrinkled mesh, and each wrinkle's median
+  // width. Results without a wrinkled mesh or at level 0 (the buckling
+  // model's own mesh) are ignored.
+  void Add(const v1::Started& started, const v1::FrameResult& result);
+  // A warning naming the level that would do, or empty when the level is
+  // fine or nothing was measured.
+  std::string Warning() const;
+
+ private:
+  int level_ = 0;
+  double median_edge_ = 0;
+  std::vector<float> widths_;
+};
+
+// The warning for a mesh of `level` whose median edge is `edge` carrying
+// wrinkles of median width `width` (empty when at least half of
+// kEdgesAcrossWanted edges span one).
+std::string CoarseLevelWarning(int level, double edge, double width);
 
 }  // namespace crease::client
 

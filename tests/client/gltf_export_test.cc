@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <numbers>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "image/image_encoding.h"
 #include "image/rgba_image.h"
 #include "tests/testing/bundled_path.h"
+#include "wrinkle/data/refined_topology.h"
 #include "wrinkle/io/gltf.h"
 #include "wrinkle/io/gltf_model.h"
 
@@ -171,8 +173,6 @@ v1::FrameResult WrinkledResult(int f) {
     for (float x : {0.0f, 0.0f, 1.0f})
       result.mutable_wrinkled_mesh()->add_normals(x);
   }
-  // A map too: left out, the wrinkles are in the wrinkled mesh already.
-  result.mutable_uv_maps()->set_normal_map(*image::EncodePng(Map(f)));
   return result;
 }
 
@@ -198,6 +198,123 @@ TEST(GltfExportTest, WrinkledMeshUsesTheServersTopologyAndNoMap) {
       io::gltf_internal::LoadModel(*glb, nullptr);
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_TRUE(model->images.empty());
+}
+
+// A unit quad in z = 0 with UVs = xy, standing still for two frames.
+io::Animation Quad() {
+  io::Animation quad;
+  quad.mesh.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+  quad.mesh.triangles = {{0, 1, 2}, {2, 1, 3}};
+  quad.mesh.corner_uvs = {0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1};
+  quad.frames.num_points = 4;
+  for (int f = 0; f < 2; ++f) {
+    quad.frames.positions.insert(quad.frames.positions.end(),
+                                 quad.mesh.positions.begin(),
+                                 quad.mesh.positions.end());
+    ++quad.frames.num_samples;
+  }
+  return quad;
+}
+
+// The server's Started for `mesh` refined at `level`.
+v1::Started RefinedStarted(const io::TriangleMesh& mesh, int level) {
+  absl::StatusOr<RefinedTopology> refined =
+      RefineTopology(mesh.triangles, mesh.num_vertices(), level);
+  EXPECT_TRUE(refined.ok()) << refined.status();
+  v1::Started started;
+  v1::WrinkledMeshTopology* topology = started.mutable_wrinkled_mesh();
+  topology->set_level(level);
+  topology->set_vertex_count(refined->num_vertices());
+  for (const auto& t : refined->triangles) {
+    for (int32_t v : t) topology->add_triangles(v);
+  }
+  for (float uv : RefineCornerUvs(*refined, mesh.corner_uvs)) {
+    topology->add_corner_uvs(uv);
+  }
+  return started;
+}
+
+// A wrinkled frame: a ridge along y (z up to 0.05) with its tilted normals,
+// and a normal map.
+v1::FrameResult RidgeResult(const v1::Started& started, int f) {
+  v1::FrameResult result;
+  result.set_index(f);
+  const int count = static_cast<int>(started.wrinkled_mesh().vertex_count());
+  absl::StatusOr<RefinedTopology> refined =
+      RefineTopology(Quad().mesh.triangles, 4, started.wrinkled_mesh().level());
+  for (int v = 0; v < count; ++v) {
+    // Refined vertices in the quad by their weights (x, y from the corners).
+    const RefinedVertex& r = refined->vertices[v];
+    double x = 0, y = 0;
+    const auto add = [&](int32_t corner, double w) {
+      x += w * Quad().mesh.positions[3 * corner];
+      y += w * Quad().mesh.positions[3 * corner + 1];
+    };
+    if (r.corners[1] < 0) {
+      add(r.corners[0], 1);
+    } else if (r.corners[2] < 0) {
+      add(r.corners[0], 1 - r.weights[1]);
+      add(r.corners[1], r.weights[1]);
+    } else {
+      for (int k = 0; k < 3; ++k) add(r.corners[k], r.weights[k]);
+    }
+    for (double c : {x, y, 0.05 * std::sin(std::numbers::pi * x)}) {
+      result.mutable_wrinkled_mesh()->add_positions(static_cast<float>(c));
+    }
+    for (float c : {-0.6f, 0.0f, 0.8f}) {
+      result.mutable_wrinkled_mesh()->add_normals(c);
+    }
+  }
+  result.mutable_uv_maps()->set_normal_map(*image::EncodePng(Map(f)));
+  return result;
+}
+
+TEST(GltfExportTest, WrinkledMeshWithMapsTakesTheSmoothSurfacesFrame) {
+  const io::Animation quad = Quad();
+  const v1::Started started = RefinedStarted(quad.mesh, 2);
+  const std::string path = TempPath("wrinkled_mapped.glb");
+  GltfExport exporter(path, quad, kFps);
+  for (int f = 0; f < 2; ++f) {
+    ASSERT_TRUE(exporter.Add(started, RidgeResult(started, f)).ok());
+  }
+  ASSERT_TRUE(exporter.Write(/*quiet=*/true).ok());
+  absl::StatusOr<std::string> glb = files::ReadFileToString(path);
+  ASSERT_TRUE(glb.ok()) << glb.status();
+  absl::StatusOr<tinygltf::Model> model =
+      io::gltf_internal::LoadModel(*glb, nullptr);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->images.size(), 2u);  // each frame's map
+  const tinygltf::Primitive& primitive = model->meshes[1].primitives[0];
+  EXPECT_GE(primitive.material, 0);
+  const auto read = [&](const char* name, int type) {
+    return io::gltf_internal::ReadAccessor(
+        *model, primitive.attributes.at(name), name, {type});
+  };
+  const auto positions = read("POSITION", TINYGLTF_TYPE_VEC3);
+  const auto normals = read("NORMAL", TINYGLTF_TYPE_VEC3);
+  const auto tangents = read("TANGENT", TINYGLTF_TYPE_VEC4);
+  ASSERT_TRUE(positions.ok() && normals.ok() && tangents.ok());
+  double highest = 0;
+  for (int64_t v = 0; v < positions->count; ++v) {
+    highest = std::max(highest, positions->values[3 * v + 2]);
+    // The flat quad's smooth normal, not the ridge's tilted one: the map
+    // shades the fold, relative to the surface it was baked on.
+    EXPECT_NEAR(normals->values[3 * v + 2], 1.0, 1e-6);
+    // Its tangent along +u = +x, right-handed.
+    EXPECT_NEAR(tangents->values[4 * v], 1.0, 1e-6);
+    EXPECT_EQ(tangents->values[4 * v + 3], 1.0);
+  }
+  EXPECT_NEAR(highest, 0.05, 1e-6);  // the geometry keeps the ridge
+}
+
+TEST(GltfExportErrorTest, MapsNeedTheRefinementOfTheMeshSent) {
+  const io::Animation quad = Quad();
+  v1::Started started = RefinedStarted(quad.mesh, 2);
+  const v1::FrameResult result = RidgeResult(started, 0);
+  started.mutable_wrinkled_mesh()->set_triangles(0, 3);
+  GltfExport exporter(TempPath("not_refined.glb"), quad, kFps);
+  EXPECT_THAT(exporter.Add(started, result).message(),
+              HasSubstr("not the refinement of the mesh sent"));
 }
 
 TEST(GltfExportErrorTest, NamesTheProblem) {

@@ -108,5 +108,47 @@ TEST(MeshOutputTest, CsvHasOneRowPerVertex) {
             "2");
 }
 
+TEST(MeshLevelTest, WarnsWithTheLevelThatWouldDo) {
+  // Two edges across or more: no warning.
+  EXPECT_EQ(CoarseLevelWarning(2, 4.0, 8.0), "");
+  // 1.5 across at level 2: level 6 puts 4 across (edges of 2 / 3).
+  EXPECT_THAT(
+      CoarseLevelWarning(2, 2.0, 3.0),
+      ::testing::AllOf(HasSubstr("--wrinkled_mesh_level 2 is too coarse"),
+                       HasSubstr("1.5 across one"),
+                       HasSubstr("--wrinkled_mesh_level 6 puts 4 across")));
+  // The Fox at level 2: 4 across needs level 12; 2 across, level 6.
+  EXPECT_THAT(CoarseLevelWarning(2, 4.16, 2.88),
+              HasSubstr("--wrinkled_mesh_level 6 puts 2 across, the least "
+                        "that reads as folds (4 would need level 12"));
+  EXPECT_THAT(
+      CoarseLevelWarning(1, 10.0, 1.0),
+      HasSubstr("no level up to 8 puts 2 across: draw the normal maps"));
+}
+
+TEST(MeshLevelTest, MeasuresTheMeshAndTheWrinkles) {
+  v1::Started started;
+  v1::WrinkledMeshTopology* topology = started.mutable_wrinkled_mesh();
+  topology->set_level(1);
+  topology->set_vertex_count(3);
+  for (uint32_t v : {0u, 1u, 2u}) topology->add_triangles(v);
+  v1::FrameResult result;
+  for (float x : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 1.f, 0.f}) {
+    result.mutable_wrinkled_mesh()->add_positions(x);
+  }
+  for (float w : {0.2f, 0.3f, 0.4f}) result.add_wrinkles()->add_widths(w);
+  MeshLevelCheck check;
+  EXPECT_EQ(check.Warning(), "");  // nothing measured
+  check.Add(started, result);
+  // Edges 1, 1 and 1.41 (median 1); wrinkles 0.3 wide.
+  EXPECT_THAT(check.Warning(), HasSubstr("they are 0.3 wide (median), its "
+                                         "edges 1 long, 0.3 across one"));
+  // The buckling model's own mesh (level 0) is not judged.
+  topology->set_level(0);
+  MeshLevelCheck buckling;
+  buckling.Add(started, result);
+  EXPECT_EQ(buckling.Warning(), "");
+}
+
 }  // namespace
 }  // namespace crease::client

@@ -28,8 +28,8 @@
 #include "tests/renderer/uv_map_difference.h"
 #include "tests/testing/bundled_path.h"
 #include "tests/testing/session_runner.h"
+#include "wrinkle/data/refined_topology.h"
 #include "wrinkle/io/gltf.h"
-#include "wrinkle/outputs/refined_topology.h"
 #include "wrinkle/outputs/wrinkled_mesh.h"
 
 namespace crease::renderer {

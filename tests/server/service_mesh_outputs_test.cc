@@ -12,7 +12,7 @@
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
 #include "wrinkle/core/synthetic_sheet.h"
-#include "wrinkle/outputs/refined_topology.h"
+#include "wrinkle/data/refined_topology.h"
 #include "wrinkle/outputs/vertex_fields.h"
 #include "wrinkle/outputs/wrinkled_mesh.h"
 #include "wrinkle/sca2015/session.h"

@@ -11,8 +11,8 @@
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
 #include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/data/refined_topology.h"
 #include "wrinkle/data/weld.h"
-#include "wrinkle/outputs/refined_topology.h"
 #include "wrinkle/sca2015/session.h"
 
 namespace crease {

@@ -13,7 +13,7 @@
 
 #include "absl/types/span.h"
 #include "wrinkle/data/frame_wrinkles.h"
-#include "wrinkle/outputs/refined_topology.h"
+#include "wrinkle/data/refined_topology.h"
 #include "wrinkle/outputs/wrinkle_lookup.h"
 
 namespace crease {

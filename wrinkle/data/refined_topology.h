@@ -1,5 +1,5 @@
-#ifndef CREASE_WRINKLE_OUTPUTS_REFINED_TOPOLOGY_H_
-#define CREASE_WRINKLE_OUTPUTS_REFINED_TOPOLOGY_H_
+#ifndef CREASE_WRINKLE_DATA_REFINED_TOPOLOGY_H_
+#define CREASE_WRINKLE_DATA_REFINED_TOPOLOGY_H_
 
 // The fixed topology of the wrinkled mesh: every coarse triangle cut into
 // level^2 triangles by level segments per edge (level 1: the coarse mesh).
@@ -79,4 +79,4 @@ std::vector<float> RefineCornerUvs(const RefinedTopology& topology,
 
 }  // namespace crease
 
-#endif  // CREASE_WRINKLE_OUTPUTS_REFINED_TOPOLOGY_H_
+#endif  // CREASE_WRINKLE_DATA_REFINED_TOPOLOGY_H_

@@ -1,4 +1,4 @@
-#include "wrinkle/outputs/refined_topology.h"
+#include "wrinkle/data/refined_topology.h"
 
 #include <algorithm>
 #include <cstdint>
