@@ -14,7 +14,7 @@ packages=(
   gltfpack
   python3
   python3-grpcio python3-protobuf python3-numpy python3-pytest
-  libcivetweb-dev nodejs npm chromium python3-websocket
+  libcivetweb-dev nodejs npm chromium python3-websocket python3-pil
   ffmpeg
 )
 

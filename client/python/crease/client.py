@@ -282,9 +282,16 @@ def uv_maps(result):
 
 
 def image(result):
-    """A FrameResult's PNG image as a (height, width, channels) uint8 array.
-    JPEG images stay bytes (result.image.data): no JPEG decoder is imported."""
-    from crease.png import decode_png
-    if result.image.format != pb.IMAGE_FORMAT_PNG:
-        raise ValueError("only PNG images are decoded; ask for IMAGE_FORMAT_PNG")
-    return decode_png(result.image.data)
+    """A FrameResult's image as a (height, width, channels) uint8 array: PNG by
+    crease.png, JPEG by Pillow (Debian's python3-pil), imported only then."""
+    if result.image.format == pb.IMAGE_FORMAT_PNG:
+        from crease.png import decode_png
+        return decode_png(result.image.data)
+    try:
+        import io
+        from PIL import Image
+    except ImportError as e:
+        raise ValueError("decoding JPEG needs Pillow (apt-get install python3-pil); "
+                         "or ask for IMAGE_FORMAT_PNG") from e
+    with Image.open(io.BytesIO(result.image.data)) as decoded:
+        return np.asarray(decoded.convert("RGB"))

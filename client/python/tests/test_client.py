@@ -84,6 +84,20 @@ def test_an_image_on_request(server, knee):
     assert results[40].image.data[:2] == b"\xff\xd8"  # a JPEG
 
 
+def test_a_jpeg_image_decodes_like_the_png(server, knee):
+    pytest.importorskip("PIL", reason="python3-pil decodes JPEG")
+    decoded = {}
+    for name in ["JPEG", "PNG"]:
+        outputs = crease.pb.Outputs(image=crease.pb.ImageRequest(
+            format=getattr(crease.pb, f"IMAGE_FORMAT_{name}"), width=96, height=72,
+            jpeg_quality=95))
+        _, results = stream_knee(server, knee, outputs, 1)
+        decoded[name] = crease.image(results[0])[..., :3].astype(int)
+    assert decoded["JPEG"].shape == (72, 96, 3)
+    # The same picture, up to JPEG's loss.
+    assert np.abs(decoded["JPEG"] - decoded["PNG"]).mean() < 4
+
+
 def test_a_wrinkled_mesh_of_fixed_topology(server, knee):
     outputs = crease.pb.Outputs(wrinkled_mesh=crease.pb.WrinkledMeshRequest(level=2))
     started, results = stream_knee(server, knee, outputs, 50)
