@@ -248,14 +248,15 @@ void MeshLevelCheck::Add(const v1::Started& started,
   }
 }
 
-std::string MeshLevelCheck::Warning() const {
+std::string MeshLevelCheck::Warning(std::string_view flag) const {
   if (level_ == 0 || widths_.empty()) return "";
   return CoarseLevelWarning(
       level_, median_edge_,
-      Median(std::vector<double>(widths_.begin(), widths_.end())));
+      Median(std::vector<double>(widths_.begin(), widths_.end())), flag);
 }
 
-std::string CoarseLevelWarning(int level, double edge, double width) {
+std::string CoarseLevelWarning(int level, double edge, double width,
+                               std::string_view flag) {
   constexpr int kWanted = MeshLevelCheck::kEdgesAcrossWanted;
   if (!(edge > 0) || !(width > 0) || width >= 0.5 * kWanted * edge) return "";
   // Edges shrink as 1 / level.
@@ -265,25 +266,26 @@ std::string CoarseLevelWarning(int level, double edge, double width) {
   constexpr int kMax = MeshLevelCheck::kMaxLevel;
   std::string advice;
   if (level_for(kWanted) <= kMax) {
-    advice = absl::StrFormat("--wrinkled_mesh_level %d puts %d across",
-                             level_for(kWanted), kWanted);
+    advice = absl::StrFormat("%s %d puts %d across", flag, level_for(kWanted),
+                             kWanted);
   } else if (level_for(kWanted / 2) <= kMax) {
     advice = absl::StrFormat(
-        "--wrinkled_mesh_level %d puts %d across, the least that reads as "
-        "folds (%d would need level %d, past %d); or draw the normal maps "
-        "(--uv_maps_size) on it",
-        level_for(kWanted / 2), kWanted / 2, kWanted, level_for(kWanted), kMax);
+        "%s %d puts %d across, the least that reads as folds (%d would need "
+        "level %d, past %d); or draw the normal maps (crease-client "
+        "--uv_maps_size) on it",
+        flag, level_for(kWanted / 2), kWanted / 2, kWanted, level_for(kWanted),
+        kMax);
   } else {
     advice = absl::StrFormat(
         "no level up to %d puts %d across: draw the normal maps "
-        "(--uv_maps_size) on it",
+        "(crease-client --uv_maps_size) on it",
         kMax, kWanted / 2);
   }
   return absl::StrFormat(
-      "--wrinkled_mesh_level %d is too coarse for these wrinkles: they are "
-      "%.3g wide (median), its edges %.3g long, %.1f across one, so an engine "
-      "draws dents, not folds; %s",
-      level, width, edge, width / edge, advice);
+      "%s %d is too coarse for these wrinkles: they are %.3g wide (median), "
+      "its edges %.3g long, %.1f across one, so an engine draws dents, not "
+      "folds; %s",
+      flag, level, width, edge, width / edge, advice);
 }
 
 }  // namespace crease::client

@@ -8,6 +8,7 @@
 // out/frame_NNNN_normal.png and out/frame_NNNN_height.png (client/README.md).
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -55,9 +56,9 @@ class MeshLevelCheck {
   // width. Results without a wrinkled mesh or at level 0 (the buckling
   // model's own mesh) are ignored.
   void Add(const v1::Started& started, const v1::FrameResult& result);
-  // A warning naming the level that would do, or empty when the level is
-  // fine or nothing was measured.
-  std::string Warning() const;
+  // A warning naming the level that would do (as `flag` sets it), or empty
+  // when the level is fine or nothing was measured.
+  std::string Warning(std::string_view flag = "--wrinkled_mesh_level") const;
 
  private:
   int level_ = 0;
@@ -68,7 +69,8 @@ class MeshLevelCheck {
 // The warning for a mesh of `level` whose median edge is `edge` carrying
 // wrinkles of median width `width` (empty when at least half of
 // kEdgesAcrossWanted edges span one).
-std::string CoarseLevelWarning(int level, double edge, double width);
+std::string CoarseLevelWarning(int level, double edge, double width,
+                               std::string_view flag = "--wrinkled_mesh_level");
 
 }  // namespace crease::client
 

@@ -14,6 +14,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "client/cli/mesh_output.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
 #include "client/preview/preview_messages.h"
@@ -27,7 +28,9 @@ ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
 ABSL_FLAG(int, port, 8080, "The page's port on 127.0.0.1 (0: any free one).");
 ABSL_FLAG(std::string, web_root, CREASE_PREVIEW_WEB,
           "The page's files (index.html, preview.js, vendor/three).");
-ABSL_FLAG(int, frames, 0, "Frames to send per pass (0: all).");
+ABSL_FLAG(int, frames, 0,
+          "Frames to send per pass (0: all; for glTF input, frames sampled, "
+          "0: one clip length).");
 ABSL_FLAG(double, fps, 0,
           "Pace of sending, frames per second (0: 30). "
           "For glTF input also the sampling rate.");
@@ -68,6 +71,7 @@ absl::Status Stream(const io::Animation& animation, int frames, double fps,
                     SessionStream& session, PreviewServer& server) {
   const int passes = absl::GetFlag(FLAGS_passes);
   const absl::Time begin = absl::Now();
+  MeshLevelCheck mesh_level;
   uint32_t index = 0;
   for (int pass = 0; passes == 0 || pass < passes; ++pass) {
     for (int f = 0; f < frames && !stop_requested; ++f, ++index) {
@@ -82,11 +86,19 @@ absl::Status Stream(const io::Animation& animation, int frames, double fps,
                      result.error().message().c_str());
         continue;
       }
+      if (pass == 0) mesh_level.Add(session.started(), result);
       server.Publish(FrameMessage(
           index, latency, positions,
           static_cast<int>(animation.mesh.triangles.size()), result));
       std::fprintf(stderr, "\rpass %d, frame %d/%d, %.1f ms, %d page(s)   ",
                    pass + 1, f + 1, frames, latency, server.pages());
+    }
+    if (pass == 0) {
+      if (const std::string warning = mesh_level.Warning("--level");
+          !warning.empty()) {
+        std::fprintf(stderr, "\ncrease-preview: warning: %s\n",
+                     warning.c_str());
+      }
     }
     if (stop_requested) break;
   }
@@ -96,8 +108,8 @@ absl::Status Stream(const io::Animation& animation, int frames, double fps,
 }
 
 absl::Status Run() {
-  const io::AnimationInput input =
-      io::AnimationInputFromFlags(absl::GetFlag(FLAGS_fps), 0);
+  const io::AnimationInput input = io::AnimationInputFromFlags(
+      absl::GetFlag(FLAGS_fps), absl::GetFlag(FLAGS_frames));
   CREASE_RETURN_IF_ERROR(io::CheckAnimationInput(input));
   const int level = absl::GetFlag(FLAGS_level);
   if (level < 1 || level > 8) {

@@ -73,9 +73,10 @@ function parseFrame(buffer) {
   };
 }
 
-// Smooth per-vertex normals of the coarse mesh, written per corner.
-function cornerNormals(positions, triangles, out) {
-  const n = new Float32Array(positions.length);
+// Smooth normals of the coarse mesh, written per corner: area-weighted sums
+// over the vertices at one place (`weld`, so a triangle soup shades smooth).
+function cornerNormals(positions, triangles, weld, out) {
+  const n = new Float32Array(3 * weld.count);
   const a = new THREE.Vector3(), b = new THREE.Vector3(),
         c = new THREE.Vector3();
   for (let i = 0; i < triangles.length; i += 3) {
@@ -85,13 +86,26 @@ function cornerNormals(positions, triangles, out) {
     c.fromArray(positions, 3 * i2).sub(a);
     b.cross(c);
     for (const v of [i0, i1, i2]) {
-      n[3 * v] += b.x; n[3 * v + 1] += b.y; n[3 * v + 2] += b.z;
+      const w = weld.ids[v];
+      n[3 * w] += b.x; n[3 * w + 1] += b.y; n[3 * w + 2] += b.z;
     }
   }
   for (let i = 0; i < triangles.length; ++i) {
-    a.fromArray(n, 3 * triangles[i]).normalize();
+    a.fromArray(n, 3 * weld.ids[triangles[i]]).normalize();
     a.toArray(out, 3 * i);
   }
+}
+
+// Vertices at exactly one place in the first frame share an id.
+function weldOf(positions) {
+  const ids = new Int32Array(positions.length / 3);
+  const seen = new Map();
+  for (let v = 0; v < ids.length; ++v) {
+    const key = `${positions[3 * v]},${positions[3 * v + 1]},${positions[3 * v + 2]}`;
+    if (!seen.has(key)) seen.set(key, seen.size);
+    ids[v] = seen.get(key);
+  }
+  return { ids, count: seen.size };
 }
 
 function build(first) {
@@ -120,7 +134,8 @@ function build(first) {
   const box = new THREE.Box3().setFromArray(first.coarse);
   const size = box.getSize(new THREE.Vector3());
   const centre = box.getCenter(new THREE.Vector3());
-  const shift = 0.6 * Math.max(size.x, 0.5 * size.y);
+  // Far enough apart that turning (about y) never makes them overlap.
+  const shift = 0.6 * Math.max(Math.hypot(size.x, size.z), 0.5 * size.y);
   // Each mesh turns about its own vertical axis (window.crease.turn).
   const left = new THREE.Group(), right = new THREE.Group();
   left.position.set(-shift, 0, 0);
@@ -133,15 +148,16 @@ function build(first) {
   left.add(leftInner);
   right.add(rightInner);
   scene.add(left, right);
-  const radius = Math.max(2 * shift + size.x, size.y, size.z);
-  camera.position.set(0, 0.1 * radius, 2.2 * radius);
+  const radius = Math.max(2 * shift + Math.hypot(size.x, size.z), size.y);
+  camera.position.set(0, 0.1 * radius, 1.7 * radius);
   camera.near = radius / 100;
   camera.far = radius * 100;
   camera.updateProjectionMatrix();
   controls.target.set(0, 0, 0);
   controls.update();
   sun.position.set(radius, 2 * radius, 2 * radius);
-  meshes = { plain, wrinkled, paths, shift, left, right };
+  meshes = { plain, wrinkled, paths, shift, left, right,
+             weld: weldOf(first.coarse) };
 }
 
 function colourOf(frame, t, out) {
@@ -161,7 +177,8 @@ function show(i) {
   for (let c = 0; c < tri.length; ++c) {
     position.set(frame.coarse.subarray(3 * tri[c], 3 * tri[c] + 3), 3 * c);
   }
-  cornerNormals(frame.coarse, tri, meshes.plain.attributes.normal.array);
+  cornerNormals(frame.coarse, tri, meshes.weld,
+                meshes.plain.attributes.normal.array);
   const colour = meshes.plain.attributes.color.array;
   const grey = [0.8, 0.8, 0.8];
   for (let t = 0; t < tri.length / 3; ++t) {
@@ -251,6 +268,9 @@ function tick(now) {
 playButton.onclick = () => {
   playing = !playing;
   playButton.textContent = playing ? 'Pause' : 'Play';
+};
+document.getElementById('turn').oninput = (event) => {
+  if (meshes) state.turn(Number(event.target.value));
 };
 scrub.oninput = () => {
   playing = false;
