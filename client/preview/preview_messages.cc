@@ -15,8 +15,9 @@ void Append(std::string* out, absl::Span<const T> values, size_t count) {
   static_assert(sizeof(T) == 4);
   const size_t at = out->size();
   out->resize(at + 4 * count, '\0');
-  std::memcpy(out->data() + at, values.data(),
-              4 * std::min(count, values.size()));
+  const size_t given = std::min(count, values.size());
+  // An empty span's data() may be null, which memcpy must not see.
+  if (given > 0) std::memcpy(out->data() + at, values.data(), 4 * given);
 }
 
 void AppendU32(std::string* out, uint32_t value) {
