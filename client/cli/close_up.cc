@@ -1,6 +1,7 @@
 #include "client/cli/close_up.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -17,8 +18,8 @@ double Distance(absl::Span<const float> p, int32_t a, int32_t b) {
 
 }  // namespace
 
-std::vector<float> MostCompressedRegion(const io::Animation& animation,
-                                        int num_frames, double fraction) {
+std::vector<int32_t> MostCompressedVertices(const io::Animation& animation,
+                                            int num_frames, double fraction) {
   const io::TriangleMesh& mesh = animation.mesh;
   std::vector<std::pair<int32_t, int32_t>> edges;
   for (const io::Triangle& t : mesh.triangles) {
@@ -56,16 +57,84 @@ std::vector<float> MostCompressedRegion(const io::Animation& animation,
       chosen[edges[e].first] = chosen[edges[e].second] = 1;
     }
   }
+  std::vector<int32_t> vertices;
+  for (size_t v = 0; v < chosen.size(); ++v) {
+    if (chosen[v]) vertices.push_back(static_cast<int32_t>(v));
+  }
+  return vertices;
+}
+
+std::vector<float> MostCompressedRegion(const io::Animation& animation,
+                                        int num_frames, double fraction) {
+  const std::vector<int32_t> vertices =
+      MostCompressedVertices(animation, num_frames, fraction);
+  num_frames = std::min(num_frames, animation.num_frames());
   std::vector<float> points;
-  for (int f = 0; f < num_frames; ++f) {
+  for (int f = 0; f < num_frames && !vertices.empty(); ++f) {
     const absl::Span<const float> frame = animation.frames.Sample(f);
-    for (size_t v = 0; v < chosen.size(); ++v) {
-      if (chosen[v]) {
-        points.insert(points.end(), &frame[3 * v], &frame[3 * v] + 3);
-      }
+    for (int32_t v : vertices) {
+      points.insert(points.end(), &frame[3 * v], &frame[3 * v] + 3);
     }
   }
   return points;
+}
+
+std::vector<image::Camera> FollowingCloseUp(const io::Animation& animation,
+                                            int num_frames, float aspect,
+                                            float azimuth_degrees,
+                                            float margin) {
+  const std::vector<int32_t> vertices =
+      MostCompressedVertices(animation, num_frames);
+  num_frames = std::min(num_frames, animation.num_frames());
+  if (vertices.empty() || num_frames <= 0) return {};
+  // Each frame framed on its own, then one distance (the median: the zoom
+  // holds still, and a frame where the region stretches out straight, its
+  // folds gone, may be cropped) and targets averaged over a few frames
+  // either side (so the camera glides, not jitters).
+  std::vector<image::Camera> own(num_frames);
+  std::vector<double> distances(num_frames);
+  std::vector<float> points(3 * vertices.size());
+  for (int f = 0; f < num_frames; ++f) {
+    const absl::Span<const float> frame = animation.frames.Sample(f);
+    for (size_t i = 0; i < vertices.size(); ++i) {
+      std::copy_n(&frame[3 * static_cast<size_t>(vertices[i])], 3,
+                  &points[3 * i]);
+    }
+    own[f] = image::AutoFrame(points, aspect, azimuth_degrees, margin);
+    double d2 = 0;
+    for (int k = 0; k < 3; ++k) {
+      d2 += std::pow(double{own[f].eye[k]} - own[f].target[k], 2);
+    }
+    distances[f] = std::sqrt(d2);
+  }
+  std::nth_element(distances.begin(), distances.begin() + num_frames / 2,
+                   distances.end());
+  const double distance = distances[num_frames / 2];
+  constexpr int kGlideFrames = 4;
+  std::vector<image::Camera> cameras(num_frames);
+  for (int f = 0; f < num_frames; ++f) {
+    std::array<double, 3> target = {0, 0, 0}, back = {0, 0, 0};
+    int count = 0;
+    for (int g = std::max(f - kGlideFrames, 0);
+         g <= std::min(f + kGlideFrames, num_frames - 1); ++g, ++count) {
+      for (int k = 0; k < 3; ++k) target[k] += own[g].target[k];
+    }
+    double length = 0;
+    for (int k = 0; k < 3; ++k) {
+      target[k] /= count;
+      back[k] = double{own[f].eye[k]} - own[f].target[k];
+      length += back[k] * back[k];
+    }
+    length = std::sqrt(length);
+    image::Camera& camera = cameras[f];
+    camera = own[f];
+    for (int k = 0; k < 3; ++k) {
+      camera.target[k] = static_cast<float>(target[k]);
+      camera.eye[k] = static_cast<float>(
+          target[k] + (length > 0 ? back[k] / length : 0) * distance);
+    }
+  }
+  return cameras;
 }
 
 }  // namespace crease::client

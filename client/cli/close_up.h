@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "image/camera.h"
 #include "wrinkle/io/animation.h"
 
 namespace crease::client {
@@ -18,6 +19,20 @@ namespace crease::client {
 // does (then frame the whole mesh).
 std::vector<float> MostCompressedRegion(const io::Animation& animation,
                                         int num_frames, double fraction = 0.1);
+// The vertices of those edges, by index.
+std::vector<int32_t> MostCompressedVertices(const io::Animation& animation,
+                                            int num_frames,
+                                            double fraction = 0.1);
+
+// One camera per frame (the first `num_frames`) that follows that region: it
+// looks from `azimuth_degrees` as image::AutoFrame does, at the region's
+// centre in that frame averaged over four frames either side (it glides),
+// from one distance, the median of what each frame needs with `margin` (the
+// zoom holds still). Empty when no edge shortens.
+std::vector<image::Camera> FollowingCloseUp(const io::Animation& animation,
+                                            int num_frames, float aspect,
+                                            float azimuth_degrees,
+                                            float margin);
 
 }  // namespace crease::client
 

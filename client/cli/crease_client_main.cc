@@ -59,7 +59,8 @@ ABSL_FLAG(double, azimuth, 0,
 ABSL_FLAG(bool, close_up, false,
           "With images: frame the camera on where the animation compresses "
           "most (the vertices of its most shortened tenth of edges over the "
-          "frames sent), turned by --azimuth, instead of the whole mesh.");
+          "frames sent), turned by --azimuth, instead of the whole mesh; the "
+          "camera follows that region frame by frame at one zoom.");
 ABSL_FLAG(std::string, video, "",
           "With images: also write the received frames as an H.264 MP4 to "
           "this path (by the ffmpeg program); with --contact_sheet, the plain "
@@ -154,7 +155,8 @@ int FramesToSend(const io::Animation& animation) {
 // The Start the flags ask for: parameters, outputs, and the camera turned by
 // --azimuth.
 v1::Start StartFromFlags(const io::Animation& animation,
-                         const std::string& image) {
+                         const std::string& image,
+                         const std::vector<image::Camera>& close_up) {
   v1::Start start = StartForMesh(animation.mesh);
   start.mutable_parameters()->set_min_width(absl::GetFlag(FLAGS_min_width));
   if (absl::GetFlag(FLAGS_fade_frames) >= 0) {
@@ -174,14 +176,9 @@ v1::Start StartFromFlags(const io::Animation& animation,
     const float aspect = static_cast<float>(absl::GetFlag(FLAGS_width)) /
                          absl::GetFlag(FLAGS_height);
     const float azimuth = static_cast<float>(absl::GetFlag(FLAGS_azimuth));
-    const std::vector<float> close_up =
-        absl::GetFlag(FLAGS_close_up)
-            ? MostCompressedRegion(animation, FramesToSend(animation))
-            : std::vector<float>();
     if (!close_up.empty()) {
-      // Some room around the region, so the folds are seen on the garment.
-      *request->mutable_camera() =
-          ProtoCamera(image::AutoFrame(close_up, aspect, azimuth, 1.3f));
+      // The first frame's; each frame then brings its own (SendFrames).
+      *request->mutable_camera() = ProtoCamera(close_up.front());
     } else if (azimuth != 0 || absl::GetFlag(FLAGS_close_up)) {
       // Framed on the first frame as the server frames, then turned.
       *request->mutable_camera() = ProtoCamera(
@@ -297,7 +294,9 @@ struct Streaming {
   const int num_frames;
   const std::vector<int>& sheet_frames;
   const Sessions& sessions;
-  GltfExport* gltf_export;                    // null without --export
+  GltfExport* gltf_export;  // null without --export
+  // --close_up with images: each frame's camera, following the region.
+  const std::vector<image::Camera>& close_up;
   std::vector<std::atomic<int64_t>> sent_ns;  // when each frame went out
   const absl::Time begin;  // frame f is due at begin + f / --fps
 };
@@ -313,8 +312,11 @@ absl::Status SendFrames(Streaming& streaming) {
     if (fps > 0) {
       absl::SleepFor(streaming.begin + absl::Seconds(f / fps) - absl::Now());
     }
-    const v1::Frame frame =
+    v1::Frame frame =
         FrameOf(streaming.animation.frames.Sample(f), static_cast<uint32_t>(f));
+    if (f > 0 && static_cast<size_t>(f) < streaming.close_up.size()) {
+      *frame.mutable_camera() = ProtoCamera(streaming.close_up[f]);
+    }
     streaming.sent_ns[f].store(absl::GetCurrentTimeNanos());
     send_status = session.Send(frame);
     for (size_t c = 0; c < columns.size() && send_status.ok(); ++c) {
@@ -554,7 +556,17 @@ absl::Status Run() {
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
   CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
                           ConnectFromFlags());
-  v1::Start start = StartFromFlags(animation, request.image);
+  // --close_up: a camera per frame that follows where the animation
+  // compresses most, at a fixed zoom.
+  const std::vector<image::Camera> close_up =
+      absl::GetFlag(FLAGS_close_up) && request.image != "none"
+          ? FollowingCloseUp(animation, num_frames,
+                             static_cast<float>(absl::GetFlag(FLAGS_width)) /
+                                 absl::GetFlag(FLAGS_height),
+                             static_cast<float>(absl::GetFlag(FLAGS_azimuth)),
+                             1.3f)
+          : std::vector<image::Camera>();
+  v1::Start start = StartFromFlags(animation, request.image, close_up);
   CREASE_RETURN_IF_ERROR(ApplyModelFlags(&start));
   // The buckling model's folds are its mesh: --export asks for it.
   if (gltf_export != nullptr &&
@@ -571,6 +583,7 @@ absl::Status Run() {
                       .sheet_frames = sheet_frames,
                       .sessions = sessions,
                       .gltf_export = gltf_export.get(),
+                      .close_up = close_up,
                       .sent_ns = std::vector<std::atomic<int64_t>>(num_frames),
                       .begin = absl::Now()};
   CREASE_ASSIGN_OR_RETURN(Received received,

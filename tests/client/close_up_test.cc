@@ -3,6 +3,7 @@
 
 #include "client/cli/close_up.h"
 
+#include <cmath>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -61,6 +62,57 @@ TEST(CloseUpTest, FramesTheEdgesThatShortenMost) {
               ::testing::ElementsAreArray(PointsOf(strip, {2, 3, 7, 8})));
   // Only the rest frame: nothing shortens.
   EXPECT_TRUE(MostCompressedRegion(strip, 1).empty());
+}
+
+// The strip squeezed in frame 1, then carried along +x one unit a frame for
+// `frames` frames (frame f >= 1 is frame 1 moved f - 1 units).
+io::Animation MovingStrip(int frames) {
+  io::Animation animation = Strip();
+  const std::vector<float> squeezed(animation.frames.positions.begin() + 30,
+                                    animation.frames.positions.end());
+  animation.frames.positions.resize(30);
+  for (int f = 1; f < frames; ++f) {
+    for (int v = 0; v < 10; ++v) {
+      animation.frames.positions.insert(
+          animation.frames.positions.end(),
+          {squeezed[3 * v] + float(f - 1), squeezed[3 * v + 1], 0.0f});
+    }
+  }
+  animation.frames.num_samples = frames;
+  return animation;
+}
+
+TEST(CloseUpTest, FollowsTheRegionAtOneZoom) {
+  const io::Animation strip = MovingStrip(20);
+  const std::vector<image::Camera> cameras =
+      FollowingCloseUp(strip, 20, 4.0f / 3.0f, 0.0f, 1.3f);
+  ASSERT_EQ(cameras.size(), 20u);
+  const auto distance = [](const image::Camera& c) {
+    return std::hypot(c.eye[0] - c.target[0], c.eye[1] - c.target[1],
+                      c.eye[2] - c.target[2]);
+  };
+  for (int f = 0; f < 20; ++f) {
+    // One zoom, one view direction (from +z, as AutoFrame at azimuth 0).
+    EXPECT_NEAR(distance(cameras[f]), distance(cameras[0]), 1e-4) << f;
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(cameras[f].eye[k] - cameras[f].target[k],
+                  cameras[0].eye[k] - cameras[0].target[k], 1e-4)
+          << f;
+    }
+    EXPECT_GT(cameras[f].eye[2] - cameras[f].target[2],
+              0.9 * distance(cameras[f]))
+        << f;
+  }
+  // In the middle (4 frames either side of frame 10 are all moving) the
+  // target is the region's centre, columns 2 and 2.5 moved 9 units (up to
+  // AutoFrame's centring on the projected bounds).
+  EXPECT_NEAR(cameras[10].target[0], 2.25f + 9.0f, 0.02);
+  // It glides: from frame to frame, never more than the region moves.
+  for (int f = 1; f < 20; ++f) {
+    EXPECT_LE(cameras[f].target[0] - cameras[f - 1].target[0], 1.0f + 1e-4f);
+    EXPECT_GE(cameras[f].target[0], cameras[f - 1].target[0] - 1e-4f);
+  }
+  EXPECT_TRUE(FollowingCloseUp(strip, 1, 1.0f, 0.0f, 1.3f).empty());
 }
 
 }  // namespace
