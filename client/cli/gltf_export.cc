@@ -115,16 +115,30 @@ absl::Status GltfExport::AddWrinkled(const v1::Started& started,
     gltf_.corner_uvs.assign(topology.corner_uvs().begin(),
                             topology.corner_uvs().end());
   }
+  const v1::WrinkledMesh& mesh = result.wrinkled_mesh();
+  const int64_t floats = 3 * int64_t{gltf_.vertex_count};
+  if (mesh.positions_size() != floats || mesh.normals_size() != floats) {
+    return Invalid(absl::StrFormat(
+        "--export: frame %d: the wrinkled mesh has %d positions and %d "
+        "normals, need %d each (3 x %d vertices)",
+        result.index(), mesh.positions_size(), mesh.normals_size(), floats,
+        gltf_.vertex_count));
+  }
+  if (!gltf_.corner_uvs.empty() &&
+      gltf_.corner_uvs.size() != 6 * gltf_.triangles.size()) {
+    return Invalid(absl::StrFormat(
+        "--export: started.wrinkled_mesh has %d corner UVs for %d triangles, "
+        "need 6 each",
+        gltf_.corner_uvs.size(), gltf_.triangles.size()));
+  }
   io::GltfFrame frame;
-  frame.positions.assign(result.wrinkled_mesh().positions().begin(),
-                         result.wrinkled_mesh().positions().end());
+  frame.positions.assign(mesh.positions().begin(), mesh.positions().end());
   CREASE_ASSIGN_OR_RETURN(frame.normal_map_png, NormalMapPng(result));
   if (!frame.normal_map_png.empty() && !gltf_.corner_uvs.empty()) {
     CREASE_RETURN_IF_ERROR(MapOntoWrinkled(started, result, &frame));
   } else {
     frame.normal_map_png.clear();  // no UVs to lay it on
-    frame.normals.assign(result.wrinkled_mesh().normals().begin(),
-                         result.wrinkled_mesh().normals().end());
+    frame.normals.assign(mesh.normals().begin(), mesh.normals().end());
   }
   gltf_.frames.push_back(std::move(frame));
   return absl::OkStatus();

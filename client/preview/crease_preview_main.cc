@@ -135,7 +135,8 @@ absl::Status Run() {
       std::unique_ptr<PreviewServer> server,
       PreviewServer::Start(
           absl::GetFlag(FLAGS_web_root), absl::GetFlag(FLAGS_port),
-          InitMessage(animation.mesh, session->started(), frames, fps)));
+          InitMessage(animation.mesh, session->started(), frames, fps),
+          /*keep_frames=*/frames));
   std::printf("Preview at http://127.0.0.1:%d/ (%d frames at %.0f fps)\n",
               server->port(), frames, fps);
   std::fflush(stdout);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
 namespace crease::client::preview {
@@ -18,6 +19,22 @@ void Append(std::string* out, absl::Span<const T> values, size_t count) {
   const size_t given = std::min(count, values.size());
   // An empty span's data() may be null, which memcpy must not see.
   if (given > 0) std::memcpy(out->data() + at, values.data(), 4 * given);
+}
+
+// `text` as a JSON string literal's contents.
+std::string JsonEscaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += absl::StrFormat("\\u%04x", static_cast<int>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 void AppendU32(std::string* out, uint32_t value) {
@@ -35,14 +52,14 @@ std::string InitMessage(const io::TriangleMesh& coarse,
     coarse_indices.insert(coarse_indices.end(), t.begin(), t.end());
   }
   const v1::WrinkledMeshTopology& wrinkled = started.wrinkled_mesh();
-  return absl::StrCat("{\"frames\":", num_frames, ",\"fps\":", fps,
-                      ",\"server_version\":\"", started.server_version(),
-                      "\",\"coarse\":{\"vertices\":", coarse.num_vertices(),
-                      ",\"triangles\":[", absl::StrJoin(coarse_indices, ","),
-                      "]},\"wrinkled\":{\"level\":", wrinkled.level(),
-                      ",\"vertices\":", wrinkled.vertex_count(),
-                      ",\"triangles\":[",
-                      absl::StrJoin(wrinkled.triangles(), ","), "]}}");
+  return absl::StrCat(
+      "{\"frames\":", num_frames, ",\"fps\":", fps, ",\"server_version\":\"",
+      JsonEscaped(started.server_version()),
+      "\",\"coarse\":{\"vertices\":", coarse.num_vertices(), ",\"triangles\":[",
+      absl::StrJoin(coarse_indices, ","),
+      "]},\"wrinkled\":{\"level\":", wrinkled.level(),
+      ",\"vertices\":", wrinkled.vertex_count(), ",\"triangles\":[",
+      absl::StrJoin(wrinkled.triangles(), ","), "]}}");
 }
 
 std::string FrameMessage(uint32_t frame, double latency_ms,

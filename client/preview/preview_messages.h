@@ -29,7 +29,8 @@ std::string InitMessage(const io::TriangleMesh& coarse,
 //   f32[3V] coarse positions, f32[3W] wrinkled positions, f32[3W] wrinkled
 //   normals, f32[T] labels (TriangleLabel values), f32[T] compression
 //   (1 - lambda_min, clamped at 0), u32[K] points per path, f32[3P] points.
-// Missing outputs are sent as zeros of the right length.
+// Missing labels or tensors are sent as zeros of their length; a missing
+// wrinkled mesh as W = 0 (the page then hides it for that frame).
 std::string FrameMessage(uint32_t frame, double latency_ms,
                          absl::Span<const float> coarse_positions,
                          int num_triangles, const v1::FrameResult& result);

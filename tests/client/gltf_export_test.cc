@@ -307,6 +307,22 @@ TEST(GltfExportTest, WrinkledMeshWithMapsTakesTheSmoothSurfacesFrame) {
   EXPECT_NEAR(highest, 0.05, 1e-6);  // the geometry keeps the ridge
 }
 
+TEST(GltfExportErrorTest, WrinkledMeshSizesAreChecked) {
+  const io::Animation quad = Quad();
+  const v1::Started started = RefinedStarted(quad.mesh, 2);
+  v1::FrameResult result = RidgeResult(started, 0);
+  result.mutable_wrinkled_mesh()->mutable_positions()->RemoveLast();
+  GltfExport exporter(TempPath("short.glb"), quad, kFps);
+  EXPECT_THAT(exporter.Add(started, result).message(),
+              HasSubstr("the wrinkled mesh has 26 positions and 27 normals, "
+                        "need 27 each (3 x 9 vertices)"));
+  v1::Started bad_uvs = started;
+  bad_uvs.mutable_wrinkled_mesh()->mutable_corner_uvs()->RemoveLast();
+  GltfExport uvs(TempPath("uvs.glb"), quad, kFps);
+  EXPECT_THAT(uvs.Add(bad_uvs, RidgeResult(started, 0)).message(),
+              HasSubstr("47 corner UVs for 8 triangles, need 6 each"));
+}
+
 TEST(GltfExportErrorTest, MapsNeedTheRefinementOfTheMeshSent) {
   const io::Animation quad = Quad();
   v1::Started started = RefinedStarted(quad.mesh, 2);

@@ -100,13 +100,18 @@ def run(processes):
 
     # The labels overlay colours the plain side where the knee bends: frame 36,
     # the held bend, seen from behind, where its triangles compress.
+    wait_for(lambda: json.loads(state())["framesReceived"] > 36, 60,
+             "frame 36 to arrive")
     evaluate("{ const s = document.getElementById('scrub'); s.value = 36;"
              "s.dispatchEvent(new Event('input'));"
              "document.getElementById('overlay').value = 'labels';"
              "window.crease.turn(180); } 0")
     wait_for(lambda: json.loads(state())["currentFrame"] == 36, 20,
              "frame 36 shown")
-    time.sleep(0.5)  # a frame drawn with the overlay and the turn
+    # Two more pictures: one surely drawn with the overlay and the turn.
+    renders = json.loads(state())["renders"]
+    wait_for(lambda: json.loads(state())["renders"] >= renders + 2, 20,
+             "the page to draw")
     shown = json.loads(state())
     labelled = screenshot("preview_labels.png")[:400, :400]
     blue = int(((labelled[..., 2] - labelled[..., 0]) > 60).sum())

@@ -3,9 +3,13 @@
 
 #include "client/preview/preview_messages.h"
 
+#include <arpa/inet.h>
 #include <civetweb.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -14,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "client/preview/preview_server.h"
@@ -89,7 +94,7 @@ TEST(PreviewMessagesTest, InitNamesBothTopologies) {
   mesh.positions = {0, 0, 0, 1, 0, 0, 0, 1, 0};
   mesh.triangles = {{0, 1, 2}};
   v1::Started started;
-  started.set_server_version("1.2.3");
+  started.set_server_version("1.2.3 \"rc\"\\\n");
   started.mutable_wrinkled_mesh()->set_level(2);
   started.mutable_wrinkled_mesh()->set_vertex_count(6);
   for (uint32_t v : {0u, 3u, 5u}) {
@@ -101,7 +106,9 @@ TEST(PreviewMessagesTest, InitNamesBothTopologies) {
               HasSubstr("\"coarse\":{\"vertices\":3,\"triangles\":[0,1,2]}"));
   EXPECT_THAT(init, HasSubstr("\"wrinkled\":{\"level\":2,\"vertices\":6,"
                               "\"triangles\":[0,3,5]}"));
-  EXPECT_THAT(init, HasSubstr("\"server_version\":\"1.2.3\""));
+  // Escaped as JSON, so a quote or a backslash cannot break the page.
+  EXPECT_THAT(init,
+              HasSubstr("\"server_version\":\"1.2.3 \\\"rc\\\"\\\\\\u000a\""));
 }
 
 // What a WebSocket client received, in order.
@@ -148,7 +155,7 @@ TEST(PreviewServerTest, PagesGetTheTopologyTheKeptFramesThenNewOnes) {
   std::ofstream(root / "index.html") << "<!doctype html><p>page</p>";
   mg_init_library(0);
   absl::StatusOr<std::unique_ptr<PreviewServer>> server =
-      PreviewServer::Start(root.string(), 0, "{\"init\":1}");
+      PreviewServer::Start(root.string(), 0, "{\"init\":1}", 2);
   ASSERT_TRUE(server.ok()) << server.status();
   // The page's files, over plain HTTP.
   char error[256] = "";
@@ -182,13 +189,104 @@ TEST(PreviewServerTest, PagesGetTheTopologyTheKeptFramesThenNewOnes) {
                 ElementsAre("{\"init\":1}", "frame-0", "frame-1"));
   }
   EXPECT_EQ((*server)->pages(), 2);
+  // Two frames are kept: a page opened after a third gets the last two.
+  (*server)->Publish("frame-2");
+  Received later;
+  mg_connection* third = Connect((*server)->port(), &later);
+  ASSERT_NE(third, nullptr);
+  ASSERT_TRUE(WaitFor(&later, 3));
+  {
+    absl::MutexLock lock(&later.mu);
+    EXPECT_THAT(later.messages,
+                ElementsAre("{\"init\":1}", "frame-1", "frame-2"));
+  }
   mg_close_connection(first);
   mg_close_connection(second);
+  mg_close_connection(third);
+}
+
+// A raw WebSocket handshake on a socket of our own (which then reads
+// nothing unless told): the server's status line.
+struct RawPage {
+  int fd = -1;
+  std::string status;
+  ~RawPage() {
+    if (fd >= 0) close(fd);
+  }
+};
+std::unique_ptr<RawPage> Handshake(int port, const std::string& origin) {
+  auto page = std::make_unique<RawPage>();
+  page->fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  // A small receive buffer, so a page that reads nothing fills up soon.
+  const int small = 4096;
+  setsockopt(page->fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+  if (connect(page->fd, reinterpret_cast<sockaddr*>(&address),
+              sizeof(address)) != 0) {
+    return page;
+  }
+  const std::string request = absl::StrCat(
+      "GET /frames HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+      "Sec-WebSocket-Version: 13\r\n",
+      origin.empty() ? "" : "Origin: " + origin + "\r\n", "\r\n");
+  if (send(page->fd, request.data(), request.size(), 0) < 0) return page;
+  char line[64] = "";
+  const ssize_t got = recv(page->fd, line, sizeof(line) - 1, 0);
+  page->status = std::string(line, std::max<ssize_t>(got, 0));
+  page->status = page->status.substr(0, page->status.find('\r'));
+  return page;
+}
+
+std::unique_ptr<PreviewServer> StartInTemp(const std::string& name, int keep) {
+  const std::filesystem::path root =
+      std::filesystem::path(::testing::TempDir()) / name;
+  std::filesystem::create_directories(root);
+  std::ofstream(root / "index.html") << "<!doctype html>";
+  absl::StatusOr<std::unique_ptr<PreviewServer>> server =
+      PreviewServer::Start(root.string(), 0, "{}", keep);
+  EXPECT_TRUE(server.ok()) << server.status();
+  return server.ok() ? *std::move(server) : nullptr;
+}
+
+TEST(PreviewServerTest, OnlyItsOwnPageOrNoBrowserMayRead) {
+  std::unique_ptr<PreviewServer> server = StartInTemp("preview_origin", 1);
+  ASSERT_NE(server, nullptr);
+  const int port = server->port();
+  EXPECT_THAT(Handshake(port, "")->status, HasSubstr("101"));
+  EXPECT_THAT(Handshake(port, absl::StrCat("http://127.0.0.1:", port))->status,
+              HasSubstr("101"));
+  EXPECT_THAT(Handshake(port, absl::StrCat("http://localhost:", port))->status,
+              HasSubstr("101"));
+  EXPECT_THAT(Handshake(port, "http://evil.example")->status,
+              ::testing::Not(HasSubstr("101")));
+}
+
+TEST(PreviewServerTest, APageThatReadsNothingHoldsUpNoOne) {
+  std::unique_ptr<PreviewServer> server = StartInTemp("preview_stall", 64);
+  ASSERT_NE(server, nullptr);
+  std::unique_ptr<RawPage> stalled = Handshake(server->port(), "");
+  ASSERT_THAT(stalled->status, HasSubstr("101"));
+  Received reader;
+  mg_connection* reading = Connect(server->port(), &reader);
+  ASSERT_NE(reading, nullptr);
+  // 32 MB the stalled page never reads: publishing does not wait for it,
+  // and the page that reads gets every frame.
+  const absl::Time begin = absl::Now();
+  for (int f = 0; f < 32; ++f) {
+    server->Publish(std::string(1 << 20, static_cast<char>('a' + f % 26)));
+  }
+  EXPECT_LT(absl::Now() - begin, absl::Seconds(1));
+  EXPECT_TRUE(WaitFor(&reader, 33));
+  mg_close_connection(reading);
 }
 
 TEST(PreviewServerTest, RefusesARootWithoutItsPage) {
   absl::StatusOr<std::unique_ptr<PreviewServer>> server =
-      PreviewServer::Start(::testing::TempDir() + "/no_such_root", 0, "{}");
+      PreviewServer::Start(::testing::TempDir() + "/no_such_root", 0, "{}", 1);
   EXPECT_EQ(server.status().code(), absl::StatusCode::kNotFound);
 }
 

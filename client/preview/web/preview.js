@@ -13,6 +13,7 @@ const LABEL_COLOURS = {
 const state = window.crease = {
   framesReceived: 0, framesDrawn: 0, currentFrame: -1, error: '',
   labels: {}, wrinkles: 0,
+  renders: 0,  // pictures drawn: a test waits for the next one
   // Turns both meshes about their own vertical axes (tests use it).
   turn: (degrees) => {
     for (const group of [meshes.left, meshes.right]) {
@@ -20,7 +21,11 @@ const state = window.crease = {
     }
   },
 };
+// One pass of the animation, by frame of the pass (a session frame's index
+// modulo the frames per pass): a later pass replaces what an earlier one
+// brought, so scrubbing always spans the animation.
 const frames = [];
+let newest = -1;  // the slot the last frame filled
 const arrivals = [];  // ms, for the stream's fps
 let init = null, meshes = null, current = 0, playing = true;
 let lastArrival = 0, lastDraw = performance.now(), playClock = 0;
@@ -156,7 +161,7 @@ function build(first) {
   controls.target.set(0, 0, 0);
   controls.update();
   sun.position.set(radius, 2 * radius, 2 * radius);
-  meshes = { plain, wrinkled, paths, shift, left, right,
+  meshes = { plain, wrinkled, wrinkledMesh, paths, shift, left, right,
              weld: weldOf(first.coarse) };
 }
 
@@ -189,8 +194,13 @@ function show(i) {
     meshes.plain.attributes[name].needsUpdate = true;
   }
   meshes.plain.computeBoundingSphere();
-  meshes.wrinkled.attributes.position.array.set(frame.wrinkled);
-  meshes.wrinkled.attributes.normal.array.set(frame.normals);
+  // A frame without a wrinkled mesh (a refused output) hides it.
+  const whole = frame.wrinkled.length === meshes.wrinkled.attributes.position.array.length;
+  meshes.wrinkledMesh.visible = whole;
+  if (whole) {
+    meshes.wrinkled.attributes.position.array.set(frame.wrinkled);
+    meshes.wrinkled.attributes.normal.array.set(frame.normals);
+  }
   meshes.wrinkled.attributes.position.needsUpdate = true;
   meshes.wrinkled.attributes.normal.needsUpdate = true;
   meshes.wrinkled.computeBoundingSphere();
@@ -240,12 +250,10 @@ function tick(now) {
     playClock += (now - lastDraw) * init.fps / 1000;
     const steps = Math.floor(playClock);
     playClock -= steps;
-    if (current + steps < frames.length) {
-      current += steps;
-    } else if (now - lastArrival > 1500) {
+    if (now - lastArrival > 1500) {
       current = (current + steps) % frames.length;  // the stream has ended
     } else {
-      current = frames.length - 1;  // live: the newest
+      current = newest;  // live: the newest
     }
   }
   lastDraw = now;
@@ -255,10 +263,12 @@ function tick(now) {
   }
   controls.update();
   renderer.render(scene, camera);
+  ++state.renders;
   if (meshes) placeCaptions();
   const f = frames[current];
   hud.textContent = f ? [
-    `frame ${f.index}  (${current + 1} of ${frames.length} received)`,
+    `frame ${current} of ${frames.length}  (session frame ${f.index}, ` +
+        `${state.framesReceived} received)`,
     `latency ${f.latency.toFixed(1)} ms`,
     `stream ${rate(arrivals, now)} fps, drawn ${rate(drawTimes, now)} fps`,
     `wrinkles ${f.counts.length}   server ${init.server_version}`,
@@ -288,8 +298,9 @@ socket.onmessage = (event) => {
     }
     const frame = parseFrame(event.data);
     if (!meshes) build(frame);
-    frames.push(frame);
-    state.framesReceived = frames.length;
+    newest = frame.index % Math.max(init.frames, 1);
+    frames[newest] = frame;
+    ++state.framesReceived;
     lastArrival = performance.now();
     arrivals.push(lastArrival);
     scrub.max = frames.length - 1;

@@ -284,6 +284,8 @@ def uv_maps(result):
 def image(result):
     """A FrameResult's image as a (height, width, channels) uint8 array: PNG by
     crease.png, JPEG by Pillow (Debian's python3-pil), imported only then."""
+    if not result.HasField("image") or not result.image.data:
+        raise ValueError("this result carries no image (ask for Outputs.image)")
     if result.image.format == pb.IMAGE_FORMAT_PNG:
         from crease.png import decode_png
         return decode_png(result.image.data)

@@ -199,3 +199,8 @@ def test_the_example_streams_the_knee(server):
     assert summary["frames"] == 40
     assert summary["wrinkles_max"] > 0
     assert len(summary["parameters_hash"]) == 16
+
+
+def test_image_of_a_result_without_one_says_so():
+    with pytest.raises(ValueError, match="carries no image"):
+        crease.image(crease.pb.FrameResult())
