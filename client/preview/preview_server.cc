@@ -111,7 +111,7 @@ void PreviewServer::Write(Page* page) {
     std::shared_ptr<const std::string> frame;
     {
       absl::MutexLock lock(&mu_);
-      const auto ready = [&] {
+      const auto ready = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
         return page->closing ||
                page->next <
                    first_sequence_ + static_cast<int64_t>(frames_.size());
