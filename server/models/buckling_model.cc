@@ -51,6 +51,7 @@ absl::StatusOr<BucklingParams> Params(const v1::BucklingParameters& p) {
     params.diamond_depth = DiamondDepth::kCompressionGain;
   }
   params.centre_ridges = !p.no_centre_ridges();
+  params.radial_folds = !p.normal_folds();
   if (p.lattice_spline()) {
     params.smooth_surface = SmoothSurface::kLatticeSpline;
   }
@@ -127,6 +128,7 @@ void FillEffective(const BucklingParams& params,
   out->set_compression_gain(params.diamond_depth ==
                             DiamondDepth::kCompressionGain);
   out->set_no_centre_ridges(!params.centre_ridges);
+  out->set_normal_folds(!params.radial_folds);
   out->set_lattice_spline(params.smooth_surface ==
                           SmoothSurface::kLatticeSpline);
 }

@@ -137,7 +137,7 @@ TEST(BucklingKneeTest, FoldsWhereItGathersAndNeverIntersectsItself) {
   // Every frame whose coarse surface keeps each diamond's axial thread at
   // 0.85 of its rest length or more: no crossing. Where the animation
   // crushes the back of the knee further (to 1/4 at the held bends) the fine
-  // mesh does cross itself, from 0.84 down (up to about 1,100 of its 12,800
+  // mesh does cross itself, from 0.84 down (up to 325 pairs of its 12,800
   // triangles; a flat fine grid laid on the crushed coarse surface already
   // crosses itself): docs/algorithm.md, "Buckling of tubes", says what is
   // left.
@@ -159,6 +159,42 @@ TEST(BucklingKneeTest, FoldsWhereItGathersAndNeverIntersectsItself) {
   EXPECT_GE(checked, 35);  // 38 of the 120
   // The held bends (frames 31-42) gather the back of the knee.
   EXPECT_GT(deepest, 0.3 * layout.row_heights[0]);
+}
+
+// Where the knee is crushed into pleats that face along the leg, folds
+// across the axis slide the pleats along themselves; along the normal they
+// push them into each other.
+TEST(BucklingKneeTest, RadialFoldsCrossFarLessWhereTheKneeIsCrushed) {
+  const io::Animation knee = testing::LoadBundled("cloth_pants_knee");
+  const absl::Span<const float> rest = knee.frames.Sample(0);
+  absl::StatusOr<MeshTopology> topology =
+      MeshTopology::Build(knee.mesh.triangles, rest);
+  ASSERT_TRUE(topology.ok()) << topology.status();
+  absl::StatusOr<std::vector<Tube>> tubes = FindTubes(*topology, rest, {});
+  ASSERT_TRUE(tubes.ok()) << tubes.status();
+  int crossings[2] = {0, 0};
+  for (const bool radial : {true, false}) {
+    BucklingParams params;
+    params.radial_folds = radial;
+    absl::StatusOr<BucklingMesh> mesh =
+        BucklingMesh::Create(*topology, rest, *tubes, params);
+    ASSERT_TRUE(mesh.ok()) << mesh.status();
+    std::vector<int32_t> same(mesh->num_vertices());
+    for (int32_t v = 0; v < mesh->num_vertices(); ++v) same[v] = v;
+    const int columns = kPrimitiveCells * mesh->layouts()[0].diamonds;
+    for (int row = 0; row <= kPrimitiveCells * mesh->layouts()[0].rows; ++row) {
+      same[mesh->FineVertex(0, columns, row)] = mesh->FineVertex(0, 0, row);
+    }
+    // The held bends (axial threads down to a third of their rest length).
+    for (int frame : {30, 36, 42, 86, 92, 98}) {
+      ASSERT_TRUE(mesh->Update(knee.frames.Sample(frame)).ok());
+      crossings[radial ? 0 : 1] +=
+          CountSelfIntersections(mesh->positions(), mesh->triangles(), same);
+    }
+  }
+  EXPECT_GT(crossings[1], 0);
+  EXPECT_LT(crossings[0], crossings[1] / 2)
+      << "radial " << crossings[0] << ", along the normal " << crossings[1];
 }
 
 // A cylinder around +y of 24 x 9 vertices, radius 0.1, 0.4 long from y0.

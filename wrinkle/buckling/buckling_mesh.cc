@@ -233,10 +233,11 @@ BucklingMesh::TubeGrid BucklingMesh::AddGrid(const TubeLayout& layout) {
   grid.lattice.resize(lattice_size);
   grid.along.resize(static_cast<size_t>(layout.lattice_rows() + 2) *
                     grid.columns);
-  for (auto* v :
-       {&grid.smooth, &grid.smooth_normal, &grid.displacement, &grid.scratch}) {
+  for (auto* v : {&grid.smooth, &grid.smooth_normal, &grid.fold_dir,
+                  &grid.displacement, &grid.scratch}) {
     v->resize(fine);
   }
+  grid.ring_centre.resize(grid.rows);
   const size_t primitives = static_cast<size_t>(layout.rows) * layout.diamonds;
   grid.twist[0].resize(primitives);
   grid.twist[1].resize(primitives);
@@ -372,6 +373,43 @@ void BucklingMesh::SmoothSurface(int t, absl::Span<const float> positions) {
   TubeGrid& g = grids_[t];
   // Outward: angle grows counter-clockwise about the axis, rows along it.
   GridNormals(g.smooth, g.columns, g.rows, &g.smooth_normal);
+  FoldDirections(t);
+}
+
+// Which way the folds displace: across the tube's local axis (from the
+// centroid of each fine row's ring, the axis through the centroids four rows
+// either side), not along the smooth normal. The two agree on a round tube;
+// where the animation crushes a tube into an accordion of coarse pleats
+// whose sheets face along the axis, the normal would push neighbouring
+// sheets into each other, the radial direction slides them along
+// themselves (docs/algorithm.md, "Buckling of tubes").
+void BucklingMesh::FoldDirections(int t) {
+  TubeGrid& g = grids_[t];
+  if (!params_.radial_folds) {
+    g.fold_dir = g.smooth_normal;
+    return;
+  }
+  for (int j = 0; j < g.rows; ++j) {
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    for (int i = 0; i < g.columns; ++i) {
+      sum += g.smooth[static_cast<size_t>(j) * g.columns + i];
+    }
+    g.ring_centre[j] = sum / g.columns;
+  }
+  for (int j = 0; j < g.rows; ++j) {
+    Eigen::Vector3d axis = g.ring_centre[std::min(j + kStep, g.rows - 1)] -
+                           g.ring_centre[std::max(j - kStep, 0)];
+    const double axis_length = axis.norm();
+    if (axis_length > 0) axis /= axis_length;
+    for (int i = 0; i < g.columns; ++i) {
+      const size_t f = static_cast<size_t>(j) * g.columns + i;
+      Eigen::Vector3d radial = g.smooth[f] - g.ring_centre[j];
+      radial -= radial.dot(axis) * axis;
+      const double length = radial.norm();
+      g.fold_dir[f] =
+          length > 0 ? Eigen::Vector3d(radial / length) : g.smooth_normal[f];
+    }
+  }
 }
 
 // Phong tessellation (Boubekeur & Alexa 2008, alpha 3/4) of the coarse mesh
@@ -468,8 +506,7 @@ void BucklingMesh::FoldDiamonds(int t) {
     return rest > 0 ? std::clamp(1 - now / rest, 0.0, 1.0) : 0.0;
   };
   const auto add = [&](int ci, int cj, double depth, bool pyramid) {
-    AddFold(g.columns, g.smooth_normal, ci, cj, depth, pyramid,
-            &g.displacement);
+    AddFold(g.columns, g.fold_dir, ci, cj, depth, pyramid, &g.displacement);
   };
   // The depth that gives an axial thread of rest length h0, now h, its
   // length back, past what the fabric takes in its plane.
@@ -598,7 +635,7 @@ void BucklingMesh::FoldTwists(int t) {
       const double lift = height[0] * kRidge.at[Wrap(ii - jj, kCells)] +
                           height[1] * kRidge.at[(ii + jj) % kCells];
       const size_t f = static_cast<size_t>(jj) * g.columns + ii;
-      g.displacement[f] += lift * g.smooth_normal[f];
+      g.displacement[f] += lift * g.fold_dir[f];
     }
   }
 }

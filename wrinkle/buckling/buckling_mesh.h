@@ -95,8 +95,10 @@ class BucklingMesh {
     std::vector<Eigen::Vector3d> lattice;  // (lattice rows + 2) x 2n
     std::vector<Eigen::Vector3d> along;    // (lattice rows + 2) x columns
     std::vector<Eigen::Vector3d> smooth, smooth_normal, displacement, scratch;
-    std::vector<double> twist[2];       // per primitive: "/" and "\"
-    std::vector<double> diamond_depth;  // per primitive, this frame
+    std::vector<Eigen::Vector3d> fold_dir;     // FoldDirections'
+    std::vector<Eigen::Vector3d> ring_centre;  // per fine row
+    std::vector<double> twist[2];              // per primitive: "/" and "\"
+    std::vector<double> diamond_depth;         // per primitive, this frame
   };
 
   TubeGrid AddGrid(const TubeLayout& layout);
@@ -104,6 +106,7 @@ class BucklingMesh {
   void SmoothSurface(int t, absl::Span<const float> positions);
   void SplineSurface(int t);
   void PhongSurface(int t, absl::Span<const float> positions);
+  void FoldDirections(int t);
   void FoldDiamonds(int t);
   void FoldTwists(int t);
   // FoldTwists' heights per primitive ("/" and "\\"); false when none folds.

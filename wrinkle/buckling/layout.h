@@ -52,6 +52,10 @@ struct BucklingParams {
   double elastic_compression = 0.05;
   double twist_gain = 1;     // scales the twist folds' height, 0..4
   int smoothing_passes = 1;  // 3 x 3 box passes over the displacement, 0..8
+  // Folds displace across the tube's local axis (true) or along the smooth
+  // surface's normal (the digest's reading of the paper); docs/algorithm.md,
+  // "Buckling of tubes", says why radial is the default.
+  bool radial_folds = true;
   // The most fine-mesh vertices all tubes may have (RESOURCE_EXHAUSTED
   // past it, before their storage is made).
   int64_t max_fine_vertices = int64_t{1} << 18;

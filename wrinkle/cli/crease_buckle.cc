@@ -36,7 +36,8 @@ ABSL_FLAG(double, twist_gain, 1, "Scales the twist folds, 0..4.");
 ABSL_FLAG(int, smoothing_passes, 1, "Box filter passes, 0..8.");
 ABSL_FLAG(bool, digest_literal, false,
           "The digest's reconstruction: diamond depth times "
-          "clamp(1 - h/h0), no centre ridges, the lattice spline surface.");
+          "clamp(1 - h/h0), no centre ridges, the lattice spline surface, "
+          "folds along the normal.");
 
 namespace crease {
 namespace {
@@ -52,6 +53,7 @@ BucklingParams ParamsFromFlags() {
     params.diamond_depth = DiamondDepth::kCompressionGain;
     params.centre_ridges = false;
     params.smooth_surface = SmoothSurface::kLatticeSpline;
+    params.radial_folds = false;
   }
   return params;
 }
