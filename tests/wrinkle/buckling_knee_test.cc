@@ -112,28 +112,45 @@ int CountSelfIntersections(absl::Span<const float> positions,
   return hits;
 }
 
-TEST(BucklingKneeTest, FoldsWhereItGathersAndNeverIntersectsItself) {
-  const io::Animation knee = testing::LoadBundled("cloth_pants_knee");
-  ASSERT_GT(knee.num_frames(), 0);
-  const absl::Span<const float> rest = knee.frames.Sample(0);
-  absl::StatusOr<MeshTopology> topology =
-      MeshTopology::Build(knee.mesh.triangles, rest);
-  ASSERT_TRUE(topology.ok()) << topology.status();
-  absl::StatusOr<std::vector<Tube>> tubes = FindTubes(*topology, rest, {});
-  ASSERT_TRUE(tubes.ok()) << tubes.status();
+// Per fine vertex of tube 0, the one it is the same point as: the seam
+// column's copies are their first column's.
+std::vector<int32_t> SeamTwins(const BucklingMesh& mesh) {
+  std::vector<int32_t> same(mesh.num_vertices());
+  for (int32_t v = 0; v < mesh.num_vertices(); ++v) same[v] = v;
+  const TubeLayout& layout = mesh.layouts()[0];
+  const int columns = kPrimitiveCells * layout.diamonds;
+  for (int row = 0; row <= kPrimitiveCells * layout.rows; ++row) {
+    same[mesh.FineVertex(0, columns, row)] = mesh.FineVertex(0, 0, row);
+  }
+  return same;
+}
+
+// The bundled trouser knee, its topology and the tubes found in it.
+class BucklingKneeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    knee = testing::LoadBundled("cloth_pants_knee");
+    ASSERT_GT(knee.num_frames(), 0);
+    rest = knee.frames.Sample(0);
+    topology = MeshTopology::Build(knee.mesh.triangles, rest);
+    ASSERT_TRUE(topology.ok()) << topology.status();
+    tubes = FindTubes(*topology, rest, {});
+    ASSERT_TRUE(tubes.ok()) << tubes.status();
+  }
+  io::Animation knee;
+  absl::Span<const float> rest;
+  absl::StatusOr<MeshTopology> topology;
+  absl::StatusOr<std::vector<Tube>> tubes;
+};
+
+TEST_F(BucklingKneeTest, FoldsWhereItGathersAndNeverIntersectsItself) {
   ASSERT_EQ(tubes->size(), 1u);
   EXPECT_EQ(tubes->front().triangles.size(), knee.mesh.triangles.size());
   absl::StatusOr<BucklingMesh> mesh =
       BucklingMesh::Create(*topology, rest, *tubes, {});
   ASSERT_TRUE(mesh.ok()) << mesh.status();
-  // The fine vertices that are one point: the seam column's copies.
-  std::vector<int32_t> same(mesh->num_vertices());
-  for (int32_t v = 0; v < mesh->num_vertices(); ++v) same[v] = v;
+  const std::vector<int32_t> same = SeamTwins(*mesh);
   const TubeLayout& layout = mesh->layouts()[0];
-  const int columns = kPrimitiveCells * layout.diamonds;
-  for (int row = 0; row <= kPrimitiveCells * layout.rows; ++row) {
-    same[mesh->FineVertex(0, columns, row)] = mesh->FineVertex(0, 0, row);
-  }
   // Every frame whose coarse surface keeps each diamond's axial thread at
   // 0.85 of its rest length or more: no crossing. Where the animation
   // crushes the back of the knee further (to 1/4 at the held bends) the fine
@@ -164,14 +181,7 @@ TEST(BucklingKneeTest, FoldsWhereItGathersAndNeverIntersectsItself) {
 // Where the knee is crushed into pleats that face along the leg, folds
 // across the axis slide the pleats along themselves; along the normal they
 // push them into each other.
-TEST(BucklingKneeTest, RadialFoldsCrossFarLessWhereTheKneeIsCrushed) {
-  const io::Animation knee = testing::LoadBundled("cloth_pants_knee");
-  const absl::Span<const float> rest = knee.frames.Sample(0);
-  absl::StatusOr<MeshTopology> topology =
-      MeshTopology::Build(knee.mesh.triangles, rest);
-  ASSERT_TRUE(topology.ok()) << topology.status();
-  absl::StatusOr<std::vector<Tube>> tubes = FindTubes(*topology, rest, {});
-  ASSERT_TRUE(tubes.ok()) << tubes.status();
+TEST_F(BucklingKneeTest, RadialFoldsCrossFarLessWhereTheKneeIsCrushed) {
   int crossings[2] = {0, 0};
   for (const bool radial : {true, false}) {
     BucklingParams params;
@@ -179,12 +189,7 @@ TEST(BucklingKneeTest, RadialFoldsCrossFarLessWhereTheKneeIsCrushed) {
     absl::StatusOr<BucklingMesh> mesh =
         BucklingMesh::Create(*topology, rest, *tubes, params);
     ASSERT_TRUE(mesh.ok()) << mesh.status();
-    std::vector<int32_t> same(mesh->num_vertices());
-    for (int32_t v = 0; v < mesh->num_vertices(); ++v) same[v] = v;
-    const int columns = kPrimitiveCells * mesh->layouts()[0].diamonds;
-    for (int row = 0; row <= kPrimitiveCells * mesh->layouts()[0].rows; ++row) {
-      same[mesh->FineVertex(0, columns, row)] = mesh->FineVertex(0, 0, row);
-    }
+    const std::vector<int32_t> same = SeamTwins(*mesh);
     // The held bends (axial threads down to a third of their rest length).
     for (int frame : {30, 36, 42, 86, 92, 98}) {
       ASSERT_TRUE(mesh->Update(knee.frames.Sample(frame)).ok());
