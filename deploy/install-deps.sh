@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Crease builds and tests with. Idempotent: when
 # everything is present it only runs dpkg-query and returns in well under a second.
+# --build-only leaves out what only the tests and crease-preview need (a browser,
+# node and npm, ffmpeg, Python's WebSocket and imaging modules): the Dockerfile's
+# build stage uses it.
 set -euo pipefail
+
+build_only=false
+if [ "${1:-}" = "--build-only" ]; then
+  build_only=true
+fi
 
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -14,9 +22,17 @@ packages=(
   gltfpack
   python3
   python3-grpcio python3-protobuf python3-numpy python3-pytest
-  libcivetweb-dev nodejs npm chromium python3-websocket python3-pil
-  ffmpeg
+  libcivetweb-dev
 )
+if ! $build_only; then
+  packages+=(chromium python3-websocket python3-pil ffmpeg)
+  # crease-preview vendors three.js with npm at build time. Debian's nodejs and
+  # npm, unless a node with its own npm is there already (a NodeSource nodejs
+  # bundles npm and conflicts with Debian's npm package).
+  if ! command -v npm >/dev/null; then
+    packages+=(nodejs npm)
+  fi
+fi
 
 missing=()
 for p in "${packages[@]}"; do
