@@ -20,10 +20,10 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "client/cli/close_up.h"
 #include "client/cli/contact_sheet_output.h"
+#include "client/cli/credentials.h"
 #include "client/cli/gltf_export.h"
 #include "client/cli/mesh_output.h"
 #include "client/cli/model_flags.h"
@@ -93,15 +93,6 @@ ABSL_FLAG(bool, health, false,
 namespace crease::client {
 namespace {
 
-absl::StatusOr<std::string> FirstLine(const std::string& path) {
-  CREASE_ASSIGN_OR_RETURN(std::string text, files::ReadFileToString(path));
-  std::string line(absl::StripAsciiWhitespace(text.substr(0, text.find('\n'))));
-  if (line.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": no token"));
-  }
-  return line;
-}
-
 // A renderer camera as a crease.v1 one.
 v1::Camera ProtoCamera(const image::Camera& camera) {
   v1::Camera out;
@@ -121,14 +112,8 @@ v1::Camera ProtoCamera(const image::Camera& camera) {
 absl::StatusOr<std::unique_ptr<CreaseClient>> ConnectFromFlags() {
   ClientOptions options;
   options.max_frames_in_flight = std::max(1, absl::GetFlag(FLAGS_window));
-  if (const std::string path = absl::GetFlag(FLAGS_token_file); !path.empty()) {
-    CREASE_ASSIGN_OR_RETURN(std::string token, FirstLine(path));
-    options.token = token;
-  }
-  if (const std::string path = absl::GetFlag(FLAGS_tls_ca); !path.empty()) {
-    CREASE_ASSIGN_OR_RETURN(std::string pem, files::ReadFileToString(path));
-    options.tls_root_certificates = pem;
-  }
+  CREASE_RETURN_IF_ERROR(ReadCredentials(
+      absl::GetFlag(FLAGS_token_file), absl::GetFlag(FLAGS_tls_ca), &options));
   return CreaseClient::Connect(absl::GetFlag(FLAGS_server), options);
 }
 

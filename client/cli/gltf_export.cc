@@ -169,9 +169,8 @@ absl::Status GltfExport::MapOntoWrinkled(const v1::Started& started,
     welded_ = WeldVerticesRelative(mesh.positions,
                                    kDefaultWeldRelativeTolerance, &num_welded_);
     // Refined vertices weld by where they lie on the rest mesh.
-    std::vector<float> rest(3 * static_cast<size_t>(refined_.num_vertices()));
-    const std::vector<float> rest_normals(mesh.positions.size(), 0.0f);
-    PlaceOnCoarse(mesh.positions, rest_normals, &rest, nullptr);
+    std::vector<float> rest, rest_normals;
+    PlaceOnCoarse(mesh.positions, &rest, &rest_normals);
     int num_refined_welded = 0;
     refined_welded_ = WeldVerticesRelative(rest, kDefaultWeldRelativeTolerance,
                                            &num_refined_welded);
@@ -182,11 +181,8 @@ absl::Status GltfExport::MapOntoWrinkled(const v1::Started& started,
   }
   const absl::Span<const float> coarse =
       animation_.frames.Sample(static_cast<int>(result.index()));
-  const std::vector<float> coarse_normals =
-      SmoothUnitNormals(coarse, mesh.triangles, welded_);
-  std::vector<float> base(frame->positions.size());
-  frame->normals.resize(frame->positions.size());
-  PlaceOnCoarse(coarse, coarse_normals, &base, &frame->normals);
+  std::vector<float> base;
+  PlaceOnCoarse(coarse, &base, &frame->normals);
   interleaved_.resize(2 * base.size());
   for (size_t v = 0; v < base.size() / 3; ++v) {
     std::copy_n(&base[3 * v], 3, &interleaved_[6 * v]);
@@ -197,37 +193,20 @@ absl::Status GltfExport::MapOntoWrinkled(const v1::Started& started,
   return absl::OkStatus();
 }
 
-// Each refined vertex's point on the coarse surface (`positions`) and, when
-// `normals` is given, its interpolated unit normal.
+// Each refined vertex's point and unit normal on the coarse surface of
+// `coarse` (xyz per coarse vertex), by the server's rule (PlaceRefinedVertex).
 void GltfExport::PlaceOnCoarse(absl::Span<const float> coarse,
-                               absl::Span<const float> coarse_normals,
                                std::vector<float>* positions,
-                               std::vector<float>* normals) const {
+                               std::vector<float>* normals) {
+  SumWeldedNormals(coarse, animation_.mesh.triangles, welded_, &normal_sums_);
+  positions->resize(3 * static_cast<size_t>(refined_.num_vertices()));
+  normals->resize(positions->size());
   for (int v = 0; v < refined_.num_vertices(); ++v) {
-    const RefinedVertex& r = refined_.vertices[v];
-    double p[3] = {0, 0, 0}, n[3] = {0, 0, 0};
-    const auto add = [&](int32_t corner, double weight) {
-      for (int i = 0; i < 3; ++i) {
-        p[i] += weight * coarse[3 * static_cast<size_t>(corner) + i];
-        n[i] += weight * coarse_normals[3 * static_cast<size_t>(corner) + i];
-      }
-    };
-    if (r.corners[1] < 0) {
-      add(r.corners[0], 1);
-    } else if (r.corners[2] < 0) {  // on an edge, from its lower id
-      add(r.corners[0], 1 - r.weights[1]);
-      add(r.corners[1], r.weights[1]);
-    } else {
-      for (int k = 0; k < 3; ++k) add(r.corners[k], r.weights[k]);
-    }
-    const double length = std::hypot(n[0], n[1], n[2]);
-    for (int i = 0; i < 3; ++i) {
-      (*positions)[3 * static_cast<size_t>(v) + i] = static_cast<float>(p[i]);
-      if (normals != nullptr) {
-        (*normals)[3 * static_cast<size_t>(v) + i] =
-            length > 0 ? static_cast<float>(n[i] / length) : (i == 2 ? 1 : 0);
-      }
-    }
+    Eigen::Vector3f p, n;
+    PlaceRefinedVertex(refined_.vertices[v], coarse, welded_, normal_sums_, &p,
+                       &n);
+    std::copy_n(p.data(), 3, &(*positions)[3 * static_cast<size_t>(v)]);
+    std::copy_n(n.data(), 3, &(*normals)[3 * static_cast<size_t>(v)]);
   }
 }
 

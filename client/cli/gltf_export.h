@@ -53,9 +53,8 @@ class GltfExport {
                                const v1::FrameResult& result,
                                io::GltfFrame* frame);
   void PlaceOnCoarse(absl::Span<const float> coarse,
-                     absl::Span<const float> coarse_normals,
                      std::vector<float>* positions,
-                     std::vector<float>* normals) const;
+                     std::vector<float>* normals);
 
   const std::string path_;
   const io::Animation& animation_;
@@ -63,6 +62,7 @@ class GltfExport {
   // With maps on the wrinkled mesh: its topology rebuilt, and its welding.
   RefinedTopology refined_;
   std::vector<int32_t> refined_welded_;
+  std::vector<float> normal_sums_;  // per coarse welded id, reused
   int num_welded_ = 0;
   // The tangents' position + normal per vertex, and their reused state.
   std::vector<float> interleaved_;

@@ -14,12 +14,12 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "client/cli/credentials.h"
 #include "client/cli/mesh_output.h"
 #include "client/crease_client.h"
 #include "client/mesh_messages.h"
 #include "client/preview/preview_messages.h"
 #include "client/preview/preview_server.h"
-#include "common/file_util.h"
 #include "common/flags_usage.h"
 #include "common/status_macros.h"
 #include "wrinkle/io/animation_input.h"
@@ -56,14 +56,8 @@ volatile std::sig_atomic_t stop_requested = 0;
 absl::StatusOr<std::unique_ptr<CreaseClient>> Connect() {
   ClientOptions options;
   options.max_frames_in_flight = 1;
-  if (const std::string path = absl::GetFlag(FLAGS_token_file); !path.empty()) {
-    CREASE_ASSIGN_OR_RETURN(std::string text, files::ReadFileToString(path));
-    options.token = text.substr(0, text.find('\n'));
-  }
-  if (const std::string path = absl::GetFlag(FLAGS_tls_ca); !path.empty()) {
-    CREASE_ASSIGN_OR_RETURN(options.tls_root_certificates,
-                            files::ReadFileToString(path));
-  }
+  CREASE_RETURN_IF_ERROR(ReadCredentials(
+      absl::GetFlag(FLAGS_token_file), absl::GetFlag(FLAGS_tls_ca), &options));
   return CreaseClient::Connect(absl::GetFlag(FLAGS_server), options);
 }
 

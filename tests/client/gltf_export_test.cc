@@ -242,23 +242,14 @@ v1::FrameResult RidgeResult(const v1::Started& started, int f) {
   const int count = static_cast<int>(started.wrinkled_mesh().vertex_count());
   absl::StatusOr<RefinedTopology> refined =
       RefineTopology(Quad().mesh.triangles, 4, started.wrinkled_mesh().level());
+  const std::vector<float> flat_sums(12, 0.0f);
+  const std::vector<int32_t> welded = {0, 1, 2, 3};
   for (int v = 0; v < count; ++v) {
-    // Refined vertices in the quad by their weights (x, y from the corners).
-    const RefinedVertex& r = refined->vertices[v];
-    double x = 0, y = 0;
-    const auto add = [&](int32_t corner, double w) {
-      x += w * Quad().mesh.positions[3 * corner];
-      y += w * Quad().mesh.positions[3 * corner + 1];
-    };
-    if (r.corners[1] < 0) {
-      add(r.corners[0], 1);
-    } else if (r.corners[2] < 0) {
-      add(r.corners[0], 1 - r.weights[1]);
-      add(r.corners[1], r.weights[1]);
-    } else {
-      for (int k = 0; k < 3; ++k) add(r.corners[k], r.weights[k]);
-    }
-    for (double c : {x, y, 0.05 * std::sin(std::numbers::pi * x)}) {
+    Eigen::Vector3f p, n;  // where the vertex lies on the flat quad
+    PlaceRefinedVertex(refined->vertices[v], Quad().mesh.positions, welded,
+                       flat_sums, &p, &n);
+    for (double c : {double{p.x()}, double{p.y()},
+                     0.05 * std::sin(std::numbers::pi * p.x())}) {
       result.mutable_wrinkled_mesh()->add_positions(static_cast<float>(c));
     }
     for (float c : {-0.6f, 0.0f, 0.8f}) {

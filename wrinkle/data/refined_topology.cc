@@ -197,4 +197,38 @@ std::vector<float> RefineCornerUvs(const RefinedTopology& topology,
   return out;
 }
 
+namespace {
+
+Eigen::Vector3f At(absl::Span<const float> xyz, int32_t i) {
+  return {xyz[3 * static_cast<size_t>(i)], xyz[3 * static_cast<size_t>(i) + 1],
+          xyz[3 * static_cast<size_t>(i) + 2]};
+}
+
+}  // namespace
+
+void PlaceRefinedVertex(const RefinedVertex& vertex,
+                        absl::Span<const float> positions,
+                        absl::Span<const int32_t> welded,
+                        absl::Span<const float> normal_sums,
+                        Eigen::Vector3f* position, Eigen::Vector3f* normal) {
+  const auto& [a, b, c] = vertex.corners;
+  const Eigen::Vector3f pa = At(positions, a), na = At(normal_sums, welded[a]);
+  if (b < 0) {
+    *position = pa;
+    *normal = na;
+  } else if (c < 0) {
+    const float t = vertex.weights[1];
+    *position = pa + t * (At(positions, b) - pa);
+    *normal = na + t * (At(normal_sums, welded[b]) - na);
+  } else {
+    const std::array<float, 3>& w = vertex.weights;
+    *position = w[0] * pa + w[1] * At(positions, b) + w[2] * At(positions, c);
+    *normal = w[0] * na + w[1] * At(normal_sums, welded[b]) +
+              w[2] * At(normal_sums, welded[c]);
+  }
+  const float length = normal->norm();
+  *normal =
+      length > 0 ? Eigen::Vector3f(*normal / length) : Eigen::Vector3f::UnitZ();
+}
+
 }  // namespace crease

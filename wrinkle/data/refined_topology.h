@@ -6,6 +6,7 @@
 // Computed once per session; the positions and normals of each frame are
 // WrinkledMeshBuilder's (wrinkled_mesh.h).
 
+#include <Eigen/Core>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -69,6 +70,21 @@ RefinedCounts CountRefined(absl::Span<const std::array<int32_t, 3>> triangles,
 absl::StatusOr<RefinedTopology> RefineTopology(
     absl::Span<const std::array<int32_t, 3>> triangles, int num_vertices,
     int level);
+
+// Refined vertex `vertex` on the undisplaced coarse surface, as the
+// renderer's evaluation stage places a tessellated vertex: the position
+// interpolated linearly from `positions` (xyz per coarse vertex), and the
+// sums of area vectors `normal_sums` (xyz per welded id, SumWeldedNormals'
+// smooth normals before normalisation; `welded` per coarse vertex)
+// interpolated the same way, then normalised (+Z where they cancel). On an
+// edge both from the edge's lower vertex id, so every triangle on it computes
+// the same bits. The server's wrinkled mesh and the client's export place
+// refined vertices by this one rule.
+void PlaceRefinedVertex(const RefinedVertex& vertex,
+                        absl::Span<const float> positions,
+                        absl::Span<const int32_t> welded,
+                        absl::Span<const float> normal_sums,
+                        Eigen::Vector3f* position, Eigen::Vector3f* normal);
 
 // Texture coordinates per refined triangle corner (u v, 6 floats per refined
 // triangle) from the coarse ones (6 floats per coarse triangle; see

@@ -6,44 +6,6 @@
 #include "wrinkle/data/smooth_normals.h"
 
 namespace crease {
-namespace {
-
-Eigen::Vector3f At(absl::Span<const float> xyz, int32_t i) {
-  return {xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]};
-}
-
-// Refined vertex `vertex` on the undisplaced surface, as the renderer's
-// evaluation stage places a tessellated vertex: the position interpolated
-// linearly, and the sums of area vectors (smooth normals before
-// normalisation) interpolated the same way, then normalised (+Z where they
-// cancel). On an edge both from the edge's lower vertex id, so every
-// triangle on it would compute the same bits.
-void PlaceOnSurface(const RefinedVertex& vertex,
-                    absl::Span<const float> positions,
-                    absl::Span<const int32_t> welded,
-                    absl::Span<const float> normal_sums, Eigen::Vector3f* p,
-                    Eigen::Vector3f* n) {
-  const auto& [a, b, c] = vertex.corners;
-  const Eigen::Vector3f pa = At(positions, a), na = At(normal_sums, welded[a]);
-  if (b < 0) {
-    *p = pa;
-    *n = na;
-  } else if (c < 0) {
-    const float t = vertex.weights[1];
-    *p = pa + t * (At(positions, b) - pa);
-    *n = na + t * (At(normal_sums, welded[b]) - na);
-  } else {
-    const std::array<float, 3>& w = vertex.weights;
-    *p = w[0] * pa + w[1] * At(positions, b) + w[2] * At(positions, c);
-    *n = w[0] * na + w[1] * At(normal_sums, welded[b]) +
-         w[2] * At(normal_sums, welded[c]);
-  }
-  const float length = n->norm();
-  *n = length > 0 ? Eigen::Vector3f(*n / length) : Eigen::Vector3f::UnitZ();
-}
-
-}  // namespace
-
 void WrinkledMeshBuilder::Compute(const RefinedTopology& topology,
                                   absl::Span<const float> positions,
                                   absl::Span<const int32_t> welded,
@@ -61,7 +23,7 @@ void WrinkledMeshBuilder::Compute(const RefinedTopology& topology,
   for (size_t v = 0; v < n; ++v) {
     const RefinedVertex& vertex = topology.vertices[v];
     Eigen::Vector3f p, normal;
-    PlaceOnSurface(vertex, positions, welded, normal_sums_, &p, &normal);
+    PlaceRefinedVertex(vertex, positions, welded, normal_sums_, &p, &normal);
     if (vertex.triangle >= 0 && lookup_.Lists(vertex.triangle)) {
       const WrinkleSample sample = lookup_.Evaluate(vertex.triangle, p, normal);
       p += sample.offset * normal;
