@@ -1,10 +1,12 @@
 #include "wrinkle/buckling/buckling_mesh.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "wrinkle/data/smooth_normals.h"
 
@@ -19,6 +21,8 @@ constexpr int kStep = kCells / 2;
 // beside it (a row's height for diamonds, the crest spacing for twists):
 // where an animation crushes the cloth, stacked folds would cross.
 constexpr double kFoldRoom = 1.0;
+// Passes smoothing the surface along its columns (RelaxColumns).
+constexpr int kRelaxPasses = 8;
 
 Eigen::Vector3d Vertex(absl::Span<const float> p, int32_t v) {
   return {p[3 * static_cast<size_t>(v)], p[3 * static_cast<size_t>(v) + 1],
@@ -89,23 +93,29 @@ struct RidgeProfile {
 };
 const RidgeProfile kRidge;
 
-// Unit normals of a grid of points, periodic around (columns), by central
-// differences (one-sided at the first and last rows); zero where degenerate.
+// The unit normal of a grid of points, periodic around (columns), at (i, j)
+// by central differences (one-sided at the first and last rows); zero where
+// degenerate.
+Eigen::Vector3d GridNormal(const std::vector<Eigen::Vector3d>& p, int columns,
+                           int rows, int i, int j) {
+  const size_t row = static_cast<size_t>(j) * columns;
+  const size_t below = static_cast<size_t>(std::max(j - 1, 0)) * columns;
+  const size_t above = static_cast<size_t>(std::min(j + 1, rows - 1)) * columns;
+  const int left = i == 0 ? columns - 1 : i - 1;
+  const int right = i + 1 == columns ? 0 : i + 1;
+  const Eigen::Vector3d n =
+      (p[row + right] - p[row + left]).cross(p[above + i] - p[below + i]);
+  const double length = n.norm();
+  return length > 0 ? Eigen::Vector3d(n / length) : Eigen::Vector3d::Zero();
+}
+
+// GridNormal at every point.
 void GridNormals(const std::vector<Eigen::Vector3d>& p, int columns, int rows,
                  std::vector<Eigen::Vector3d>* normals) {
   for (int j = 0; j < rows; ++j) {
-    const size_t row = static_cast<size_t>(j) * columns;
-    const size_t below = static_cast<size_t>(std::max(j - 1, 0)) * columns;
-    const size_t above =
-        static_cast<size_t>(std::min(j + 1, rows - 1)) * columns;
     for (int i = 0; i < columns; ++i) {
-      const int left = i == 0 ? columns - 1 : i - 1;
-      const int right = i + 1 == columns ? 0 : i + 1;
-      const Eigen::Vector3d n =
-          (p[row + right] - p[row + left]).cross(p[above + i] - p[below + i]);
-      const double length = n.norm();
-      (*normals)[row + i] =
-          length > 0 ? Eigen::Vector3d(n / length) : Eigen::Vector3d::Zero();
+      (*normals)[static_cast<size_t>(j) * columns + i] =
+          GridNormal(p, columns, rows, i, j);
     }
   }
 }
@@ -134,6 +144,45 @@ void BoxFilter(int columns, int rows, std::vector<Eigen::Vector3d>* field,
       if (has_below) sum += s[row - columns + i];
       if (has_above) sum += s[row + columns + i];
       f[row + i] = weight * sum;
+    }
+  }
+}
+
+// kRelaxPasses [1 2 1] / 4 passes along each column of a grid that has a
+// crease (a binomial kernel of 2 rows' deviation), its two end rows kept.
+// `a` and `b` hold a column each.
+void RelaxColumns(int columns, int rows, std::vector<Eigen::Vector3d>* field,
+                  std::vector<Eigen::Vector3d>* a,
+                  std::vector<Eigen::Vector3d>* b) {
+  std::vector<Eigen::Vector3d>& f = *field;
+  // A column that turns by no more than 30 degrees at any row has no crease
+  // to round (the kernel would move it by a small fraction of a row).
+  constexpr double kSmoothCosSq = 0.75;
+  for (int i = 0; i < columns; ++i) {
+    std::vector<Eigen::Vector3d>*from = a, *to = b;
+    bool creased = false;
+    for (int j = 0; j < rows; ++j) {
+      (*from)[j] = f[static_cast<size_t>(j) * columns + i];
+      if (j < 2 || creased) continue;
+      const Eigen::Vector3d in = (*from)[j - 1] - (*from)[j - 2],
+                            out = (*from)[j] - (*from)[j - 1];
+      const double along = in.dot(out);
+      creased = along <= 0 || along * along < kSmoothCosSq * in.squaredNorm() *
+                                                  out.squaredNorm();
+    }
+    if (!creased) continue;
+    (*to)[0] = (*from)[0];
+    (*to)[rows - 1] = (*from)[rows - 1];
+    for (int pass = 0; pass < kRelaxPasses; ++pass) {
+      const std::vector<Eigen::Vector3d>& x = *from;
+      std::vector<Eigen::Vector3d>& y = *to;
+      for (int j = 1; j + 1 < rows; ++j) {
+        y[j] = 0.5 * x[j] + 0.25 * (x[j - 1] + x[j + 1]);
+      }
+      std::swap(from, to);
+    }
+    for (int j = 1; j + 1 < rows; ++j) {
+      f[static_cast<size_t>(j) * columns + i] = (*from)[j];
     }
   }
 }
@@ -174,6 +223,7 @@ absl::StatusOr<BucklingMesh> BucklingMesh::Create(
   mesh.num_coarse_vertices_ = topology.num_vertices();
   mesh.coarse_triangles_ = topology.triangles();
   mesh.coarse_welded_ = topology.weld_map();
+  mesh.coarse_curved_.resize(mesh.coarse_triangles_.size());
   std::vector<bool> covered(topology.num_triangles(), false);
   for (size_t t = 0; t < tubes.size(); ++t) {
     absl::StatusOr<TubeLayout> layout =
@@ -238,10 +288,29 @@ BucklingMesh::TubeGrid BucklingMesh::AddGrid(const TubeLayout& layout) {
     v->resize(fine);
   }
   grid.ring_centre.resize(grid.rows);
+  // Each fine point's coarse triangle (its three vertices, in any order).
+  absl::flat_hash_map<std::array<int32_t, 3>, int32_t> triangle_of;
+  for (size_t f = 0; f < coarse_triangles_.size(); ++f) {
+    std::array<int32_t, 3> key = coarse_triangles_[f];
+    std::sort(key.begin(), key.end());
+    triangle_of.emplace(key, static_cast<int32_t>(f));
+  }
+  grid.fine_triangle.reserve(layout.fine.size());
+  for (const SurfacePoint& p : layout.fine) {
+    std::array<int32_t, 3> key = {p.vertices[0], p.vertices[1], p.vertices[2]};
+    std::sort(key.begin(), key.end());
+    const auto it = triangle_of.find(key);
+    grid.fine_triangle.push_back(it == triangle_of.end() ? -1 : it->second);
+  }
+  grid.axis.resize(grid.rows);
+  grid.column[0].resize(grid.rows + 4);
+  grid.column[1].resize(grid.rows + 4);
+  grid.room.resize(fine);
   const size_t primitives = static_cast<size_t>(layout.rows) * layout.diamonds;
   grid.twist[0].resize(primitives);
   grid.twist[1].resize(primitives);
   grid.diamond_depth.resize(primitives);
+  grid.axial_arc.resize(primitives);
   // Fine topology: quads split along the facets' creases.
   const int stride = grid.columns + 1;
   for (int j = 0; j < grid.rows; ++j) {
@@ -279,8 +348,11 @@ int32_t BucklingMesh::FineVertex(int tube, int column, int row) const {
 }
 
 void BucklingMesh::MeasureRest(int t, absl::Span<const float> rest_positions) {
+  CoarseNormals(rest_positions);
   Evaluate(t, rest_positions);
+  SmoothSurface(t, rest_positions);
   TubeGrid& g = grids_[t];
+  g.rest_arc = g.axial_arc;
   const TubeLayout& l = layouts_[t];
   const int c = l.lattice_columns();
   const auto at = [&](int row, int col) -> const Eigen::Vector3d& {
@@ -318,16 +390,7 @@ absl::Status BucklingMesh::Update(absl::Span<const float> positions) {
     }
   }
   stats_ = {};
-  if (params_.smooth_surface == SmoothSurface::kPhongCoarse) {
-    SumWeldedNormals(positions, coarse_triangles_, coarse_welded_,
-                     &coarse_normals_);
-    for (size_t w = 0; w < coarse_normals_.size(); w += 3) {
-      float* n = &coarse_normals_[w];
-      const float length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-      const float scale = length > 0 ? 1 / length : 0;
-      for (int k = 0; k < 3; ++k) n[k] *= scale;
-    }
-  }
+  CoarseNormals(positions);
   for (int t = 0; t < static_cast<int>(grids_.size()); ++t) {
     Evaluate(t, positions);
     SmoothSurface(t, positions);
@@ -338,6 +401,34 @@ absl::Status BucklingMesh::Update(absl::Span<const float> positions) {
     Finish(t);
   }
   return absl::OkStatus();
+}
+
+// The coarse mesh's unit smooth normals, for the Phong surface.
+void BucklingMesh::CoarseNormals(absl::Span<const float> positions) {
+  if (params_.smooth_surface != SmoothSurface::kPhongCoarse) return;
+  SumWeldedNormals(positions, coarse_triangles_, coarse_welded_,
+                   &coarse_normals_);
+  for (size_t w = 0; w < coarse_normals_.size(); w += 3) {
+    float* n = &coarse_normals_[w];
+    const float length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    const float scale = length > 0 ? 1 / length : 0;
+    for (int k = 0; k < 3; ++k) n[k] *= scale;
+  }
+  // Phong's patch overshoots across a crease: from 30 degrees between two
+  // corners' normals to 60 it gives way to the flat triangle.
+  const double smooth_cos = std::cos(kPi / 6), crease_cos = std::cos(kPi / 3);
+  for (size_t f = 0; f < coarse_triangles_.size(); ++f) {
+    double agree = 1;
+    for (int k = 0; k < 3; ++k) {
+      agree = std::min(
+          agree,
+          Vertex(coarse_normals_, coarse_welded_[coarse_triangles_[f][k]])
+              .dot(Vertex(coarse_normals_,
+                          coarse_welded_[coarse_triangles_[f][(k + 1) % 3]])));
+    }
+    coarse_curved_[f] =
+        std::clamp((agree - crease_cos) / (smooth_cos - crease_cos), 0.0, 1.0);
+  }
 }
 
 // The control lattice from the coarse positions, with one extrapolated row
@@ -371,9 +462,37 @@ void BucklingMesh::SmoothSurface(int t, absl::Span<const float> positions) {
     SplineSurface(t);
   }
   TubeGrid& g = grids_[t];
+  MeasureAxialArcs(t);
+  if (params_.relax_surface) {
+    RelaxColumns(g.columns, g.rows, &g.smooth, &g.column[0], &g.column[1]);
+  }
   // Outward: angle grows counter-clockwise about the axis, rows along it.
-  GridNormals(g.smooth, g.columns, g.rows, &g.smooth_normal);
+  // Radial folds need the smooth surface's normal at a few points only
+  // (SmoothNormal).
+  if (!params_.radial_folds) {
+    GridNormals(g.smooth, g.columns, g.rows, &g.smooth_normal);
+  }
   FoldDirections(t);
+}
+
+// Each diamond's axial thread measured along the surface (fine column 8 j,
+// rows 8 i to 8 i + 8), before the relaxing rounds the coarse creases: where
+// the coarse animation has folded the cloth itself (a knee crushed into an
+// accordion), the surface keeps the length the straight chord has lost, and
+// no fold is owed on top (docs/algorithm.md, "Buckling of tubes").
+void BucklingMesh::MeasureAxialArcs(int t) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  for (int i = 0; i < l.rows; ++i) {
+    for (int j = 0; j < l.diamonds; ++j) {
+      double arc = 0;
+      for (int r = kCells * i; r < kCells * (i + 1); ++r) {
+        const size_t f = static_cast<size_t>(r) * g.columns + kCells * j;
+        arc += (g.smooth[f + g.columns] - g.smooth[f]).norm();
+      }
+      g.axial_arc[static_cast<size_t>(i) * l.diamonds + j] = arc;
+    }
+  }
 }
 
 // Which way the folds displace: across the tube's local axis (from the
@@ -401,13 +520,54 @@ void BucklingMesh::FoldDirections(int t) {
                            g.ring_centre[std::max(j - kStep, 0)];
     const double axis_length = axis.norm();
     if (axis_length > 0) axis /= axis_length;
+    g.axis[j] = axis;
     for (int i = 0; i < g.columns; ++i) {
       const size_t f = static_cast<size_t>(j) * g.columns + i;
       Eigen::Vector3d radial = g.smooth[f] - g.ring_centre[j];
       radial -= radial.dot(axis) * axis;
       const double length = radial.norm();
       g.fold_dir[f] =
-          length > 0 ? Eigen::Vector3d(radial / length) : g.smooth_normal[f];
+          length > 0 ? Eigen::Vector3d(radial / length) : SmoothNormal(t, i, j);
+    }
+  }
+  FoldRoom(t);
+}
+
+// Where a fold has room: a fold displaces across the axis, so it keeps each
+// point's height along the axis, and where a column climbs the axis row by
+// row the surface stays one sheet over the tube's chart, which no such fold
+// can make cross itself. Where the coarse animation has folded a column
+// back (the knee crushed into an accordion whose sheets face along the
+// axis), sheets share heights and a fold would push one through the next:
+// there the room is 0, rising to 1 over a primitive's rows either side. A
+// row step climbs when it runs within 60 degrees of the axis
+// (docs/algorithm.md, "Buckling of tubes").
+void BucklingMesh::FoldRoom(int t) {
+  TubeGrid& g = grids_[t];
+  const double climb_sq = 0.25;  // cos^2 60 degrees
+  for (int i = 0; i < g.columns; ++i) {
+    // Rows from the nearest step that does not climb: up, then down.
+    int since = kCells;
+    for (int j = 0; j < g.rows; ++j) {
+      const size_t f = static_cast<size_t>(j) * g.columns + i;
+      if (j + 1 < g.rows) {
+        const Eigen::Vector3d step = g.smooth[f + g.columns] - g.smooth[f];
+        const double rise = step.dot(g.axis[j]);
+        if (rise <= 0 || rise * rise <= climb_sq * step.squaredNorm()) {
+          since = -1;
+        }
+      }
+      g.room[f] = std::max(since, 0);
+      ++since;
+    }
+    since = kCells;
+    for (int j = g.rows - 1; j >= 0; --j) {
+      const size_t f = static_cast<size_t>(j) * g.columns + i;
+      since = g.room[f] == 0 ? 0 : since;
+      g.room[f] = std::min({g.room[f], static_cast<double>(since),
+                            static_cast<double>(kCells)}) /
+                  kCells;
+      ++since;
     }
   }
 }
@@ -431,7 +591,9 @@ void BucklingMesh::PhongSurface(int t, absl::Span<const float> positions) {
       projected +=
           s.weights[k] * (flat - (flat - corner[k]).dot(normal[k]) * normal[k]);
     }
-    g.smooth[f] = (1 - kAlpha) * flat + kAlpha * projected;
+    const int32_t under = g.fine_triangle[f];
+    const double curved = under >= 0 ? coarse_curved_[under] : 1.0;
+    g.smooth[f] = flat + kAlpha * curved * (projected - flat);
   }
 }
 
@@ -467,6 +629,14 @@ void BucklingMesh::SplineSurface(int t) {
   }
 }
 
+Eigen::Vector3d BucklingMesh::SmoothNormal(int t, int column, int row) const {
+  const TubeGrid& g = grids_[t];
+  if (!params_.radial_folds) {
+    return g.smooth_normal[static_cast<size_t>(row) * g.columns + column];
+  }
+  return GridNormal(g.smooth, g.columns, g.rows, column, row);
+}
+
 double BucklingMesh::CurvatureLimit(int t, int column, int row,
                                     double sign) const {
   const TubeGrid& g = grids_[t];
@@ -476,8 +646,7 @@ double BucklingMesh::CurvatureLimit(int t, int column, int row,
                 Wrap(i, g.columns)];
   };
   const Eigen::Vector3d n =
-      sign * g.smooth_normal[static_cast<size_t>(row) * g.columns +
-                             Wrap(column, g.columns)];
+      sign * SmoothNormal(t, Wrap(column, g.columns), row);
   double curvature = 0;
   for (const auto& [di, dj] : {std::pair{kStep, 0}, std::pair{0, kStep}}) {
     const Eigen::Vector3d &before = p(column - di, row - dj),
@@ -519,12 +688,14 @@ void BucklingMesh::FoldDiamonds(int t) {
     for (int j = 0; j < l.diamonds; ++j) {
       const size_t p = static_cast<size_t>(i) * l.diamonds + j;
       const double h = (at(2 * i + 2, 2 * j) - at(2 * i, 2 * j)).norm();
-      const double h0 = g.diamond_height[p];
-      stats_.min_axial_ratio = std::min(stats_.min_axial_ratio, h / h0);
-      // No deeper than the folds beside it are apart, nor than the
-      // surface's bend allows.
+      stats_.min_axial_ratio =
+          std::min(stats_.min_axial_ratio, h / g.diamond_height[p]);
+      // The fold owed is what the surface's own length along the thread
+      // has lost; no deeper than the folds beside it are apart, nor than
+      // the surface's bend allows.
+      const double arc = g.axial_arc[p], arc0 = g.rest_arc[p];
       const double sink =
-          std::min({depth(h, h0), kFoldRoom * h,
+          std::min({depth(arc, arc0), kFoldRoom * h,
                     CurvatureLimit(t, kCells * j, kCells * i + kStep, -1)});
       add(kCells * j, kCells * i + kStep, -sink, false);
       g.diamond_depth[p] = sink;
@@ -539,9 +710,10 @@ void BucklingMesh::FoldDiamonds(int t) {
       const double h_right =
           (at(2 * i + 2, 2 * j + 2) - at(2 * i, 2 * j + 2)).norm();
       const double h_mean = 0.5 * (h + h_right);
-      const double h0_mean = 0.5 * (h0 + g.diamond_height[right]);
+      const double arc_mean = 0.5 * (arc + g.axial_arc[right]);
+      const double arc0_mean = 0.5 * (arc0 + g.rest_arc[right]);
       const double rise = std::min(
-          {depth(h_mean, h0_mean), kFoldRoom * h_mean,
+          {depth(arc_mean, arc0_mean), kFoldRoom * h_mean,
            CurvatureLimit(t, kCells * j + kStep, kCells * i + kStep, 1)});
       add(kCells * j + kStep, kCells * i + kStep, rise, true);
       g.diamond_depth[p] = std::max(sink, rise);
@@ -653,9 +825,16 @@ void BucklingMesh::Finish(int t) {
     g.displacement[i] = g.displacement[last_row + i] = Eigen::Vector3d::Zero();
   }
   std::vector<Eigen::Vector3d>& final_positions = g.scratch;
+  double farthest_sq = 0;
   for (size_t f = 0; f < g.smooth.size(); ++f) {
-    final_positions[f] = g.smooth[f] + g.displacement[f];
+    const Eigen::Vector3d d =
+        params_.radial_folds ? Eigen::Vector3d(g.room[f] * g.displacement[f])
+                             : g.displacement[f];
+    farthest_sq = std::max(farthest_sq, d.squaredNorm());
+    final_positions[f] = g.smooth[f] + d;
   }
+  stats_.max_fold_offset =
+      std::max(stats_.max_fold_offset, std::sqrt(farthest_sq));
   // The displacement's storage holds the normals now (refilled each frame).
   std::vector<Eigen::Vector3d>& final_normals = g.displacement;
   GridNormals(final_positions, g.columns, g.rows, &final_normals);

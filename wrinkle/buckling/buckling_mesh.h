@@ -30,8 +30,11 @@ inline constexpr double kMaxCoordinate = 1e12;
 
 // What the last frame folded, for tests and the frame's answer.
 struct BucklingFrameStats {
-  double max_diamond_depth = 0;   // deepest fold of a diamond centre
-  double max_twist_height = 0;    // highest twist fold crest
+  double max_diamond_depth = 0;  // deepest fold of a diamond centre
+  double max_twist_height = 0;   // highest twist fold crest
+  // The farthest a fine vertex moved off the smooth surface, after the
+  // smoothing and where the surface has no room (FoldRoom).
+  double max_fold_offset = 0;
   int compressed_primitives = 0;  // with a diamond folding at all
   // The least ratio of a diamond's axial thread to its rest length, as the
   // coarse surface has it (1: nothing compressed).
@@ -97,16 +100,28 @@ class BucklingMesh {
     std::vector<Eigen::Vector3d> smooth, smooth_normal, displacement, scratch;
     std::vector<Eigen::Vector3d> fold_dir;     // FoldDirections'
     std::vector<Eigen::Vector3d> ring_centre;  // per fine row
+    std::vector<Eigen::Vector3d> axis;         // per fine row, unit
+    std::vector<double> room;                  // FoldRoom's, per fine vertex
+    std::vector<Eigen::Vector3d> column[2];    // RelaxColumns' scratch
+    std::vector<int32_t> fine_triangle;        // per fine point, its coarse one
     std::vector<double> twist[2];              // per primitive: "/" and "\"
     std::vector<double> diamond_depth;         // per primitive, this frame
+    // Per primitive, its left axial thread's length along the smooth
+    // surface: this frame's and at rest.
+    std::vector<double> axial_arc, rest_arc;
   };
 
   TubeGrid AddGrid(const TubeLayout& layout);
+  void CoarseNormals(absl::Span<const float> positions);
   void Evaluate(int t, absl::Span<const float> positions);
+  void MeasureAxialArcs(int t);
   void SmoothSurface(int t, absl::Span<const float> positions);
   void SplineSurface(int t);
   void PhongSurface(int t, absl::Span<const float> positions);
+  // The smooth surface's unit normal at fine vertex (column, row).
+  Eigen::Vector3d SmoothNormal(int t, int column, int row) const;
   void FoldDirections(int t);
+  void FoldRoom(int t);
   void FoldDiamonds(int t);
   void FoldTwists(int t);
   // FoldTwists' heights per primitive ("/" and "\\"); false when none folds.
@@ -127,6 +142,9 @@ class BucklingMesh {
   std::vector<io::Triangle> coarse_triangles_;
   std::vector<int32_t> coarse_welded_;
   std::vector<float> coarse_normals_;  // per welded vertex, summed
+  // Per coarse triangle, how far the Phong surface curves over it (1: as
+  // Phong, 0: flat, across a crease).
+  std::vector<double> coarse_curved_;
   std::vector<io::Triangle> triangles_;
   std::vector<float> uvs_, positions_, normals_;
   std::vector<int32_t> uncovered_triangles_;
