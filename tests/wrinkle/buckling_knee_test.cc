@@ -45,13 +45,15 @@ bool SegmentCrosses(const Eigen::Vector3d& p, const Eigen::Vector3d& q,
 int CountSelfIntersections(absl::Span<const float> positions,
                            absl::Span<const io::Triangle> triangles,
                            const std::vector<int32_t>& same) {
-  const auto point = [&](int32_t v) {
-    return Eigen::Vector3d(positions[3 * v], positions[3 * v + 1],
-                           positions[3 * v + 2]);
-  };
+  std::vector<Eigen::Vector3d> points(positions.size() / 3);
+  for (size_t v = 0; v < points.size(); ++v) {
+    points[v] = {positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]};
+  }
+  std::vector<Eigen::AlignedBox3d> boxes(triangles.size());
   double edge = 0;
-  for (const io::Triangle& t : triangles) {
-    edge = std::max(edge, (point(t[1]) - point(t[0])).norm());
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    for (int32_t v : triangles[f]) boxes[f].extend(points[v]);
+    edge = std::max(edge, boxes[f].diagonal().maxCoeff());
   }
   const double cell = 2 * edge;
   const auto key = [&](const Eigen::Vector3d& p) {
@@ -62,34 +64,18 @@ int CountSelfIntersections(absl::Span<const float> positions,
   };
   absl::flat_hash_map<std::array<int64_t, 3>, std::vector<int32_t>> grid;
   for (int32_t f = 0; f < static_cast<int32_t>(triangles.size()); ++f) {
-    grid[key(point(triangles[f][0]))].push_back(f);
+    grid[key(points[triangles[f][0]])].push_back(f);
   }
   int hits = 0;
   for (int32_t f = 0; f < static_cast<int32_t>(triangles.size()); ++f) {
-    const std::array<int64_t, 3> k = key(point(triangles[f][0]));
+    const std::array<int64_t, 3> k = key(points[triangles[f][0]]);
     for (int64_t dx = -1; dx <= 1; ++dx) {
       for (int64_t dy = -1; dy <= 1; ++dy) {
         for (int64_t dz = -1; dz <= 1; ++dz) {
           const auto it = grid.find({k[0] + dx, k[1] + dy, k[2] + dz});
           if (it == grid.end()) continue;
           for (int32_t g : it->second) {
-            if (g <= f) continue;
-            bool apart = false;
-            for (int axis = 0; axis < 3 && !apart; ++axis) {
-              apart = std::max({point(triangles[f][0])[axis],
-                                point(triangles[f][1])[axis],
-                                point(triangles[f][2])[axis]}) <
-                          std::min({point(triangles[g][0])[axis],
-                                    point(triangles[g][1])[axis],
-                                    point(triangles[g][2])[axis]}) ||
-                      std::max({point(triangles[g][0])[axis],
-                                point(triangles[g][1])[axis],
-                                point(triangles[g][2])[axis]}) <
-                          std::min({point(triangles[f][0])[axis],
-                                    point(triangles[f][1])[axis],
-                                    point(triangles[f][2])[axis]});
-            }
-            if (apart) continue;
+            if (g <= f || !boxes[f].intersects(boxes[g])) continue;
             bool shared = false;
             for (int32_t a : triangles[f]) {
               for (int32_t b : triangles[g]) shared |= same[a] == same[b];
@@ -98,10 +84,11 @@ int CountSelfIntersections(absl::Span<const float> positions,
             const io::Triangle &s = triangles[f], &t = triangles[g];
             bool cross = false;
             for (int e = 0; e < 3 && !cross; ++e) {
-              cross = SegmentCrosses(point(s[e]), point(s[(e + 1) % 3]),
-                                     point(t[0]), point(t[1]), point(t[2])) ||
-                      SegmentCrosses(point(t[e]), point(t[(e + 1) % 3]),
-                                     point(s[0]), point(s[1]), point(s[2]));
+              cross =
+                  SegmentCrosses(points[s[e]], points[s[(e + 1) % 3]],
+                                 points[t[0]], points[t[1]], points[t[2]]) ||
+                  SegmentCrosses(points[t[e]], points[t[(e + 1) % 3]],
+                                 points[s[0]], points[s[1]], points[s[2]]);
             }
             hits += cross;
           }

@@ -1,0 +1,308 @@
+// The buckling model's smooth surface P_s, per frame: the control lattice,
+// the Phong or spline surface through it, the diamonds' axial threads along
+// it, and which way and how far the folds may displace it (docs/algorithm.md,
+// "Buckling of tubes"). The rest of BucklingMesh is in buckling_mesh.cc.
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "wrinkle/buckling/buckling_mesh.h"
+#include "wrinkle/buckling/fine_grid.h"
+#include "wrinkle/data/smooth_normals.h"
+
+namespace crease {
+namespace {
+
+using fine_grid::GridNormal;
+using fine_grid::GridNormals;
+using fine_grid::Wrap;
+
+constexpr double kPi = std::numbers::pi;
+constexpr int kCells = kPrimitiveCells;
+// Fine cells per lattice step (the lattice has 2 steps per primitive).
+constexpr int kStep = kCells / 2;
+// Passes smoothing the surface along its columns (RelaxColumns).
+constexpr int kRelaxPasses = 8;
+
+Eigen::Vector3d Vertex(absl::Span<const float> p, int32_t v) {
+  return fine_grid::PackedPoint(p, v);
+}
+
+// Catmull-Rom weights of the four taps around a point `q / kStep` of the way
+// from tap 1 to tap 2.
+struct CatmullRom {
+  double w[kStep][4];
+  CatmullRom() {
+    for (int q = 0; q < kStep; ++q) {
+      const double t = static_cast<double>(q) / kStep, t2 = t * t, t3 = t2 * t;
+      w[q][0] = 0.5 * (-t3 + 2 * t2 - t);
+      w[q][1] = 0.5 * (3 * t3 - 5 * t2 + 2);
+      w[q][2] = 0.5 * (-3 * t3 + 4 * t2 + t);
+      w[q][3] = 0.5 * (t3 - t2);
+    }
+  }
+};
+const CatmullRom kSpline;
+
+}  // namespace
+
+// The coarse mesh's unit smooth normals, for the Phong surface.
+void BucklingMesh::CoarseNormals(absl::Span<const float> positions) {
+  if (params_.smooth_surface != SmoothSurface::kPhongCoarse) return;
+  SumWeldedNormals(positions, coarse_triangles_, coarse_welded_,
+                   &coarse_normals_);
+  for (size_t w = 0; w < coarse_normals_.size(); w += 3) {
+    float* n = &coarse_normals_[w];
+    const float length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    const float scale = length > 0 ? 1 / length : 0;
+    for (int k = 0; k < 3; ++k) n[k] *= scale;
+  }
+  // Phong's patch overshoots across a crease: from 30 degrees between two
+  // corners' normals to 60 it gives way to the flat triangle.
+  const double smooth_cos = std::cos(kPi / 6), crease_cos = std::cos(kPi / 3);
+  for (size_t f = 0; f < coarse_triangles_.size(); ++f) {
+    double agree = 1;
+    for (int k = 0; k < 3; ++k) {
+      agree = std::min(
+          agree,
+          Vertex(coarse_normals_, coarse_welded_[coarse_triangles_[f][k]])
+              .dot(Vertex(coarse_normals_,
+                          coarse_welded_[coarse_triangles_[f][(k + 1) % 3]])));
+    }
+    coarse_curved_[f] =
+        std::clamp((agree - crease_cos) / (smooth_cos - crease_cos), 0.0, 1.0);
+  }
+}
+
+// The control lattice from the coarse positions, with one extrapolated row
+// beyond each end for the spline.
+void BucklingMesh::Evaluate(int t, absl::Span<const float> positions) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  const int c = l.lattice_columns(), rows = l.lattice_rows();
+  for (int r = 0; r < rows; ++r) {
+    for (int k = 0; k < c; ++k) {
+      const SurfacePoint& p = l.lattice[r * c + k];
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      for (int m = 0; m < 3; ++m) {
+        sum += p.weights[m] * Vertex(positions, p.vertices[m]);
+      }
+      g.lattice[(r + 1) * c + k] = sum;
+    }
+  }
+  for (int k = 0; k < c; ++k) {
+    g.lattice[k] = 2 * g.lattice[c + k] - g.lattice[2 * c + k];
+    g.lattice[(rows + 1) * c + k] =
+        2 * g.lattice[rows * c + k] - g.lattice[(rows - 1) * c + k];
+  }
+}
+
+// P_s and its normals.
+void BucklingMesh::SmoothSurface(int t, absl::Span<const float> positions) {
+  if (params_.smooth_surface == SmoothSurface::kPhongCoarse) {
+    PhongSurface(t, positions);
+  } else {
+    SplineSurface(t);
+  }
+  TubeGrid& g = grids_[t];
+  MeasureAxialArcs(t);
+  if (params_.relax_surface) {
+    fine_grid::RelaxColumns(g.columns, g.rows, kRelaxPasses, &g.smooth,
+                            &g.column[0], &g.column[1]);
+  }
+  // Outward: angle grows counter-clockwise about the axis, rows along it.
+  // Radial folds need the smooth surface's normal at a few points only
+  // (SmoothNormal).
+  if (!params_.radial_folds) {
+    GridNormals(g.smooth, g.columns, g.rows, &g.smooth_normal);
+  }
+  FoldDirections(t);
+}
+
+// Each diamond's axial thread measured along the surface (fine column 8 j,
+// rows 8 i to 8 i + 8), before the relaxing rounds the coarse creases: where
+// the coarse animation has folded the cloth itself (a knee crushed into an
+// accordion), the surface keeps the length the straight chord has lost, and
+// no fold is owed on top (docs/algorithm.md, "Buckling of tubes").
+void BucklingMesh::MeasureAxialArcs(int t) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  for (int i = 0; i < l.rows; ++i) {
+    for (int j = 0; j < l.diamonds; ++j) {
+      double arc = 0;
+      for (int r = kCells * i; r < kCells * (i + 1); ++r) {
+        const size_t f = static_cast<size_t>(r) * g.columns + kCells * j;
+        arc += (g.smooth[f + g.columns] - g.smooth[f]).norm();
+      }
+      g.axial_arc[static_cast<size_t>(i) * l.diamonds + j] = arc;
+    }
+  }
+}
+
+// Which way the folds displace: across the tube's local axis (from the
+// centroid of each fine row's ring, the axis through the centroids four rows
+// either side), not along the smooth normal. The two agree on a round tube;
+// where the animation crushes a tube into an accordion of coarse pleats
+// whose sheets face along the axis, the normal would push neighbouring
+// sheets into each other, the radial direction slides them along
+// themselves (docs/algorithm.md, "Buckling of tubes").
+void BucklingMesh::FoldDirections(int t) {
+  TubeGrid& g = grids_[t];
+  if (!params_.radial_folds) {
+    g.fold_dir = g.smooth_normal;
+    return;
+  }
+  for (int j = 0; j < g.rows; ++j) {
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    for (int i = 0; i < g.columns; ++i) {
+      sum += g.smooth[static_cast<size_t>(j) * g.columns + i];
+    }
+    g.ring_centre[j] = sum / g.columns;
+  }
+  for (int j = 0; j < g.rows; ++j) {
+    Eigen::Vector3d axis = g.ring_centre[std::min(j + kStep, g.rows - 1)] -
+                           g.ring_centre[std::max(j - kStep, 0)];
+    const double axis_length = axis.norm();
+    if (axis_length > 0) axis /= axis_length;
+    g.axis[j] = axis;
+    for (int i = 0; i < g.columns; ++i) {
+      const size_t f = static_cast<size_t>(j) * g.columns + i;
+      Eigen::Vector3d radial = g.smooth[f] - g.ring_centre[j];
+      radial -= radial.dot(axis) * axis;
+      const double length = radial.norm();
+      g.fold_dir[f] =
+          length > 0 ? Eigen::Vector3d(radial / length) : SmoothNormal(t, i, j);
+    }
+  }
+  FoldRoom(t);
+}
+
+// Where a fold has room: a fold displaces across the axis, so it keeps each
+// point's height along the axis, and where a column climbs the axis row by
+// row the surface stays one sheet over the tube's chart, which no such fold
+// can make cross itself. Where the coarse animation has folded a column
+// back (the knee crushed into an accordion whose sheets face along the
+// axis), sheets share heights and a fold would push one through the next:
+// there the room is 0, rising to 1 over a primitive's rows either side. A
+// row step climbs when it runs within 60 degrees of the axis
+// (docs/algorithm.md, "Buckling of tubes").
+void BucklingMesh::FoldRoom(int t) {
+  TubeGrid& g = grids_[t];
+  const double climb_sq = 0.25;  // cos^2 60 degrees
+  for (int i = 0; i < g.columns; ++i) {
+    // Rows from the nearest step that does not climb: up, then down.
+    int since = kCells;
+    for (int j = 0; j < g.rows; ++j) {
+      const size_t f = static_cast<size_t>(j) * g.columns + i;
+      if (j + 1 < g.rows) {
+        const Eigen::Vector3d step = g.smooth[f + g.columns] - g.smooth[f];
+        const double rise = step.dot(g.axis[j]);
+        if (rise <= 0 || rise * rise <= climb_sq * step.squaredNorm()) {
+          since = -1;
+        }
+      }
+      g.room[f] = std::max(since, 0);
+      ++since;
+    }
+    since = kCells;
+    for (int j = g.rows - 1; j >= 0; --j) {
+      const size_t f = static_cast<size_t>(j) * g.columns + i;
+      since = g.room[f] == 0 ? 0 : since;
+      g.room[f] = std::min({g.room[f], static_cast<double>(since),
+                            static_cast<double>(kCells)}) /
+                  kCells;
+      ++since;
+    }
+  }
+}
+
+// Phong tessellation (Boubekeur & Alexa 2008, alpha 3/4) of the coarse mesh
+// at each fine vertex.
+void BucklingMesh::PhongSurface(int t, absl::Span<const float> positions) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  constexpr double kAlpha = 0.75;
+  for (size_t f = 0; f < l.fine.size(); ++f) {
+    const SurfacePoint& s = l.fine[f];
+    Eigen::Vector3d corner[3], normal[3], flat = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 3; ++k) {
+      corner[k] = Vertex(positions, s.vertices[k]);
+      normal[k] = Vertex(coarse_normals_, coarse_welded_[s.vertices[k]]);
+      flat += s.weights[k] * corner[k];
+    }
+    Eigen::Vector3d projected = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 3; ++k) {
+      projected +=
+          s.weights[k] * (flat - (flat - corner[k]).dot(normal[k]) * normal[k]);
+    }
+    const int32_t under = g.fine_triangle[f];
+    const double curved = under >= 0 ? coarse_curved_[under] : 1.0;
+    g.smooth[f] = flat + kAlpha * curved * (projected - flat);
+  }
+}
+
+// The paper's P_s: the Catmull-Rom surface through the lattice, around then
+// along.
+void BucklingMesh::SplineSurface(int t) {
+  TubeGrid& g = grids_[t];
+  const TubeLayout& l = layouts_[t];
+  const int c = l.lattice_columns(), padded = l.lattice_rows() + 2;
+  for (int r = 0; r < padded; ++r) {
+    for (int i = 0; i < g.columns; ++i) {
+      const double* w = kSpline.w[i % kStep];
+      const int k = i / kStep;
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      for (int tap = 0; tap < 4; ++tap) {
+        sum += w[tap] * g.lattice[r * c + Wrap(k - 1 + tap, c)];
+      }
+      g.along[static_cast<size_t>(r) * g.columns + i] = sum;
+    }
+  }
+  for (int j = 0; j < g.rows; ++j) {
+    const double* w = kSpline.w[j % kStep];
+    const int k = j / kStep + 1;  // padded row of the lattice row at or below
+    for (int i = 0; i < g.columns; ++i) {
+      Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+      for (int tap = 0; tap < 4; ++tap) {
+        if (w[tap] == 0) continue;
+        const int r = std::min(k - 1 + tap, padded - 1);
+        sum += w[tap] * g.along[static_cast<size_t>(r) * g.columns + i];
+      }
+      g.smooth[static_cast<size_t>(j) * g.columns + i] = sum;
+    }
+  }
+}
+
+Eigen::Vector3d BucklingMesh::SmoothNormal(int t, int column, int row) const {
+  const TubeGrid& g = grids_[t];
+  if (!params_.radial_folds) {
+    return g.smooth_normal[static_cast<size_t>(row) * g.columns + column];
+  }
+  return GridNormal(g.smooth, g.columns, g.rows, column, row);
+}
+
+double BucklingMesh::CurvatureLimit(int t, int column, int row,
+                                    double sign) const {
+  const TubeGrid& g = grids_[t];
+  const auto p = [&](int i, int j) -> const Eigen::Vector3d& {
+    return g
+        .smooth[static_cast<size_t>(std::clamp(j, 0, g.rows - 1)) * g.columns +
+                Wrap(i, g.columns)];
+  };
+  const Eigen::Vector3d n =
+      sign * SmoothNormal(t, Wrap(column, g.columns), row);
+  double curvature = 0;
+  for (const auto& [di, dj] : {std::pair{kStep, 0}, std::pair{0, kStep}}) {
+    const Eigen::Vector3d &before = p(column - di, row - dj),
+                          &after = p(column + di, row + dj);
+    const double half_chord_sq = 0.25 * (after - before).squaredNorm();
+    if (!(half_chord_sq > 0)) continue;
+    // The circle through the three points bends towards n by this much.
+    const double bend = (before + after - 2 * p(column, row)).dot(n);
+    curvature = std::max(curvature, 2 * bend / (half_chord_sq + 1e-300));
+  }
+  return curvature > 0 ? 0.5 / curvature : 1e300;
+}
+
+}  // namespace crease
