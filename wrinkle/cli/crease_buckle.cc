@@ -36,8 +36,8 @@ ABSL_FLAG(double, twist_gain, 1, "Scales the twist folds, 0..4.");
 ABSL_FLAG(int, smoothing_passes, 1, "Box filter passes, 0..8.");
 ABSL_FLAG(bool, digest_literal, false,
           "The digest's reconstruction: diamond depth times "
-          "clamp(1 - h/h0), no centre ridges, the lattice spline surface, "
-          "folds along the normal.");
+          "clamp(1 - h/h0), no centre ridges, the lattice spline surface "
+          "(not relaxed across creases), folds along the normal.");
 
 namespace crease {
 namespace {
@@ -54,6 +54,7 @@ BucklingParams ParamsFromFlags() {
     params.centre_ridges = false;
     params.smooth_surface = SmoothSurface::kLatticeSpline;
     params.radial_folds = false;
+    params.relax_surface = false;
   }
   return params;
 }
@@ -121,8 +122,9 @@ absl::Status Run() {
     const BucklingFrameStats& s = mesh->stats();
     std::printf(
         "frame %d: %.3f ms, deepest diamond %.4g, highest twist %.4g, "
-        "axial ratio %.3f\n",
-        f, ms, s.max_diamond_depth, s.max_twist_height, s.min_axial_ratio);
+        "farthest offset %.4g, axial ratio %.3f\n",
+        f, ms, s.max_diamond_depth, s.max_twist_height, s.max_fold_offset,
+        s.min_axial_ratio);
     cache.positions.insert(cache.positions.end(), mesh->positions().begin(),
                            mesh->positions().end());
     ++cache.num_samples;
