@@ -191,6 +191,7 @@ BucklingMesh::TubeGrid BucklingMesh::AddGrid(const TubeLayout& layout) {
   grid.column[0].resize(grid.rows + 4);
   grid.column[1].resize(grid.rows + 4);
   grid.room.resize(fine);
+  grid.rows_since.resize(grid.columns);
   const size_t primitives = static_cast<size_t>(layout.rows) * layout.diamonds;
   grid.twist[0].resize(primitives);
   grid.twist[1].resize(primitives);

@@ -102,6 +102,7 @@ class BucklingMesh {
     std::vector<Eigen::Vector3d> ring_centre;  // per fine row
     std::vector<Eigen::Vector3d> axis;         // per fine row, unit
     std::vector<double> room;                  // FoldRoom's, per fine vertex
+    std::vector<int> rows_since;               // FoldRoom's, per column
     std::vector<Eigen::Vector3d> column[2];    // RelaxColumns' scratch
     std::vector<int32_t> fine_triangle;        // per fine point, its coarse one
     std::vector<double> twist[2];              // per primitive: "/" and "\"

@@ -55,39 +55,72 @@ void BoxFilter(int columns, int rows, std::vector<Eigen::Vector3d>* field,
   }
 }
 
+namespace {
+
+// Whether the column in `c` turns by more than 30 degrees at row j.
+bool TurnsSharply(const std::vector<Eigen::Vector3d>& c, int j) {
+  constexpr double kSmoothCosSq = 0.75;
+  const Eigen::Vector3d in = c[j] - c[j - 1], out = c[j + 1] - c[j];
+  const double along = in.dot(out);
+  return along <= 0 ||
+         along * along < kSmoothCosSq * in.squaredNorm() * out.squaredNorm();
+}
+
+// `passes` [1 2 1] / 4 passes over rows lo..hi of `a` (both kept), through
+// `b`; the result in `a`.
+void RelaxWindow(int lo, int hi, int passes, std::vector<Eigen::Vector3d>* a,
+                 std::vector<Eigen::Vector3d>* b) {
+  std::vector<Eigen::Vector3d>*from = a, *to = b;
+  (*to)[lo] = (*from)[lo];
+  (*to)[hi] = (*from)[hi];
+  for (int pass = 0; pass < passes; ++pass) {
+    const std::vector<Eigen::Vector3d>& x = *from;
+    std::vector<Eigen::Vector3d>& y = *to;
+    for (int j = lo + 1; j < hi; ++j) {
+      y[j] = 0.5 * x[j] + 0.25 * (x[j - 1] + x[j + 1]);
+    }
+    std::swap(from, to);
+  }
+  if (from != a)
+    std::copy(b->begin() + lo, b->begin() + hi + 1, a->begin() + lo);
+}
+
+}  // namespace
+
 void RelaxColumns(int columns, int rows, int passes,
                   std::vector<Eigen::Vector3d>* field,
                   std::vector<Eigen::Vector3d>* a,
                   std::vector<Eigen::Vector3d>* b) {
   std::vector<Eigen::Vector3d>& f = *field;
-  // A column that turns by no more than 30 degrees at any row has no crease
-  // to round (the kernel would move it by a small fraction of a row).
-  constexpr double kSmoothCosSq = 0.75;
+  // The rows a crease's rounding reaches: `passes` rows, and a margin where
+  // the kernel would move the column by a small fraction of a row.
+  const int reach = passes + 4;
   for (int i = 0; i < columns; ++i) {
-    std::vector<Eigen::Vector3d>*from = a, *to = b;
-    bool creased = false;
-    for (int j = 0; j < rows; ++j) {
-      (*from)[j] = f[static_cast<size_t>(j) * columns + i];
-      if (j < 2 || creased) continue;
-      const Eigen::Vector3d in = (*from)[j - 1] - (*from)[j - 2],
-                            out = (*from)[j] - (*from)[j - 1];
-      const double along = in.dot(out);
-      creased = along <= 0 || along * along < kSmoothCosSq * in.squaredNorm() *
-                                                  out.squaredNorm();
-    }
-    if (!creased) continue;
-    (*to)[0] = (*from)[0];
-    (*to)[rows - 1] = (*from)[rows - 1];
-    for (int pass = 0; pass < passes; ++pass) {
-      const std::vector<Eigen::Vector3d>& x = *from;
-      std::vector<Eigen::Vector3d>& y = *to;
-      for (int j = 1; j + 1 < rows; ++j) {
-        y[j] = 0.5 * x[j] + 0.25 * (x[j - 1] + x[j + 1]);
-      }
-      std::swap(from, to);
-    }
+    std::vector<Eigen::Vector3d>& c = *a;
+    for (int j = 0; j < rows; ++j)
+      c[j] = f[static_cast<size_t>(j) * columns + i];
+    // Windows of rows around the creases, merged where they overlap, each
+    // relaxed with its ends kept; rows past them are left as they are.
+    int lo = -1, hi = -1, first = rows, last = -1;
     for (int j = 1; j + 1 < rows; ++j) {
-      f[static_cast<size_t>(j) * columns + i] = (*from)[j];
+      if (!TurnsSharply(c, j)) continue;
+      const int window_lo = std::max(j - reach, 0);
+      const int window_hi = std::min(j + reach, rows - 1);
+      if (lo >= 0 && window_lo <= hi) {
+        hi = window_hi;
+        continue;
+      }
+      if (lo >= 0) RelaxWindow(lo, hi, passes, a, b);
+      lo = window_lo;
+      hi = window_hi;
+      first = std::min(first, lo);
+      last = std::max(last, hi);
+    }
+    if (lo < 0) continue;
+    RelaxWindow(lo, hi, passes, a, b);
+    last = std::max(last, hi);
+    for (int j = first + 1; j < last; ++j) {
+      f[static_cast<size_t>(j) * columns + i] = c[j];
     }
   }
 }

@@ -34,9 +34,10 @@ void GridNormals(const std::vector<Eigen::Vector3d>& p, int columns, int rows,
 void BoxFilter(int columns, int rows, std::vector<Eigen::Vector3d>* field,
                std::vector<Eigen::Vector3d>* scratch);
 
-// `passes` [1 2 1] / 4 passes along each column that has a crease (turns by
-// more than 30 degrees at some row), its two end rows kept; a column with
-// none is left as it is. `a` and `b` hold `rows` points each.
+// `passes` [1 2 1] / 4 passes along each column around its creases (rows
+// where it turns by more than 30 degrees): over the rows within passes + 4
+// of one, the window's end rows kept; the rest of the column is left as it
+// is. `a` and `b` hold `rows` points each.
 void RelaxColumns(int columns, int rows, int passes,
                   std::vector<Eigen::Vector3d>* field,
                   std::vector<Eigen::Vector3d>* a,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "wrinkle/buckling/buckling_mesh.h"
 #include "wrinkle/buckling/fine_grid.h"
@@ -190,29 +191,35 @@ void BucklingMesh::FoldDirections(int t) {
 void BucklingMesh::FoldRoom(int t) {
   TubeGrid& g = grids_[t];
   const double climb_sq = 0.25;  // cos^2 60 degrees
-  for (int i = 0; i < g.columns; ++i) {
-    // Rows from the nearest step that does not climb: up, then down.
-    int since = kCells;
-    for (int j = 0; j < g.rows; ++j) {
-      const size_t f = static_cast<size_t>(j) * g.columns + i;
+  // Per column, rows from the nearest step that does not climb: up the
+  // rows, then down (row by row, so the grid is read in its order).
+  std::vector<int>& since = g.rows_since;
+  std::fill(since.begin(), since.end(), kCells);
+  for (int j = 0; j < g.rows; ++j) {
+    const size_t row = static_cast<size_t>(j) * g.columns;
+    for (int i = 0; i < g.columns; ++i) {
       if (j + 1 < g.rows) {
-        const Eigen::Vector3d step = g.smooth[f + g.columns] - g.smooth[f];
+        const Eigen::Vector3d step =
+            g.smooth[row + g.columns + i] - g.smooth[row + i];
         const double rise = step.dot(g.axis[j]);
         if (rise <= 0 || rise * rise <= climb_sq * step.squaredNorm()) {
-          since = -1;
+          since[i] = -1;
         }
       }
-      g.room[f] = std::max(since, 0);
-      ++since;
+      g.room[row + i] = std::max(since[i], 0);
+      ++since[i];
     }
-    since = kCells;
-    for (int j = g.rows - 1; j >= 0; --j) {
-      const size_t f = static_cast<size_t>(j) * g.columns + i;
-      since = g.room[f] == 0 ? 0 : since;
-      g.room[f] = std::min({g.room[f], static_cast<double>(since),
-                            static_cast<double>(kCells)}) /
-                  kCells;
-      ++since;
+  }
+  std::fill(since.begin(), since.end(), kCells);
+  for (int j = g.rows - 1; j >= 0; --j) {
+    const size_t row = static_cast<size_t>(j) * g.columns;
+    for (int i = 0; i < g.columns; ++i) {
+      double& room = g.room[row + i];
+      if (room == 0) since[i] = 0;
+      room = std::min({room, static_cast<double>(since[i]),
+                       static_cast<double>(kCells)}) /
+             kCells;
+      ++since[i];
     }
   }
 }
