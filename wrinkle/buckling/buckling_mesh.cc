@@ -1,12 +1,10 @@
 #include "wrinkle/buckling/buckling_mesh.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <numbers>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
 #include "wrinkle/buckling/fine_grid.h"
 
@@ -108,7 +106,6 @@ absl::StatusOr<BucklingMesh> BucklingMesh::Create(
   mesh.num_coarse_vertices_ = topology.num_vertices();
   mesh.coarse_triangles_ = topology.triangles();
   mesh.coarse_welded_ = topology.weld_map();
-  mesh.coarse_curved_.resize(mesh.coarse_triangles_.size());
   std::vector<bool> covered(topology.num_triangles(), false);
   for (size_t t = 0; t < tubes.size(); ++t) {
     absl::StatusOr<TubeLayout> layout =
@@ -173,25 +170,12 @@ BucklingMesh::TubeGrid BucklingMesh::AddGrid(const TubeLayout& layout) {
     v->resize(fine);
   }
   grid.ring_centre.resize(grid.rows);
-  // Each fine point's coarse triangle (its three vertices, in any order).
-  absl::flat_hash_map<std::array<int32_t, 3>, int32_t> triangle_of;
-  for (size_t f = 0; f < coarse_triangles_.size(); ++f) {
-    std::array<int32_t, 3> key = coarse_triangles_[f];
-    std::sort(key.begin(), key.end());
-    triangle_of.emplace(key, static_cast<int32_t>(f));
-  }
-  grid.fine_triangle.reserve(layout.fine.size());
-  for (const SurfacePoint& p : layout.fine) {
-    std::array<int32_t, 3> key = {p.vertices[0], p.vertices[1], p.vertices[2]};
-    std::sort(key.begin(), key.end());
-    const auto it = triangle_of.find(key);
-    grid.fine_triangle.push_back(it == triangle_of.end() ? -1 : it->second);
-  }
   grid.axis.resize(grid.rows);
   grid.column[0].resize(grid.rows + 4);
   grid.column[1].resize(grid.rows + 4);
   grid.room.resize(fine);
   grid.rows_since.resize(grid.columns);
+  grid.creased.resize(fine);
   const size_t primitives = static_cast<size_t>(layout.rows) * layout.diamonds;
   grid.twist[0].resize(primitives);
   grid.twist[1].resize(primitives);

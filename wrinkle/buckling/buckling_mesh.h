@@ -4,11 +4,13 @@
 // The buckling model's fine mesh (Decaudin, Thomaszewski & Cani 2005, Eq. 6,
 // in the digest's wrapper mode: driven by the client's coarse animation, no
 // simulation of its own). Per tube, 128 triangles a primitive on a fixed
-// grid; per frame the control lattice follows the coarse mesh, a
-// Catmull-Rom surface passes through it, diamonds fold in (and their
-// centres out) as far as the axial compression takes, twist folds rise on
-// the stretched diagonal of sheared primitives, and a box filter rounds the
-// creases (docs/algorithm.md, "Buckling of tubes").
+// grid; per frame the control lattice follows the coarse mesh, a smooth
+// surface is laid over it (Phong on the coarse mesh, or the paper's
+// Catmull-Rom through the lattice; smooth_surface.cc), diamonds fold in (and
+// their centres out) as far as the axial compression takes, twist folds rise
+// on the stretched diagonal of sheared primitives, where the surface has room
+// for them, and a box filter rounds the creases (docs/algorithm.md,
+// "Buckling of tubes").
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -104,7 +106,7 @@ class BucklingMesh {
     std::vector<double> room;                  // FoldRoom's, per fine vertex
     std::vector<int> rows_since;               // FoldRoom's, per column
     std::vector<Eigen::Vector3d> column[2];    // RelaxColumns' scratch
-    std::vector<int32_t> fine_triangle;        // per fine point, its coarse one
+    std::vector<uint8_t> creased;              // RelaxColumns', per point
     std::vector<double> twist[2];              // per primitive: "/" and "\"
     std::vector<double> diamond_depth;         // per primitive, this frame
     // Per primitive, its left axial thread's length along the smooth
@@ -143,9 +145,9 @@ class BucklingMesh {
   std::vector<io::Triangle> coarse_triangles_;
   std::vector<int32_t> coarse_welded_;
   std::vector<float> coarse_normals_;  // per welded vertex, summed
-  // Per coarse triangle, how far the Phong surface curves over it (1: as
-  // Phong, 0: flat, across a crease).
-  std::vector<double> coarse_curved_;
+  // Per welded coarse vertex, how far the Phong surface curves around it
+  // (1: as Phong, 0: flat, beside a crease).
+  std::vector<double> vertex_curved_;
   std::vector<io::Triangle> triangles_;
   std::vector<float> uvs_, positions_, normals_;
   std::vector<int32_t> uncovered_triangles_;

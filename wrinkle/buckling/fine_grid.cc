@@ -57,10 +57,10 @@ void BoxFilter(int columns, int rows, std::vector<Eigen::Vector3d>* field,
 
 namespace {
 
-// Whether the column in `c` turns by more than 30 degrees at row j.
-bool TurnsSharply(const std::vector<Eigen::Vector3d>& c, int j) {
+// Whether a column turns by more than 30 degrees at the point between steps
+// `in` and `out`.
+bool TurnsSharply(const Eigen::Vector3d& in, const Eigen::Vector3d& out) {
   constexpr double kSmoothCosSq = 0.75;
-  const Eigen::Vector3d in = c[j] - c[j - 1], out = c[j + 1] - c[j];
   const double along = in.dot(out);
   return along <= 0 ||
          along * along < kSmoothCosSq * in.squaredNorm() * out.squaredNorm();
@@ -89,21 +89,59 @@ void RelaxWindow(int lo, int hi, int passes, std::vector<Eigen::Vector3d>* a,
 
 void RelaxColumns(int columns, int rows, int passes,
                   std::vector<Eigen::Vector3d>* field,
+                  std::vector<uint8_t>* creased,
                   std::vector<Eigen::Vector3d>* a,
                   std::vector<Eigen::Vector3d>* b) {
   std::vector<Eigen::Vector3d>& f = *field;
+  std::vector<Eigen::Vector3d>& c = *a;
+  std::vector<uint8_t>& sharp = *creased;
   // The rows a crease's rounding reaches: `passes` rows, and a margin where
   // the kernel would move the column by a small fraction of a row.
   const int reach = passes + 4;
+  // The columns beside a creased one are relaxed too: a column that turns by
+  // a little less would otherwise keep its crease beside a rounded one.
+  constexpr int kBeside = 1;
+  // Row by row, in the grid's order.
+  bool any = false;
+  std::fill(sharp.begin(), sharp.begin() + columns, 0);
+  std::fill(sharp.end() - columns, sharp.end(), 0);
+  for (int j = 1; j + 1 < rows; ++j) {
+    const Eigen::Vector3d* below = &f[static_cast<size_t>(j - 1) * columns];
+    const Eigen::Vector3d* at = below + columns;
+    const Eigen::Vector3d* above = at + columns;
+    uint8_t* flags = &sharp[static_cast<size_t>(j) * columns];
+    for (int i = 0; i < columns; ++i) {
+      const bool turns = TurnsSharply(at[i] - below[i], above[i] - at[i]);
+      flags[i] = turns;
+      any = any || turns;
+    }
+  }
+  if (!any) return;
   for (int i = 0; i < columns; ++i) {
-    std::vector<Eigen::Vector3d>& c = *a;
-    for (int j = 0; j < rows; ++j)
-      c[j] = f[static_cast<size_t>(j) * columns + i];
-    // Windows of rows around the creases, merged where they overlap, each
-    // relaxed with its ends kept; rows past them are left as they are.
+    int beside[2 * kBeside + 1];
+    for (int d = -kBeside; d <= kBeside; ++d) {
+      beside[d + kBeside] = Wrap(i + d, columns);
+    }
+    const auto creased_near = [&](int j) {
+      const uint8_t* row = &sharp[static_cast<size_t>(j) * columns];
+      for (int column : beside) {
+        if (row[column]) return true;
+      }
+      return false;
+    };
+    // Windows of rows around the creases, merged where they overlap or
+    // touch, each relaxed with its ends kept; rows past them stay as they
+    // are.
     int lo = -1, hi = -1, first = rows, last = -1;
+    bool gathered = false;
     for (int j = 1; j + 1 < rows; ++j) {
-      if (!TurnsSharply(c, j)) continue;
+      if (!creased_near(j)) continue;
+      if (!gathered) {
+        for (int r = 0; r < rows; ++r) {
+          c[r] = f[static_cast<size_t>(r) * columns + i];
+        }
+        gathered = true;
+      }
       const int window_lo = std::max(j - reach, 0);
       const int window_hi = std::min(j + reach, rows - 1);
       if (lo >= 0 && window_lo <= hi) {
@@ -114,11 +152,10 @@ void RelaxColumns(int columns, int rows, int passes,
       lo = window_lo;
       hi = window_hi;
       first = std::min(first, lo);
-      last = std::max(last, hi);
     }
     if (lo < 0) continue;
     RelaxWindow(lo, hi, passes, a, b);
-    last = std::max(last, hi);
+    last = hi;
     for (int j = first + 1; j < last; ++j) {
       f[static_cast<size_t>(j) * columns + i] = c[j];
     }

@@ -34,12 +34,14 @@ void GridNormals(const std::vector<Eigen::Vector3d>& p, int columns, int rows,
 void BoxFilter(int columns, int rows, std::vector<Eigen::Vector3d>* field,
                std::vector<Eigen::Vector3d>* scratch);
 
-// `passes` [1 2 1] / 4 passes along each column around its creases (rows
-// where it turns by more than 30 degrees): over the rows within passes + 4
-// of one, the window's end rows kept; the rest of the column is left as it
-// is. `a` and `b` hold `rows` points each.
+// `passes` [1 2 1] / 4 passes along each column around the creases (rows
+// where it, or a column up to 2 beside it, turns by more than 30 degrees):
+// over the rows within passes + 4 of one, the window's end rows kept; the
+// rest of the column is left as it is. `creased` holds a flag per point,
+// `a` and `b` `rows` points each.
 void RelaxColumns(int columns, int rows, int passes,
                   std::vector<Eigen::Vector3d>* field,
+                  std::vector<uint8_t>* creased,
                   std::vector<Eigen::Vector3d>* a,
                   std::vector<Eigen::Vector3d>* b);
 

@@ -52,11 +52,6 @@ struct BucklingParams {
   double elastic_compression = 0.05;
   double twist_gain = 1;     // scales the twist folds' height, 0..4
   int smoothing_passes = 1;  // 3 x 3 box passes over the displacement, 0..8
-  // Smooth the surface along each fine column (two rows' deviation): it
-  // rounds the coarse mesh's creases where an animation crushes a tube into
-  // an accordion, so the fine triangles do not chord across them
-  // (docs/algorithm.md, "Buckling of tubes").
-  bool relax_surface = true;
   // Folds displace across the tube's local axis (true) or along the smooth
   // surface's normal (the digest's reading of the paper); docs/algorithm.md,
   // "Buckling of tubes", says why radial is the default.

@@ -60,8 +60,11 @@ void BucklingMesh::CoarseNormals(absl::Span<const float> positions) {
     for (int k = 0; k < 3; ++k) n[k] *= scale;
   }
   // Phong's patch overshoots across a crease: from 30 degrees between two
-  // corners' normals to 60 it gives way to the flat triangle.
+  // corners' normals to 60 it gives way to the flat triangle. Per vertex
+  // the least of its triangles', interpolated over each triangle, so that
+  // the surface stays continuous across coarse edges.
   const double smooth_cos = std::cos(kPi / 6), crease_cos = std::cos(kPi / 3);
+  vertex_curved_.assign(coarse_normals_.size() / 3, 1.0);
   for (size_t f = 0; f < coarse_triangles_.size(); ++f) {
     double agree = 1;
     for (int k = 0; k < 3; ++k) {
@@ -71,8 +74,12 @@ void BucklingMesh::CoarseNormals(absl::Span<const float> positions) {
               .dot(Vertex(coarse_normals_,
                           coarse_welded_[coarse_triangles_[f][(k + 1) % 3]])));
     }
-    coarse_curved_[f] =
+    const double curved =
         std::clamp((agree - crease_cos) / (smooth_cos - crease_cos), 0.0, 1.0);
+    for (int32_t v : coarse_triangles_[f]) {
+      double& at = vertex_curved_[coarse_welded_[v]];
+      at = std::min(at, curved);
+    }
   }
 }
 
@@ -108,10 +115,8 @@ void BucklingMesh::SmoothSurface(int t, absl::Span<const float> positions) {
   }
   TubeGrid& g = grids_[t];
   MeasureAxialArcs(t);
-  if (params_.relax_surface) {
-    fine_grid::RelaxColumns(g.columns, g.rows, kRelaxPasses, &g.smooth,
-                            &g.column[0], &g.column[1]);
-  }
+  fine_grid::RelaxColumns(g.columns, g.rows, kRelaxPasses, &g.smooth,
+                          &g.creased, &g.column[0], &g.column[1]);
   // Outward: angle grows counter-clockwise about the axis, rows along it.
   // Radial folds need the smooth surface's normal at a few points only
   // (SmoothNormal).
@@ -185,8 +190,8 @@ void BucklingMesh::FoldDirections(int t) {
 // can make cross itself. Where the coarse animation has folded a column
 // back (the knee crushed into an accordion whose sheets face along the
 // axis), sheets share heights and a fold would push one through the next:
-// there the room is 0, rising to 1 over a primitive's rows either side. A
-// row step climbs when it runs within 60 degrees of the axis
+// there the room is 0, rising to 1 over a primitive's rows and columns
+// either side. A row step climbs when it runs within 60 degrees of the axis
 // (docs/algorithm.md, "Buckling of tubes").
 void BucklingMesh::FoldRoom(int t) {
   TubeGrid& g = grids_[t];
@@ -213,13 +218,33 @@ void BucklingMesh::FoldRoom(int t) {
   std::fill(since.begin(), since.end(), kCells);
   for (int j = g.rows - 1; j >= 0; --j) {
     const size_t row = static_cast<size_t>(j) * g.columns;
+    double least = 1;
     for (int i = 0; i < g.columns; ++i) {
       double& room = g.room[row + i];
       if (room == 0) since[i] = 0;
       room = std::min({room, static_cast<double>(since[i]),
                        static_cast<double>(kCells)}) /
              kCells;
+      least = std::min(least, room);
       ++since[i];
+    }
+    if (least >= 1) continue;  // room everywhere round this row
+    // Around the tube too: no more room than a column beside it has, plus
+    // 1 / kCells a column (twice round, each way, for the wrap).
+    double* room = &g.room[row];
+    constexpr double kStepAround = 1.0 / kCells;
+    for (int lap = 0; lap < 2; ++lap) {
+      room[0] = std::min(room[0], room[g.columns - 1] + kStepAround);
+      for (int i = 1; i < g.columns; ++i) {
+        room[i] = std::min(room[i], room[i - 1] + kStepAround);
+      }
+    }
+    for (int lap = 0; lap < 2; ++lap) {
+      room[g.columns - 1] =
+          std::min(room[g.columns - 1], room[0] + kStepAround);
+      for (int i = g.columns - 2; i >= 0; --i) {
+        room[i] = std::min(room[i], room[i + 1] + kStepAround);
+      }
     }
   }
 }
@@ -243,8 +268,10 @@ void BucklingMesh::PhongSurface(int t, absl::Span<const float> positions) {
       projected +=
           s.weights[k] * (flat - (flat - corner[k]).dot(normal[k]) * normal[k]);
     }
-    const int32_t under = g.fine_triangle[f];
-    const double curved = under >= 0 ? coarse_curved_[under] : 1.0;
+    double curved = 0;
+    for (int k = 0; k < 3; ++k) {
+      curved += s.weights[k] * vertex_curved_[coarse_welded_[s.vertices[k]]];
+    }
     g.smooth[f] = flat + kAlpha * curved * (projected - flat);
   }
 }

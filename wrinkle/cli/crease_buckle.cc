@@ -36,8 +36,8 @@ ABSL_FLAG(double, twist_gain, 1, "Scales the twist folds, 0..4.");
 ABSL_FLAG(int, smoothing_passes, 1, "Box filter passes, 0..8.");
 ABSL_FLAG(bool, digest_literal, false,
           "The digest's reconstruction: diamond depth times "
-          "clamp(1 - h/h0), no centre ridges, the lattice spline surface "
-          "(not relaxed across creases), folds along the normal.");
+          "clamp(1 - h/h0), no centre ridges, the lattice spline surface, "
+          "folds along the normal.");
 
 namespace crease {
 namespace {
@@ -54,7 +54,6 @@ BucklingParams ParamsFromFlags() {
     params.centre_ridges = false;
     params.smooth_surface = SmoothSurface::kLatticeSpline;
     params.radial_folds = false;
-    params.relax_surface = false;
   }
   return params;
 }
