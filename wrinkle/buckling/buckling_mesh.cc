@@ -106,6 +106,7 @@ absl::StatusOr<BucklingMesh> BucklingMesh::Create(
   mesh.num_coarse_vertices_ = topology.num_vertices();
   mesh.coarse_triangles_ = topology.triangles();
   mesh.coarse_welded_ = topology.weld_map();
+  mesh.coarse_corners_.resize(mesh.coarse_welded_.size());
   std::vector<bool> covered(topology.num_triangles(), false);
   for (size_t t = 0; t < tubes.size(); ++t) {
     absl::StatusOr<TubeLayout> layout =
@@ -220,7 +221,7 @@ int32_t BucklingMesh::FineVertex(int tube, int column, int row) const {
 void BucklingMesh::MeasureRest(int t, absl::Span<const float> rest_positions) {
   CoarseNormals(rest_positions);
   Evaluate(t, rest_positions);
-  SmoothSurface(t, rest_positions);
+  SmoothSurface(t);
   TubeGrid& g = grids_[t];
   g.rest_arc = g.axial_arc;
   const TubeLayout& l = layouts_[t];
@@ -263,7 +264,7 @@ absl::Status BucklingMesh::Update(absl::Span<const float> positions) {
   CoarseNormals(positions);
   for (int t = 0; t < static_cast<int>(grids_.size()); ++t) {
     Evaluate(t, positions);
-    SmoothSurface(t, positions);
+    SmoothSurface(t);
     std::fill(grids_[t].displacement.begin(), grids_[t].displacement.end(),
               Eigen::Vector3d::Zero());
     FoldDiamonds(t);

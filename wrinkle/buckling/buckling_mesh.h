@@ -118,9 +118,9 @@ class BucklingMesh {
   void CoarseNormals(absl::Span<const float> positions);
   void Evaluate(int t, absl::Span<const float> positions);
   void MeasureAxialArcs(int t);
-  void SmoothSurface(int t, absl::Span<const float> positions);
+  void SmoothSurface(int t);
   void SplineSurface(int t);
-  void PhongSurface(int t, absl::Span<const float> positions);
+  void PhongSurface(int t);
   // The smooth surface's unit normal at fine vertex (column, row).
   Eigen::Vector3d SmoothNormal(int t, int column, int row) const;
   void FoldDirections(int t);
@@ -148,6 +148,13 @@ class BucklingMesh {
   // Per welded coarse vertex, how far the Phong surface curves around it
   // (1: as Phong, 0: flat, beside a crease).
   std::vector<double> vertex_curved_;
+  // Per caller vertex, this frame: its position, unit smooth normal and
+  // vertex_curved_ (CoarseNormals), what PhongSurface reads.
+  struct CoarseCorner {
+    Eigen::Vector3d position, normal;
+    double curved = 1;
+  };
+  std::vector<CoarseCorner> coarse_corners_;
   std::vector<io::Triangle> triangles_;
   std::vector<float> uvs_, positions_, normals_;
   std::vector<int32_t> uncovered_triangles_;

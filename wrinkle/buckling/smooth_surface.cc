@@ -81,6 +81,12 @@ void BucklingMesh::CoarseNormals(absl::Span<const float> positions) {
       at = std::min(at, curved);
     }
   }
+  // Per caller vertex, what the Phong surface reads of it, in one place.
+  for (size_t v = 0; v < coarse_corners_.size(); ++v) {
+    const int32_t w = coarse_welded_[v];
+    coarse_corners_[v] = {Vertex(positions, static_cast<int32_t>(v)),
+                          Vertex(coarse_normals_, w), vertex_curved_[w]};
+  }
 }
 
 // The control lattice from the coarse positions, with one extrapolated row
@@ -107,9 +113,9 @@ void BucklingMesh::Evaluate(int t, absl::Span<const float> positions) {
 }
 
 // P_s and its normals.
-void BucklingMesh::SmoothSurface(int t, absl::Span<const float> positions) {
+void BucklingMesh::SmoothSurface(int t) {
   if (params_.smooth_surface == SmoothSurface::kPhongCoarse) {
-    PhongSurface(t, positions);
+    PhongSurface(t);
   } else {
     SplineSurface(t);
   }
@@ -251,28 +257,29 @@ void BucklingMesh::FoldRoom(int t) {
 
 // Phong tessellation (Boubekeur & Alexa 2008, alpha 3/4) of the coarse mesh
 // at each fine vertex.
-void BucklingMesh::PhongSurface(int t, absl::Span<const float> positions) {
+void BucklingMesh::PhongSurface(int t) {
   TubeGrid& g = grids_[t];
   const TubeLayout& l = layouts_[t];
   constexpr double kAlpha = 0.75;
   for (size_t f = 0; f < l.fine.size(); ++f) {
     const SurfacePoint& s = l.fine[f];
-    Eigen::Vector3d corner[3], normal[3], flat = Eigen::Vector3d::Zero();
-    for (int k = 0; k < 3; ++k) {
-      corner[k] = Vertex(positions, s.vertices[k]);
-      normal[k] = Vertex(coarse_normals_, coarse_welded_[s.vertices[k]]);
-      flat += s.weights[k] * corner[k];
-    }
-    Eigen::Vector3d projected = Eigen::Vector3d::Zero();
-    for (int k = 0; k < 3; ++k) {
-      projected +=
-          s.weights[k] * (flat - (flat - corner[k]).dot(normal[k]) * normal[k]);
-    }
+    const CoarseCorner* corner[3];
+    Eigen::Vector3d flat = Eigen::Vector3d::Zero();
     double curved = 0;
     for (int k = 0; k < 3; ++k) {
-      curved += s.weights[k] * vertex_curved_[coarse_welded_[s.vertices[k]]];
+      corner[k] = &coarse_corners_[s.vertices[k]];
+      flat += s.weights[k] * corner[k]->position;
+      curved += s.weights[k] * corner[k]->curved;
     }
-    g.smooth[f] = flat + kAlpha * curved * (projected - flat);
+    // The weights sum to 1: the mean of the projections onto the corners'
+    // tangent planes is the flat point less the mean offset along them.
+    Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 3; ++k) {
+      offset += s.weights[k] *
+                (flat - corner[k]->position).dot(corner[k]->normal) *
+                corner[k]->normal;
+    }
+    g.smooth[f] = flat - kAlpha * curved * offset;
   }
 }
 
