@@ -8,33 +8,16 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/heap_allocations.h"
 #include "wrinkle/buckling/buckling_mesh.h"
 #include "wrinkle/buckling/tube.h"
 #include "wrinkle/core/mesh.h"
 #include "wrinkle/core/synthetic_sheet.h"
-
-// Counts heap allocations so a test can check that Update makes none. GCC 12
-// cannot see that the replaced new and delete below pair malloc with free.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
 
 namespace crease {
 namespace {
@@ -191,11 +174,11 @@ TEST_F(BucklingKneeTest, UpdateAllocatesNothing) {
   absl::StatusOr<BucklingMesh> mesh =
       BucklingMesh::Create(*topology, rest, *tubes, {});
   ASSERT_TRUE(mesh.ok()) << mesh.status();
-  const long before = g_allocations.load();
+  const long before = testing::HeapAllocations();
   for (int frame = 0; frame < knee.num_frames(); ++frame) {
     ASSERT_TRUE(mesh->Update(knee.frames.Sample(frame)).ok());
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(testing::HeapAllocations() - before, 0);
 }
 
 // Where the knee is crushed into pleats that face along the leg, folds

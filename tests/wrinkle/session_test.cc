@@ -1,35 +1,17 @@
 #include "wrinkle/sca2015/session.h"
 
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/heap_allocations.h"
 #include "tests/testing/session_runner.h"
 #include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/sca2015/metrics.h"
-
-// Counts heap allocations so the test can check that ProcessFrame makes none.
-// GCC 12 cannot see that the replaced new and delete below pair malloc with
-// free.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
 
 namespace crease {
 namespace {
@@ -178,14 +160,14 @@ TEST(SessionTest, CompressionFieldAllocatesOnlyMaxflowsPoolEvery64Frames) {
   // Frames 0-2 warm up: the first max-flow call runs without search-tree reuse.
   for (int i = 0; i < 3; ++i)
     ASSERT_TRUE(session->ProcessFrame(frames[i]).ok());
-  const long before = g_allocations.load();
+  const long before = testing::HeapAllocations();
   for (int i = 3; i < kFrames; ++i) {
     ASSERT_TRUE(session->ProcessFrame(frames[i % kPeriod]).ok());
   }
   // libmaxflow frees its orphan pool on every 64th call and reallocates it (a
   // pool header and one block) on the next: 2 allocations per 64 frames,
   // nothing else.
-  EXPECT_LE(g_allocations.load() - before, 2 * (kFrames - 3) / 64);
+  EXPECT_LE(testing::HeapAllocations() - before, 2 * (kFrames - 3) / 64);
 }
 
 TEST(SessionTest, SteadyWrinklesDoNotAllocate) {
@@ -200,11 +182,12 @@ TEST(SessionTest, SteadyWrinklesDoNotAllocate) {
     ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
   ASSERT_GT(session->tracker().wrinkles().size(), 0u);
   ASSERT_EQ(session->tracker().births(), 0);
-  const long before = g_allocations.load();
+  const long before = testing::HeapAllocations();
   for (int i = 0; i < 20; ++i)
     ASSERT_TRUE(session->ProcessFrame(squeezed).ok());
   EXPECT_EQ(session->tracker().births(), 0);
-  EXPECT_LE(g_allocations.load() - before, 2);  // maxflow's pool, at most once
+  EXPECT_LE(testing::HeapAllocations() - before,
+            2);  // maxflow's pool, at most once
 }
 
 // Every bundled animation: labels for every frame, finite fields, and a graph

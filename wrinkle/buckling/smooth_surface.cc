@@ -17,6 +17,7 @@ namespace {
 
 using fine_grid::GridNormal;
 using fine_grid::GridNormals;
+using fine_grid::PackedPoint;
 using fine_grid::Wrap;
 
 constexpr double kPi = std::numbers::pi;
@@ -25,10 +26,6 @@ constexpr int kCells = kPrimitiveCells;
 constexpr int kStep = kCells / 2;
 // Passes smoothing the surface along its columns (RelaxColumns).
 constexpr int kRelaxPasses = 8;
-
-Eigen::Vector3d Vertex(absl::Span<const float> p, int32_t v) {
-  return fine_grid::PackedPoint(p, v);
-}
 
 // Catmull-Rom weights of the four taps around a point `q / kStep` of the way
 // from tap 1 to tap 2.
@@ -70,9 +67,10 @@ void BucklingMesh::CoarseNormals(absl::Span<const float> positions) {
     for (int k = 0; k < 3; ++k) {
       agree = std::min(
           agree,
-          Vertex(coarse_normals_, coarse_welded_[coarse_triangles_[f][k]])
-              .dot(Vertex(coarse_normals_,
-                          coarse_welded_[coarse_triangles_[f][(k + 1) % 3]])));
+          PackedPoint(coarse_normals_, coarse_welded_[coarse_triangles_[f][k]])
+              .dot(PackedPoint(
+                  coarse_normals_,
+                  coarse_welded_[coarse_triangles_[f][(k + 1) % 3]])));
     }
     const double curved =
         std::clamp((agree - crease_cos) / (smooth_cos - crease_cos), 0.0, 1.0);
@@ -84,8 +82,8 @@ void BucklingMesh::CoarseNormals(absl::Span<const float> positions) {
   // Per caller vertex, what the Phong surface reads of it, in one place.
   for (size_t v = 0; v < coarse_corners_.size(); ++v) {
     const int32_t w = coarse_welded_[v];
-    coarse_corners_[v] = {Vertex(positions, static_cast<int32_t>(v)),
-                          Vertex(coarse_normals_, w), vertex_curved_[w]};
+    coarse_corners_[v] = {PackedPoint(positions, static_cast<int32_t>(v)),
+                          PackedPoint(coarse_normals_, w), vertex_curved_[w]};
   }
 }
 
@@ -100,7 +98,7 @@ void BucklingMesh::Evaluate(int t, absl::Span<const float> positions) {
       const SurfacePoint& p = l.lattice[r * c + k];
       Eigen::Vector3d sum = Eigen::Vector3d::Zero();
       for (int m = 0; m < 3; ++m) {
-        sum += p.weights[m] * Vertex(positions, p.vertices[m]);
+        sum += p.weights[m] * PackedPoint(positions, p.vertices[m]);
       }
       g.lattice[(r + 1) * c + k] = sum;
     }
