@@ -7,6 +7,11 @@
 namespace crease {
 namespace {
 
+constexpr uint8_t kFar = 255;
+// Rings smoothed at most: further out than this many passes' reach changes
+// nothing the caller keeps.
+constexpr int kMaxRings = 255;
+
 // Each triangle's neighbours by corner, itself included, each once with the
 // number of corners it shares (3 for itself, 2 across an edge): the kernel
 // weighs the nearer more. CSR, built once (the topology is fixed for a
@@ -34,24 +39,27 @@ void BuildNeighbours(const MeshTopology& topology,
     scratch.neighbour_offsets.push_back(
         static_cast<int32_t>(scratch.neighbours.size()));
   }
-  // The per-frame lists never outgrow these: no allocation once warm.
+  // The per-frame lists never outgrow these: no allocation once warm. The
+  // pairs are written by index (no push_back), so they are sized here.
   scratch.targets.reserve(n);
+  scratch.tensors.resize(n);
   scratch.queue.reserve(n);
-  scratch.pair_offsets.reserve(static_cast<size_t>(n) + 1);
-  scratch.pair_faces.reserve(scratch.neighbours.size());
-  scratch.pair_weights.reserve(scratch.neighbours.size());
+  scratch.pair_offsets.resize(static_cast<size_t>(n) + 1);
+  scratch.pair_faces.resize(scratch.neighbours.size());
+  scratch.pair_weights.resize(scratch.neighbours.size());
 }
 
 // The triangles the passes must smooth so that those compressed beyond
 // `min_compression` (ring 0) end as if every triangle were smoothed: a
 // triangle r rings out reaches ring 0 only through r passes, so it is
 // smoothed in the first `passes` - r only. Into scratch.targets (those of
-// rings 0 .. passes - 1 with a direction, by index) and scratch.ring.
+// rings 0 .. passes - 1 with a direction, ring by ring: a pass smooths a
+// prefix of them), scratch.ring_ends (targets.size() after each ring) and
+// scratch.ring.
 void FindTargets(const MeshTopology& topology,
                  absl::Span<const StretchTensor> field, int passes,
                  double min_compression, FieldSmoothingScratch& scratch) {
   const int32_t n = topology.num_triangles();
-  constexpr uint8_t kFar = 255;
   scratch.ring.assign(n, kFar);
   scratch.queue.clear();
   for (int32_t f = 0; f < n; ++f) {
@@ -60,7 +68,7 @@ void FindTargets(const MeshTopology& topology,
       scratch.queue.push_back(f);
     }
   }
-  const int last_ring = std::min(passes - 1, kFar - 1);
+  const int last_ring = std::min(passes, kMaxRings) - 1;  // 0 .. 254
   for (size_t next = 0; next < scratch.queue.size(); ++next) {
     const int32_t f = scratch.queue[next];
     if (scratch.ring[f] >= last_ring) continue;
@@ -72,11 +80,18 @@ void FindTargets(const MeshTopology& topology,
       scratch.queue.push_back(g);
     }
   }
+  // The queue is in ring order; a Jacobi pass's result does not depend on
+  // the order its targets are visited in.
   scratch.targets.clear();
-  for (int32_t f = 0; f < n; ++f) {
-    if (scratch.weight[f] > 0.0 && scratch.ring[f] != kFar) {
-      scratch.targets.push_back(f);
-    }
+  scratch.ring_ends.assign(kMaxRings, 0);
+  for (int32_t f : scratch.queue) {
+    if (scratch.weight[f] > 0.0) scratch.targets.push_back(f);
+    scratch.ring_ends[scratch.ring[f]] =
+        static_cast<int32_t>(scratch.targets.size());
+  }
+  for (int r = 1; r < kMaxRings; ++r) {
+    scratch.ring_ends[r] =
+        std::max(scratch.ring_ends[r], scratch.ring_ends[r - 1]);
   }
 }
 
@@ -115,38 +130,47 @@ void SmoothFieldDirections(const MeshTopology& topology,
   // between passes): the passes then visit only those.
   const double min_cos =
       std::cos(params.crease_degrees * std::numbers::pi / 180.0);
-  scratch.pair_offsets.assign(1, 0);
-  scratch.pair_faces.clear();
-  scratch.pair_weights.clear();
-  for (int32_t f : scratch.targets) {
+  // Written by index without a branch on whether a neighbour pulls (which
+  // the branch predictor cannot guess): the slot is written either way and
+  // kept when it pulls.
+  int32_t pairs = 0;
+  scratch.pair_offsets[0] = 0;
+  for (size_t t = 0; t < scratch.targets.size(); ++t) {
+    const int32_t f = scratch.targets[t];
     const Eigen::Vector3d& normal = scratch.normal[f];
     for (int32_t k = scratch.neighbour_offsets[f];
          k < scratch.neighbour_offsets[f + 1]; ++k) {
       const int32_t g = scratch.neighbours[k];
-      if (scratch.weight[g] == 0.0 || normal.dot(scratch.normal[g]) < min_cos) {
-        continue;
-      }
-      scratch.pair_faces.push_back(g);
-      scratch.pair_weights.push_back(scratch.shared_corners[k] *
-                                     scratch.weight[g]);
+      scratch.pair_faces[pairs] = g;
+      scratch.pair_weights[pairs] =
+          scratch.shared_corners[k] * scratch.weight[g];
+      pairs += static_cast<int32_t>(scratch.weight[g] != 0.0) &
+               static_cast<int32_t>(normal.dot(scratch.normal[g]) >= min_cos);
     }
-    scratch.pair_offsets.push_back(
-        static_cast<int32_t>(scratch.pair_faces.size()));
+    scratch.pair_offsets[t + 1] = pairs;
   }
+  int32_t smoothed = 0;  // the targets the pass before wrote
   for (int pass = 0; pass < params.passes; ++pass) {
     // Jacobi: every target reads the pass before's directions.
     if (pass == 0) {
       for (int32_t f = 0; f < n; ++f)
         scratch.compression_dir[f] = field[f].compression_dir;
     } else {
-      for (int32_t f : scratch.targets)
+      for (int32_t t = 0; t < smoothed; ++t) {
+        const int32_t f = scratch.targets[t];
         scratch.compression_dir[f] = field[f].compression_dir;
+      }
     }
-    for (size_t t = 0; t < scratch.targets.size(); ++t) {
-      const int32_t f = scratch.targets[t];
-      // Further out than this pass can still carry to ring 0.
-      if (scratch.ring[f] > params.passes - 1 - pass) continue;
-      const LocalFrame& frame = frames[f];
+    // The rings this pass can still carry to ring 0.
+    const int last_ring = params.passes - 1 - pass;
+    smoothed = last_ring < kMaxRings
+                   ? scratch.ring_ends[last_ring]
+                   : static_cast<int32_t>(scratch.targets.size());
+    // Two loops, each tensor summed, then each main axis: the axes' chains
+    // of square roots overlap across targets instead of waiting on each
+    // target's sum.
+    for (int32_t t = 0; t < smoothed; ++t) {
+      const LocalFrame& frame = frames[scratch.targets[t]];
       // The 2D structure tensor [xx xy; xy yy] in f's frame.
       double xx = 0, xy = 0, yy = 0;
       for (int32_t k = scratch.pair_offsets[t]; k < scratch.pair_offsets[t + 1];
@@ -161,6 +185,11 @@ void SmoothFieldDirections(const MeshTopology& topology,
         xy += w * x * y;
         yy += w * y * y;
       }
+      scratch.tensors[t] = {xx, xy, yy};
+    }
+    for (int32_t t = 0; t < smoothed; ++t) {
+      const int32_t f = scratch.targets[t];
+      const auto [xx, xy, yy] = scratch.tensors[t];
       // The main axis of the symmetric 2x2 tensor, without trigonometry:
       // (xy, l - xx) or (l - yy, xy) for its larger eigenvalue l, whichever
       // is the longer (the other vanishes when the tensor is diagonal).
@@ -173,6 +202,7 @@ void SmoothFieldDirections(const MeshTopology& topology,
       const double length = axis.norm();
       if (!(length > 0)) continue;  // no direction: the triangle's own stays
       axis /= length;
+      const LocalFrame& frame = frames[f];
       const Eigen::Vector3d compression_dir =
           axis.x() * frame.x_axis + axis.y() * frame.y_axis;
       if (!compression_dir.allFinite()) continue;

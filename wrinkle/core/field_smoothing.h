@@ -1,6 +1,7 @@
 #ifndef CREASE_WRINKLE_CORE_FIELD_SMOOTHING_H_
 #define CREASE_WRINKLE_CORE_FIELD_SMOOTHING_H_
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -26,7 +27,10 @@ struct FieldSmoothingScratch {
   std::vector<Eigen::Vector3d> compression_dir;  // the previous pass's
   std::vector<double> weight;                    // per triangle
   std::vector<Eigen::Vector3d> normal;           // per triangle
-  std::vector<int32_t> targets;                  // the triangles smoothed
+  std::vector<int32_t> targets;    // the triangles smoothed, ring by ring
+  std::vector<int32_t> ring_ends;  // targets.size() after each ring
+  // Per target, a pass's structure tensor: xx, xy, yy in its frame.
+  std::vector<std::array<double, 3>> tensors;
   std::vector<uint8_t> ring;   // rings out from one compressed past the bound
   std::vector<int32_t> queue;  // FindTargets' breadth-first search
   // Each triangle's neighbours by corner, itself included, and the corners
@@ -34,7 +38,8 @@ struct FieldSmoothingScratch {
   // use.
   std::vector<int32_t> neighbour_offsets, neighbours;
   std::vector<uint8_t> shared_corners;
-  // Per target, this frame: the neighbours that pull it, and how much.
+  // Per target, this frame: the neighbours that pull it, and how much (sized
+  // for every neighbour of every triangle, filled to pair_offsets[targets]).
   std::vector<int32_t> pair_offsets, pair_faces;
   std::vector<double> pair_weights;
 };
