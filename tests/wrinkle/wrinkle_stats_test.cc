@@ -191,6 +191,51 @@ TEST(NeighbourAngleTest, MiddlesAndTheAnglesOfNearPairsOnly) {
   EXPECT_NEAR(sum.median_neighbour_angle, 30.0, 1e-6);  // of 0 0 0 60 60 60
 }
 
+// Folds in a ring around a tube (a sleeve's arcs at a bend) are parallel on
+// the cloth, yet their tangents at two points of the tube differ in 3D by the
+// angle around the tube between them. Carried into one tangent plane by the
+// least rotation between the normals, they agree: exactly, as on any
+// developable surface, and at a crease between two planes.
+TEST(NeighbourAngleTest, WithinTheClothRingsAroundATubeAreParallel) {
+  constexpr double kDegree = std::numbers::pi / 180.0;
+  const auto normal = [](double azimuth) {
+    return Eigen::Vector3d(std::cos(azimuth), std::sin(azimuth), 0.0);
+  };
+  // Along the ring at `azimuth`, tilted towards the tube's axis by `pitch`.
+  const auto tangent = [](double azimuth, double pitch) {
+    return Eigen::Vector3d(-std::sin(azimuth) * std::cos(pitch),
+                           std::cos(azimuth) * std::cos(pitch),
+                           std::sin(pitch));
+  };
+  const double apart = 50 * kDegree;
+  const double in_3d =
+      std::acos(std::abs(tangent(0, 0).dot(tangent(apart, 0))));
+  EXPECT_NEAR(in_3d / kDegree, 50.0, 1e-9);
+  EXPECT_NEAR(InClothAngleDegrees(tangent(0, 0), normal(0), tangent(apart, 0),
+                                  normal(apart)),
+              0.0, 1e-6);
+  // A ring against a helix climbing at 30 degrees: 30 on the cloth, from
+  // either side, with either sign of either tangent.
+  EXPECT_NEAR(InClothAngleDegrees(tangent(0, 0), normal(0),
+                                  tangent(apart, 30 * kDegree), normal(apart)),
+              30.0, 1e-6);
+  EXPECT_NEAR(InClothAngleDegrees(-tangent(apart, 30 * kDegree), normal(apart),
+                                  tangent(0, 0), normal(0)),
+              30.0, 1e-6);
+  // Two planes meeting at 40 degrees on the x axis: along the crease on both
+  // is parallel; along it on one and across it on the other is square.
+  const Eigen::Vector3d up(0, 0, 1);
+  const Eigen::Vector3d tilted(0, -std::sin(40 * kDegree),
+                               std::cos(40 * kDegree));
+  const Eigen::Vector3d across_tilted = tilted.cross(Eigen::Vector3d::UnitX());
+  EXPECT_NEAR(InClothAngleDegrees(Eigen::Vector3d::UnitX(), up,
+                                  Eigen::Vector3d::UnitX(), tilted),
+              0.0, 1e-6);
+  EXPECT_NEAR(
+      InClothAngleDegrees(Eigen::Vector3d::UnitX(), up, across_tilted, tilted),
+      90.0, 1e-6);
+}
+
 TEST(SharpestTurnTest, StraightLAndArcAgainstTheirAngles) {
   const Eigen::Vector3d o(0, 0, 0), x(1, 0, 0), xy(1, 1, 0);
   // Straight, sampled unevenly and with repeated points: no turn.
@@ -359,6 +404,8 @@ struct TargetCase {
   const char* name;
   double min_length_relative;  // median path length / diagonal
   double min_lifetime;         // median, frames
+  // Median over seeds 1-3 of the neighbour angle within the cloth, degrees.
+  double max_neighbour_angle;
 };
 
 class BundledTargetsTest : public ::testing::TestWithParam<TargetCase> {};
@@ -386,6 +433,8 @@ TEST_P(BundledTargetsTest, FewLongLastingFolds) {
                  std::to_string(s.median_neighbour_angle));
   RecordProperty("median_neighbour_angle_same_side",
                  std::to_string(s.median_neighbour_angle_same_side));
+  RecordProperty("median_neighbour_angle_in_cloth",
+                 std::to_string(s.median_neighbour_angle_in_cloth));
   EXPECT_GT(s.wrinkles_per_100_triangles, 0.2);
   EXPECT_LE(s.wrinkles_per_100_triangles, 4.0);
   EXPECT_GE(s.median_segments, 4);
@@ -407,8 +456,9 @@ TEST_P(BundledTargetsTest, FewLongLastingFolds) {
 TEST_P(BundledTargetsTest, NeighboursRunTogether) {
   const io::Animation anim = testing::LoadBundled(GetParam().name);
   double angle[2] = {0, 0};
+  double in_cloth = 0;
   for (bool families : {false, true}) {
-    std::vector<double> angles;
+    std::vector<double> angles, in_cloth_angles;
     for (uint64_t seed : {1, 2, 3}) {
       SessionParams params;
       params.wrinkles.seed = seed;
@@ -416,6 +466,7 @@ TEST_P(BundledTargetsTest, NeighboursRunTogether) {
         params.field_smoothing.passes = 0;
         params.wrinkles.tracing.max_turn_degrees = 180.0;
         params.wrinkles.family_spacing_widths = 0.0;
+        params.wrinkles.align_where_compressed = false;
       }
       WrinkleStatistics stats;
       const auto session = testing::RunSessionTo(
@@ -424,16 +475,24 @@ TEST_P(BundledTargetsTest, NeighboursRunTogether) {
           });
       ASSERT_NE(session, nullptr);
       angles.push_back(stats.Summary().median_neighbour_angle_same_side);
+      in_cloth_angles.push_back(
+          stats.Summary().median_neighbour_angle_in_cloth);
     }
     std::sort(angles.begin(), angles.end());
     angle[families] = angles[1];
+    std::sort(in_cloth_angles.begin(), in_cloth_angles.end());
+    if (families) in_cloth = in_cloth_angles[1];
   }
   RecordProperty("same_side_angle_raw_field", std::to_string(angle[0]));
   RecordProperty("same_side_angle_families", std::to_string(angle[1]));
-  // Measured (medians of seeds 1-3): Fox 41 -> 23 degrees, knee 31 -> 21,
-  // Cesium Man 37 -> 33.
+  RecordProperty("in_cloth_angle_families", std::to_string(in_cloth));
+  // Measured (medians of seeds 1-3): Fox 41 -> 15 degrees, knee 31 -> 16,
+  // Cesium Man 37 -> 30; within the cloth 12, 9 and 15.
   EXPECT_LT(angle[1], angle[0] - 3.0);
   EXPECT_LE(angle[1], 35.0);
+  // The targets, on the angle within the cloth (the 3D one also
+  // counts how far round a limb two parallel folds' middles lie).
+  EXPECT_LE(in_cloth, GetParam().max_neighbour_angle);
 }
 
 // Paths smoothed every frame (WrinkleParams::smooth_each_frame) turn less
@@ -451,6 +510,7 @@ TEST(SmoothEachFrameTest, BundledPathsTurnLessSharply) {
       params.field_smoothing.passes = 0;
       params.wrinkles.tracing.max_turn_degrees = 180.0;
       params.wrinkles.family_spacing_widths = 0.0;
+      params.wrinkles.align_where_compressed = false;
       params.wrinkles.smooth_each_frame = smooth;
       WrinkleStatistics stats;
       const auto session = testing::RunSessionTo(
@@ -468,9 +528,9 @@ TEST(SmoothEachFrameTest, BundledPathsTurnLessSharply) {
 
 INSTANTIATE_TEST_SUITE_P(
     Data, BundledTargetsTest,
-    ::testing::Values(TargetCase{"fox_walk", 0.06, 15},
-                      TargetCase{"cloth_pants_knee", 0.06, 20},
-                      TargetCase{"cesiumman_walk", 0.06, 20}),
+    ::testing::Values(TargetCase{"fox_walk", 0.06, 15, 20},
+                      TargetCase{"cloth_pants_knee", 0.06, 20, 20},
+                      TargetCase{"cesiumman_walk", 0.06, 20, 25}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

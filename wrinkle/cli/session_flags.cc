@@ -52,6 +52,10 @@ ABSL_FLAG(double, family_spacing_widths, 2.0,
           "A fold seeded at a compression peak brings siblings this many of "
           "its widths apart across it, while the cloth is compressed (0: "
           "none).");
+ABSL_FLAG(bool, align_where_compressed, true,
+          "The persistence solve turns wrinkles towards the field only where "
+          "the cloth is compressed, from the keep threshold (none) to tau "
+          "(full) (false: everywhere alike, as the papers' Eq. 5.2).");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 
 namespace crease::cli {
@@ -72,6 +76,8 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
       absl::GetFlag(FLAGS_length_weight);
   params.wrinkles.join_gap_widths = absl::GetFlag(FLAGS_join_gap_widths);
   params.wrinkles.smooth_each_frame = absl::GetFlag(FLAGS_smooth_each_frame);
+  params.wrinkles.align_where_compressed =
+      absl::GetFlag(FLAGS_align_where_compressed);
   params.wrinkles.seed_spacing_across =
       absl::GetFlag(FLAGS_seed_spacing_across);
   params.field_smoothing.passes = absl::GetFlag(FLAGS_field_smoothing_passes);

@@ -66,12 +66,25 @@ struct NormalEquations {
   }
 };
 
-// Term 1: alpha ((p_{i+1} - p_i) . e_i)^2 with p = pbar + delta g.
+// The alignment term's weight on a segment in a triangle compressed by c
+// (PersistenceParams::align_from, align_full).
+double AlignmentWeight(const PersistenceParams& params, double c) {
+  const double span = params.align_full - params.align_from;
+  if (!(span > 0)) return params.alpha;
+  const double x = std::clamp((c - params.align_from) / span, 0.0, 1.0);
+  return params.alpha * x * x * (3.0 - 2.0 * x);
+}
+
+// Term 1: alpha_i ((p_{i+1} - p_i) . e_i)^2 with p = pbar + delta g.
 void AddAlignmentTerm(const SurfaceFrame& surface, const WrinklePath& path,
-                      double alpha, NormalEquations& system) {
+                      const PersistenceParams& params,
+                      NormalEquations& system) {
   PersistenceScratch& scratch = system.scratch;
   for (int i = 0; i + 1 < static_cast<int>(path.points.size()); ++i) {
-    const Eigen::Vector3d& e = surface.field[path.faces[i]].compression_dir;
+    const StretchTensor& field = surface.field[path.faces[i]];
+    const double alpha = AlignmentWeight(params, field.compression);
+    if (alpha == 0.0) continue;
+    const Eigen::Vector3d& e = field.compression_dir;
     const double b0 = scratch.direction[i].dot(e) * system.inv_scale;
     const double b1 = scratch.direction[i + 1].dot(e) * system.inv_scale;
     const double c = (scratch.previous[i + 1] - scratch.previous[i]).dot(e) *
@@ -190,7 +203,7 @@ void SolvePersistence(const SurfaceFrame& surface,
   scratch.rhs.assign(n, 0.0);
   // Term 2: (t_i - tbar_i)^2.
   for (int i = 0; i < n; ++i) system.Add(i, i, 1.0);
-  AddAlignmentTerm(surface, *path, params.alpha, system);
+  AddAlignmentTerm(surface, *path, params, system);
   if (params.length_weight > 0) {
     AddLengthTerm(n, params.length_weight, system);
   }

@@ -11,6 +11,15 @@ namespace crease {
 
 struct PersistenceParams {
   double alpha = 0.4;  // weight of the alignment term of Eq. 5.2
+  // The alignment term's weight on a segment rises with its triangle's
+  // compression c, a smoothstep from 0 at c = align_from to alpha at c =
+  // align_full: where the cloth is not compressed the field's direction is
+  // noise, and a wrinkle there keeps its course instead of turning to it
+  // (docs/algorithm.md, "Persistence"). align_full <= align_from: alpha on
+  // every segment (Eq. 5.2 as printed). The tracker sets them to its keep
+  // threshold and tau.
+  double align_from = 0.0;
+  double align_full = 0.0;
   // Weight of our segment-length term (docs/algorithm.md, "Persistence"); 0:
   // Eq. 5.2 as printed.
   double length_weight = 1.0;
@@ -44,12 +53,13 @@ struct PersistenceScratch {
 };
 
 // Minimises Eq. 5.2 over the path's t's on the current frame:
-//   alpha sum ((p_{i+1} - p_i) . e_i)^2 + sum (t_i - tbar_i)^2
+//   sum alpha_i ((p_{i+1} - p_i) . e_i)^2 + sum (t_i - tbar_i)^2
 //   + sum |lap(p)_i - lap(pbar)_i|^2,
-// with pbar the previous t's evaluated on the *current* mesh (so rigid motion
-// moves nothing) and ghost points at the ends. Consecutive points at the same
-// mesh vertex are tied to move as one. A banded (half-bandwidth 2) LDL^T solve;
-// t may leave [0, 1].
+// with alpha_i = alpha ramped by segment i's compression (align_from,
+// align_full), pbar the previous t's evaluated on the *current* mesh (so rigid
+// motion moves nothing) and ghost points at the ends. Consecutive points at the
+// same mesh vertex are tied to move as one. A banded (half-bandwidth 2) LDL^T
+// solve; t may leave [0, 1].
 void SolvePersistence(const SurfaceFrame& surface,
                       const PersistenceParams& params,
                       PersistenceScratch& scratch, WrinklePath* path);

@@ -1,5 +1,7 @@
 #include "wrinkle/sca2015/wrinkle_stats.h"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -96,6 +98,20 @@ std::optional<double> SharpestTurnDegrees(
     to_next -= left;
   }
   return sharpest * 180.0 / std::numbers::pi;
+}
+
+double InClothAngleDegrees(const Eigen::Vector3d& tangent_a,
+                           const Eigen::Vector3d& normal_a,
+                           const Eigen::Vector3d& tangent_b,
+                           const Eigen::Vector3d& normal_b) {
+  // b's tangent carried into a's tangent plane by the least rotation that
+  // takes b's normal to a's.
+  const Eigen::Vector3d carried =
+      Eigen::Quaterniond::FromTwoVectors(normal_b, normal_a) * tangent_b;
+  const double norms = tangent_a.norm() * carried.norm();
+  if (!(norms > 0)) return 90.0;
+  const double c = std::min(1.0, std::abs(tangent_a.dot(carried)) / norms);
+  return std::acos(c) * 180.0 / std::numbers::pi;
 }
 
 std::optional<MidPoint> ArcLengthMiddle(
@@ -235,6 +251,9 @@ void WrinkleStatistics::AddNeighbourAngles(
       neighbour_angles_.push_back(angle);
       if (middles_[a].normal.dot(middles_[b].normal) >= same_side_cos) {
         neighbour_angles_same_side_.push_back(angle);
+        neighbour_angles_in_cloth_.push_back(
+            InClothAngleDegrees(middles_[a].tangent, middles_[a].normal,
+                                middles_[b].tangent, middles_[b].normal));
       }
     }
   }
@@ -272,6 +291,7 @@ WrinkleStatsSummary WrinkleStatistics::Summary() const {
   s.median_neighbour_angle_same_side = Median(neighbour_angles_same_side_);
   s.neighbour_pairs_same_side =
       static_cast<int>(neighbour_angles_same_side_.size());
+  s.median_neighbour_angle_in_cloth = Median(neighbour_angles_in_cloth_);
   s.median_lifetime = Median(lifetimes_);
   s.ended = static_cast<int>(lifetimes_.size());
   s.births = births_;

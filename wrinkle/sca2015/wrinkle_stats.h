@@ -51,6 +51,11 @@ struct WrinkleStatsSummary {
   // happen to lie near in space.
   double median_neighbour_angle_same_side = 0;
   int neighbour_pairs_same_side = 0;
+  // The same pairs' angle within the cloth (InClothAngleDegrees): one
+  // tangent carried into the other's tangent plane first. Two folds in a
+  // ring round a sleeve are parallel on the cloth, but their tangents differ
+  // in 3D by how far round the sleeve their middles lie; this counts 0.
+  double median_neighbour_angle_in_cloth = 0;
   // Median lifetime in frames of the wrinkles that died before the last frame
   // (those alive at the end have not finished their lives; one joined into
   // another has not died); 0 if none died.
@@ -85,6 +90,15 @@ struct MidPoint {
   Eigen::Vector3d point, tangent;
   size_t index = 0;  // the refined point that starts the chord it lies on
 };
+// The unsigned angle in degrees (0-90) between tangent a at a point with
+// normal a and tangent b at one with normal b, on the cloth: b carried into
+// a's tangent plane by the least rotation taking normal b to normal a (exact
+// for two planes meeting on a crease and round a cylinder; the normals must
+// not be opposite). 90 for a zero tangent.
+double InClothAngleDegrees(const Eigen::Vector3d& tangent_a,
+                           const Eigen::Vector3d& normal_a,
+                           const Eigen::Vector3d& tangent_b,
+                           const Eigen::Vector3d& normal_b);
 std::optional<MidPoint> ArcLengthMiddle(
     const std::vector<RefinedPoint>& refined);
 
@@ -143,6 +157,7 @@ class WrinkleStatistics {
   std::vector<double> segments_, lengths_, mid_widths_, sharpest_turns_;
   std::vector<double> sharpest_turns_in_cloth_;
   std::vector<double> neighbour_angles_, neighbour_angles_same_side_;
+  std::vector<double> neighbour_angles_in_cloth_;
   struct Middle {  // scratch: one wrinkle's middle this frame
     Eigen::Vector3d point, tangent, normal;
     double width;

@@ -90,9 +90,16 @@ void WrinkleTracker::RetraceFromScratch(const SurfaceFrame& surface) {
 
 void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
   max_length_update_ = 0;
+  PersistenceParams persistence = params_.persistence;
+  if (params_.align_where_compressed) {
+    // The alignment rises with the compression as a wrinkle's strength does
+    // (CompressionStrength): from the keep threshold to tau.
+    persistence.align_from = params_.tracing.KeepThreshold();
+    persistence.align_full = params_.tracing.tau;
+  }
   for (WrinklePath& path : paths_) {
     ++path.age;
-    EvolvePath(surface, params_.persistence, persistence_scratch_, &path);
+    EvolvePath(surface, persistence, persistence_scratch_, &path);
     if (params_.smooth_each_frame) {
       SmoothPath(surface, params_.tracing.smoothing_step, &path);
     }

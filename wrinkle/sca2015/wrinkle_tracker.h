@@ -80,6 +80,12 @@ struct WrinkleParams {
   // threshold shows only as much as its compression warrants, and fades with
   // it instead of standing at half its height on cloth that has relaxed.
   bool strength_from_compression = true;
+  // The persistence solve turns a segment towards its triangle's field
+  // direction only as far as that triangle is compressed: not at all at the
+  // keep threshold or below (where the direction is noise), fully from tau,
+  // a smoothstep between (PersistenceParams::align_from, align_full). false:
+  // the same weight everywhere, as the papers' Eq. 5.2.
+  bool align_where_compressed = true;
   // The fold's cross-section holds the slack of the compressed band it stands
   // for (docs/algorithm.md, "Shape"): the band's extent across the fold
   // times (c - 1), the band being the compressed triangles it crosses, shared
