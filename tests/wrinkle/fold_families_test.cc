@@ -142,6 +142,52 @@ TEST(FieldSmoothingTest, NoisyDirectionsOfOneRegionAlign) {
   EXPECT_EQ(scene->field[0].compression, 1.0);
 }
 
+// Only the triangles a wrinkle may follow (compressed beyond the threshold)
+// need their smoothed directions. With `rings` = passes - 1 they end exactly
+// as if every triangle were smoothed; with 0 rings only they change, pulled
+// by their neighbours' own directions.
+TEST(FieldSmoothingTest,
+     RingsAroundTheFollowedTrianglesAreSmoothedAsFarAsAsked) {
+  auto scene = Sheet(10, /*fold=*/false);
+  ASSERT_NE(scene, nullptr);
+  SplitMix64 rng(11);
+  const int faces = scene->topology.num_triangles();
+  constexpr double kThreshold = 1.3;
+  for (int32_t f = 0; f < faces; ++f) {
+    const double angle = (rng.Uniform() * 60.0 - 30.0) * kDegree;
+    const Eigen::Vector3d dir(std::cos(angle), 0, std::sin(angle));
+    const Eigen::Vector3d c = scene->Centroid(f);
+    const bool patch =
+        std::abs(c.x() - 0.5) < 0.15 && std::abs(c.z() - 0.5) < 0.15;
+    scene->field[f] = Compressed(patch ? 1.5 : 1.1, dir, scene->Normal(f));
+  }
+  const std::vector<StretchTensor> raw = scene->field;
+  const auto smoothed = [&](double threshold, int rings) {
+    std::vector<StretchTensor> field = raw;
+    FieldSmoothingParams params;
+    params.rings = rings;
+    FieldSmoothingScratch scratch;
+    SmoothFieldDirections(scene->topology, scene->frames, scene->edge_matrices,
+                          params, threshold, scratch, absl::MakeSpan(field));
+    return field;
+  };
+  const std::vector<StretchTensor> everywhere = smoothed(1.0, 0);
+  const std::vector<StretchTensor> all_rings = smoothed(kThreshold, 3);
+  const std::vector<StretchTensor> no_rings = smoothed(kThreshold, 0);
+  int followed = 0, differ = 0;
+  for (int32_t f = 0; f < faces; ++f) {
+    if (raw[f].compression > kThreshold) {
+      ++followed;
+      EXPECT_EQ(all_rings[f].compression_dir, everywhere[f].compression_dir);
+      differ += no_rings[f].compression_dir != everywhere[f].compression_dir;
+    } else {
+      EXPECT_EQ(no_rings[f].compression_dir, raw[f].compression_dir);
+    }
+  }
+  EXPECT_GT(followed, 10);
+  EXPECT_GT(differ, 0);  // the rings matter: the test can fail
+}
+
 // A sheet folded 90 degrees: compressed across the crease line on the flat
 // half (along z) and along it on the upturned half (along x). Each half
 // keeps its own direction up to the crease; without the crease rule, the

@@ -45,6 +45,10 @@ ABSL_FLAG(int, field_smoothing_passes, 4,
           "Passes smoothing the compression field's directions over "
           "neighbouring compressed triangles before wrinkles follow them (0: "
           "one direction per triangle, as the papers).");
+ABSL_FLAG(int, field_smoothing_rings, 1,
+          "Rings of neighbours around the triangles wrinkles may follow whose "
+          "directions are smoothed too (at most the passes - 1); further ones "
+          "pull with their own.");
 ABSL_FLAG(double, max_turn_degrees, 12.0,
           "A traced wrinkle turns at most this much from one triangle to the "
           "next (180: as the field says).");
@@ -81,6 +85,7 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
   params.wrinkles.seed_spacing_across =
       absl::GetFlag(FLAGS_seed_spacing_across);
   params.field_smoothing.passes = absl::GetFlag(FLAGS_field_smoothing_passes);
+  params.field_smoothing.rings = absl::GetFlag(FLAGS_field_smoothing_rings);
   params.wrinkles.tracing.max_turn_degrees =
       absl::GetFlag(FLAGS_max_turn_degrees);
   params.wrinkles.family_spacing_widths =

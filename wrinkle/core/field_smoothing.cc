@@ -49,15 +49,16 @@ void BuildNeighbours(const MeshTopology& topology,
   scratch.pair_weights.resize(scratch.neighbours.size());
 }
 
-// The triangles the passes must smooth so that those compressed beyond
-// `min_compression` (ring 0) end as if every triangle were smoothed: a
-// triangle r rings out reaches ring 0 only through r passes, so it is
-// smoothed in the first `passes` - r only. Into scratch.targets (those of
-// rings 0 .. passes - 1 with a direction, ring by ring: a pass smooths a
-// prefix of them), scratch.ring_ends (targets.size() after each ring) and
+// The triangles the passes smooth: those compressed beyond
+// `min_compression` (ring 0) and the `rings` rings of corner neighbours
+// around them (at most passes - 1). A triangle r rings out reaches ring 0
+// only through r passes, so it is smoothed in the first `passes` - r only;
+// with rings = passes - 1, ring 0 ends as if every triangle were smoothed.
+// Into scratch.targets (those with a direction, ring by ring: a pass smooths
+// a prefix of them), scratch.ring_ends (targets.size() after each ring) and
 // scratch.ring.
 void FindTargets(const MeshTopology& topology,
-                 absl::Span<const StretchTensor> field, int passes,
+                 absl::Span<const StretchTensor> field, int passes, int rings,
                  double min_compression, FieldSmoothingScratch& scratch) {
   const int32_t n = topology.num_triangles();
   scratch.ring.assign(n, kFar);
@@ -68,7 +69,8 @@ void FindTargets(const MeshTopology& topology,
       scratch.queue.push_back(f);
     }
   }
-  const int last_ring = std::min(passes, kMaxRings) - 1;  // 0 .. 254
+  const int last_ring =
+      std::clamp(std::min(passes - 1, rings), 0, kMaxRings - 1);
   for (size_t next = 0; next < scratch.queue.size(); ++next) {
     const int32_t f = scratch.queue[next];
     if (scratch.ring[f] >= last_ring) continue;
@@ -125,7 +127,8 @@ void SmoothFieldDirections(const MeshTopology& topology,
             ? (t.compression - 1.0) * (1.0 - t.lambda_min / t.lambda_max) * area
             : 0.0;
   }
-  FindTargets(topology, field, params.passes, min_compression, scratch);
+  FindTargets(topology, field, params.passes, params.rings, min_compression,
+              scratch);
   // Each target's pulling neighbours, once a frame (the creases do not move
   // between passes): the passes then visit only those.
   const double min_cos =

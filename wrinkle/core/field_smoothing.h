@@ -17,6 +17,13 @@ struct FieldSmoothingParams {
   // Jacobi passes over each triangle's corner-sharing neighbours; 0: the raw
   // field, one direction per coarse triangle as the papers have it.
   int passes = 4;
+  // Rings of corner neighbours around the triangles a wrinkle may follow
+  // that are smoothed too (at most passes - 1: all that can reach them);
+  // triangles further out pull with their own directions. 1 costs a fifth
+  // less than smoothing all that reach them (passes - 1) and changes no
+  // statistic beyond the seeds' spread (docs/algorithm.md, "Fold
+  // families").
+  int rings = 1;
   // Neighbours whose planes meet the triangle's at more than this are on the
   // other side of a crease (a collar, a hem, the model's own fold) and are
   // left out.
