@@ -39,14 +39,16 @@ void BuildNeighbours(const MeshTopology& topology,
     scratch.neighbour_offsets.push_back(
         static_cast<int32_t>(scratch.neighbours.size()));
   }
-  // The per-frame lists never outgrow these: no allocation once warm. The
-  // pairs are written by index (no push_back), so they are sized here.
+  // The per-frame lists never outgrow these: no allocation once warm.
   scratch.targets.reserve(n);
-  scratch.tensors.resize(n);
+  scratch.tensors.reserve(n);
   scratch.queue.reserve(n);
-  scratch.pair_offsets.resize(static_cast<size_t>(n) + 1);
-  scratch.pair_faces.resize(scratch.neighbours.size());
-  scratch.pair_weights.resize(scratch.neighbours.size());
+  scratch.pair_offsets.reserve(static_cast<size_t>(n) + 1);
+  // Left uninitialised (not value-initialised as a vector's resize would):
+  // a frame writes only its pulling pairs, so a large mesh with few
+  // compressed triangles touches, and keeps resident, only those pages.
+  scratch.pair_faces.reset(new int32_t[scratch.neighbours.size()]);
+  scratch.pair_weights.reset(new double[scratch.neighbours.size()]);
 }
 
 // The triangles the passes smooth: those compressed beyond
@@ -133,6 +135,8 @@ void SmoothFieldDirections(const MeshTopology& topology,
   // between passes): the passes then visit only those.
   const double min_cos =
       std::cos(params.crease_degrees * std::numbers::pi / 180.0);
+  scratch.pair_offsets.resize(scratch.targets.size() + 1);
+  scratch.tensors.resize(scratch.targets.size());
   // Written by index without a branch on whether a neighbour pulls (which
   // the branch predictor cannot guess): the slot is written either way and
   // kept when it pulls.

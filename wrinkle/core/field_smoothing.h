@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -45,10 +46,12 @@ struct FieldSmoothingScratch {
   // use.
   std::vector<int32_t> neighbour_offsets, neighbours;
   std::vector<uint8_t> shared_corners;
-  // Per target, this frame: the neighbours that pull it, and how much (sized
-  // for every neighbour of every triangle, filled to pair_offsets[targets]).
-  std::vector<int32_t> pair_offsets, pair_faces;
-  std::vector<double> pair_weights;
+  // Per target, this frame: the neighbours that pull it, and how much, from
+  // pair_offsets[t] to pair_offsets[t + 1] (the arrays hold a slot for every
+  // neighbour of every triangle; SmoothFieldDirections writes them by index).
+  std::vector<int32_t> pair_offsets;
+  std::unique_ptr<int32_t[]> pair_faces;
+  std::unique_ptr<double[]> pair_weights;
 };
 
 // Replaces the directions of every non-degenerate triangle of `field`
