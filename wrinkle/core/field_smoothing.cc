@@ -41,7 +41,6 @@ void BuildNeighbours(const MeshTopology& topology,
   }
   // The per-frame lists never outgrow these: no allocation once warm.
   scratch.targets.reserve(n);
-  scratch.tensors.reserve(n);
   scratch.queue.reserve(n);
   scratch.pair_offsets.reserve(static_cast<size_t>(n) + 1);
   // Left uninitialised (not value-initialised as a vector's resize would):
@@ -136,7 +135,6 @@ void SmoothFieldDirections(const MeshTopology& topology,
   const double min_cos =
       std::cos(params.crease_degrees * std::numbers::pi / 180.0);
   scratch.pair_offsets.resize(scratch.targets.size() + 1);
-  scratch.tensors.resize(scratch.targets.size());
   // Written by index without a branch on whether a neighbour pulls (which
   // the branch predictor cannot guess): the slot is written either way and
   // kept when it pulls.
@@ -173,11 +171,9 @@ void SmoothFieldDirections(const MeshTopology& topology,
     smoothed = last_ring < kMaxRings
                    ? scratch.ring_ends[last_ring]
                    : static_cast<int32_t>(scratch.targets.size());
-    // Two loops, each tensor summed, then each main axis: the axes' chains
-    // of square roots overlap across targets instead of waiting on each
-    // target's sum.
     for (int32_t t = 0; t < smoothed; ++t) {
-      const LocalFrame& frame = frames[scratch.targets[t]];
+      const int32_t f = scratch.targets[t];
+      const LocalFrame& frame = frames[f];
       // The 2D structure tensor [xx xy; xy yy] in f's frame.
       double xx = 0, xy = 0, yy = 0;
       for (int32_t k = scratch.pair_offsets[t]; k < scratch.pair_offsets[t + 1];
@@ -192,11 +188,6 @@ void SmoothFieldDirections(const MeshTopology& topology,
         xy += w * x * y;
         yy += w * y * y;
       }
-      scratch.tensors[t] = {xx, xy, yy};
-    }
-    for (int32_t t = 0; t < smoothed; ++t) {
-      const int32_t f = scratch.targets[t];
-      const auto [xx, xy, yy] = scratch.tensors[t];
       // The main axis of the symmetric 2x2 tensor, without trigonometry:
       // (xy, l - xx) or (l - yy, xy) for its larger eigenvalue l, whichever
       // is the longer (the other vanishes when the tensor is diagonal).
@@ -209,7 +200,6 @@ void SmoothFieldDirections(const MeshTopology& topology,
       const double length = axis.norm();
       if (!(length > 0)) continue;  // no direction: the triangle's own stays
       axis /= length;
-      const LocalFrame& frame = frames[f];
       const Eigen::Vector3d compression_dir =
           axis.x() * frame.x_axis + axis.y() * frame.y_axis;
       if (!compression_dir.allFinite()) continue;

@@ -1,7 +1,6 @@
 #ifndef CREASE_WRINKLE_CORE_FIELD_SMOOTHING_H_
 #define CREASE_WRINKLE_CORE_FIELD_SMOOTHING_H_
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -37,8 +36,6 @@ struct FieldSmoothingScratch {
   std::vector<Eigen::Vector3d> normal;           // per triangle
   std::vector<int32_t> targets;    // the triangles smoothed, ring by ring
   std::vector<int32_t> ring_ends;  // targets.size() after each ring
-  // Per target, a pass's structure tensor: xx, xy, yy in its frame.
-  std::vector<std::array<double, 3>> tensors;
   std::vector<uint8_t> ring;   // rings out from one compressed past the bound
   std::vector<int32_t> queue;  // FindTargets' breadth-first search
   // Each triangle's neighbours by corner, itself included, and the corners

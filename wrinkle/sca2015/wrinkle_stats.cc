@@ -1,7 +1,6 @@
 #include "wrinkle/sca2015/wrinkle_stats.h"
 
 #include <Eigen/Geometry>
-
 #include <algorithm>
 #include <cmath>
 #include <numbers>
