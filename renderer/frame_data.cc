@@ -192,9 +192,10 @@ void AppendWrinklePoints(absl::Span<const RefinedPoint> refined,
   for (size_t i = 0; i < n; ++i) {
     const RefinedPoint& r = refined[i];
     const Eigen::Vector3d s = WrinkleBisector(refined, i);
-    out->points.push_back(
-        {static_cast<float>(r.position.x()), static_cast<float>(r.position.y()),
-         static_cast<float>(r.position.z()), static_cast<float>(r.width)});
+    out->points.push_back({static_cast<float>(r.position.x()),
+                           static_cast<float>(r.position.y()),
+                           static_cast<float>(r.position.z()),
+                           static_cast<float>(SupportWidth(r))});
     // Level of detail: the height (so the offset and the normal bend) fades
     // in with the width on screen; the shaders filter what is left.
     const float fade = LevelOfDetailFade(screen.WidthPixels(r), target);
@@ -208,7 +209,7 @@ void AppendWrinklePoints(absl::Span<const RefinedPoint> refined,
       const Eigen::Vector3d mid = 0.5 * (r.position + next.position);
       const double reach =
           0.5 * ((next.position - r.position).norm() +
-                 std::max(r.width, next.width)) +
+                 std::max(SupportWidth(r), SupportWidth(next))) +
           std::max(out->reach.back(), screen.FootprintReach(next));
       // A hair larger, so rounding never skips a point on the boundary.
       bounds = {static_cast<float>(mid.x()), static_cast<float>(mid.y()),

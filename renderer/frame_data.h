@@ -91,7 +91,8 @@ struct WrinkleBuffers {
   // where they are the wrinkle's own ends, else -1: the lookup falls back to
   // the nearer real end when a point is in no segment's cell.
   std::vector<std::array<int32_t, 4>> ranges;
-  // Texture unit 6 (a buffer texture): refined point xyz + full width.
+  // Texture unit 6 (a buffer texture): refined point xyz + the profile's full
+  // support (SupportWidth: sqrt(3) times the fold's width).
   std::vector<std::array<float, 4>> points;
   // Texture unit 7: the bisector direction at the point (the mean of its
   // segments' directions; Eq. 7.1's s) + height.

@@ -148,6 +148,10 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
   g.height_range = glGetUniformLocation(g.program.get(), "u_height_range");
   g.green = glGetUniformLocation(g.program.get(), "u_green");
   g.size_uniform = glGetUniformLocation(g.program.get(), "u_size");
+  // A constant of the encoding: set once, kept by the program.
+  glProgramUniform1f(g.program.get(),
+                     glGetUniformLocation(g.program.get(), "u_height_zero"),
+                     kHeightZeroFraction);
   g.gpu_paths = target_work == TargetWork::kCompute ||
                 (target_work == TargetWork::kAuto && gl::OnHardwareGpu());
   if (g.gpu_paths) {
@@ -166,6 +170,8 @@ absl::StatusOr<std::unique_ptr<UvMapRenderer>> UvMapRenderer::Create(
     g.shade_height_range = glGetUniformLocation(shade, "u_height_range");
     g.shade_green = glGetUniformLocation(shade, "u_green");
     g.shade_size = glGetUniformLocation(shade, "u_size");
+    glProgramUniform1f(shade, glGetUniformLocation(shade, "u_height_zero"),
+                       kHeightZeroFraction);
     GLuint name = 0;
     glCreateFramebuffers(1, &name);
     g.id_framebuffer = gl::Framebuffer(name);
@@ -365,8 +371,9 @@ void UvMapRenderer::MakeBase(const RenderMesh& mesh,
   g.held_base = nullptr;  // the targets get the undilated draw
   ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
   g.triangle_ranges.UploadStorage(1, g.wrinkle_data.triangle_ranges);
-  // Uncovered texels: a flat normal with alpha 0, height 0.
-  const float flat[4] = {128 / 255.0f, 128 / 255.0f, 1, 0}, zero[4] = {};
+  // Uncovered texels: a flat normal with alpha 0, the surface's height.
+  const float flat[4] = {128 / 255.0f, 128 / 255.0f, 1, 0},
+              zero[4] = {kHeightZeroFraction, 0, 0, 0};
   glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, flat);
   glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, zero);
   glDrawArrays(GL_TRIANGLES, 0,
@@ -622,9 +629,9 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   const float height_range =
       options.height_range > 0.0f
           ? options.height_range
-          : (wrinkles != nullptr
-                 ? 2.0f * static_cast<float>(wrinkles->min_width)
-                 : 1.0f);
+          : (wrinkles != nullptr ? kDefaultHeightRangeOfMinWidth *
+                                       static_cast<float>(wrinkles->min_width)
+                                 : 1.0f);
   glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
   glViewport(0, 0, options.size, options.size);
   glDisable(GL_DEPTH_TEST);
@@ -655,6 +662,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
   lap(&times.draw_us);
   ReadMaps(options.size, out);
   out->height_range = height_range;
+  out->height_zero = kHeightZero;
   lap(&times.read_us);
   if (g.gpu_paths) {
     if (wrinkles != nullptr) RefillAroundReachedTriangles(out);

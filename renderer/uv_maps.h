@@ -26,8 +26,9 @@ struct UvMapOptions {
   // Texels grown around every UV island, so bilinear and mip-mapped
   // sampling near a seam reads the island's own values, not the clear.
   int dilate_texels = 4;
-  // Heights (model units) the height map's full scale stands for; 0: twice
-  // the wrinkles' L_min (FrameWrinkles::min_width), fixed for a session.
+  // Heights (model units) the height map's full scale stands for; 0:
+  // kDefaultHeightRangeOfMinWidth x the wrinkles' L_min
+  // (FrameWrinkles::min_width), fixed for a session.
   float height_range = 0.0f;
   // A triangle a wrinkle reaches is cut into up to this many pieces per edge
   // and only the pieces a wrinkle reaches run the lookup (uv_map_pieces.h);
@@ -42,15 +43,28 @@ struct UvMapOptions {
   bool prune_lookups = true;
 };
 
+// The height map's stored value for the smooth surface: a ninth of full
+// scale, so the shoulders' valleys beside each ridge (at most 0.13 of its
+// height deep) are kept, not clamped. Height = (value - kHeightZero) / 65535
+// x height_range.
+inline constexpr uint16_t kHeightZero = 7282;  // round(65535 / 9)
+inline constexpr float kHeightZeroFraction = kHeightZero / 65535.0f;
+// The default height_range in L_min: 2 L_min above the surface (every height
+// of the bundled sets; heights are at most about a half-width), a quarter
+// below.
+inline constexpr float kDefaultHeightRangeOfMinWidth = 2.25f;
+
 // One frame's maps, rows top to bottom (the top row is v = 1).
 struct UvMaps {
   int size = 0;
   // Tangent-space unit normals, linear RGB = 0.5 n + 0.5 (flat: 128 128 255),
   // alpha 255 where a triangle or the dilation covers the texel, else 0.
   image::RgbaImage normal;
-  // Wrinkle height above the smooth surface, 0..65535 for 0..height_range.
+  // Wrinkle height above the smooth surface: (value - height_zero) / 65535 x
+  // height_range model units.
   std::vector<uint16_t> height;
-  float height_range = 0.0f;  // model units at 65535
+  float height_range = 0.0f;  // model units over the full scale
+  uint16_t height_zero = kHeightZero;
 };
 
 // Per triangle corner, the unit tangent along +u in the tangent plane of the

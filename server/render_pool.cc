@@ -108,6 +108,7 @@ struct Completion {
         EncodedUvMaps encoded;
         encoded.size = uv_maps->size;
         encoded.height_range = uv_maps->height_range;
+        encoded.height_zero = uv_maps->height_zero;
         encoded.normal_map = *std::move(normal_map);
         encoded.height_map = *std::move(height_map);
         outcome.uv_maps = std::move(encoded);

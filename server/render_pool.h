@@ -51,6 +51,7 @@ struct EncodedUvMaps {
   int size = 0;
   std::string normal_map, height_map;
   float height_range = 0;
+  int height_zero = 0;
 };
 
 struct RenderOutcome {

@@ -175,6 +175,7 @@ void ServedSession::AddRenderings(RenderOutcome outcome,
   maps->set_normal_map(std::move(encoded.normal_map));
   maps->set_height_map(std::move(encoded.height_map));
   maps->set_height_range(encoded.height_range);
+  maps->set_height_zero(static_cast<uint32_t>(encoded.height_zero));
   timings->set_uv_maps_ms(outcome.uv_maps_ms);
 }
 

@@ -14,6 +14,7 @@ layout(location = 1) out float out_height;
 // mesh's bounds): the footprint margin is capped there, as the lists allow.
 uniform float u_reach;
 uniform float u_height_range;  // model units at full scale
+uniform float u_height_zero;   // the smooth surface, a fraction of full scale
 uniform float u_green;         // 1: +Y (glTF), -1: -Y (Unreal)
 uniform float u_size;          // texels per side
 
@@ -49,5 +50,5 @@ void main() {
     }
   }
   ShadeTexel(list, position, normal, tangent, dpdx, dpdy, u_reach,
-             u_height_range, u_green, out_normal, out_height);
+             u_height_range, u_height_zero, u_green, out_normal, out_height);
 }

@@ -10,6 +10,7 @@ layout(rgba8, binding = 2) writeonly uniform image2D u_normal_map;
 layout(r16, binding = 3) writeonly uniform image2D u_height_map;
 uniform float u_reach;         // as uv_map.frag's
 uniform float u_height_range;
+uniform float u_height_zero;
 uniform float u_green;
 uniform float u_size;
 void main() {
@@ -29,7 +30,7 @@ void main() {
   vec4 normal_out;
   float height_out;
   ShadeTexel(list, position, normal, tangent, dpdx, dpdy, u_reach,
-             u_height_range, u_green, normal_out, height_out);
+             u_height_range, u_height_zero, u_green, normal_out, height_out);
   imageStore(u_normal_map, p, normal_out);
   imageStore(u_height_map, p, vec4(height_out));
 }

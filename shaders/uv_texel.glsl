@@ -78,11 +78,14 @@ bool TexelInputs(int triangle, vec2 window, float size, out vec3 position,
 
 // One texel's maps from its inputs (TexelInputs' or the rasteriser's) and
 // its wrinkle list: the filtered normal in the tangent frame as stored
-// (0.5 n + 0.5, alpha 1) and the height over `height_range`. `reach` caps the
-// footprint margin; `green` is 1 (+Y) or -1 (-Y).
+// (0.5 n + 0.5, alpha 1) and the height, stored as height_zero + height /
+// height_range (height_zero: the smooth surface's level, a fraction of full
+// scale; valleys beside the ridges go below it). `reach` caps the footprint
+// margin; `green` is 1 (+Y) or -1 (-Y).
 void ShadeTexel(ivec4 list, vec3 position, vec3 normal, vec4 tangent,
                 vec3 dpdx, vec3 dpdy, float reach, float height_range,
-                float green, out vec4 normal_out, out float height_out) {
+                float height_zero, float green, out vec4 normal_out,
+                out float height_out) {
   vec3 n = normalize(normal);
   vec3 t = tangent.xyz - dot(tangent.xyz, n) * n;
   t = dot(t, t) > 1e-20 ? normalize(t) : normalize(cross(n, abs(n.x) < 0.9
@@ -95,18 +98,18 @@ void ShadeTexel(ivec4 list, vec3 position, vec3 normal, vec4 tangent,
   // with the footprint's margin (at most a texel), so it can differ from
   // WrinkleOffset's only where a segment that far past its reach is nearer.
   ShadingSums sums = NoShading();
-  float height = 0.0;
+  float crest = 0.0, valley = 0.0;
   int r = list.x;
   do {  // see kLoopNote (wrinkle_field.glsl)
-    float line_distance, width, crest;
+    float line_distance, width, top;
     vec3 dir;
     if (r >= list.x + list.y ||
         !WrinkleAcross(r, position, n, margin, line_distance, dir, width,
-                       crest))
+                       top))
       continue;
-    height = max(height, OffsetAtDistance(line_distance * line_distance,
-                                          width, crest));
-    AddWrinkleShading(line_distance, dir, width, crest, position,
+    CombineOffset(OffsetAtDistance(line_distance * line_distance, width, top),
+                  crest, valley);
+    AddWrinkleShading(line_distance, dir, width, top, position,
                       position, n, dpdx, dpdy, sums);
   } while (++r < list.x + list.y);
   vec4 nx, ny, nz;
@@ -117,5 +120,5 @@ void ShadeTexel(ivec4 list, vec3 position, vec3 normal, vec4 tangent,
   vec3 m = len > 1e-12 ? mean_normal / len : n;
   vec3 tangent_space = vec3(dot(m, t), green * dot(m, b), dot(m, n));
   normal_out = vec4(0.5 * tangent_space + 0.5, 1.0);
-  height_out = clamp(height / height_range, 0.0, 1.0);
+  height_out = clamp(height_zero + (crest + valley) / height_range, 0.0, 1.0);
 }

@@ -5,7 +5,7 @@
 // offset into `ranges`, how many, how many of those (listed first) displace
 // the surface, padding; each range is [first, last] refined points of one
 // wrinkle near the triangle and the wrinkle's own ends among them (else -1);
-// points carry xyz + width, frames the bisector normal s + height; both are
+// points carry xyz + support width (SupportWidth), frames the bisector normal s + height; both are
 // buffer textures (texelFetch), which llvmpipe reads faster than SSBOs.
 layout(std430, binding = 1) readonly buffer TriangleRanges {
   ivec4 triangle_ranges[];
@@ -68,10 +68,11 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
   return best_d2;
 }
 
-// Largest offset over ranges [first, first + count) at surface point p: the
-// displacement (max blending). Heights arrive faded by the level of detail.
+// The offset over ranges [first, first + count) at surface point p
+// (CombineOffset: the highest crest plus the deepest valley). Heights arrive
+// faded by the level of detail.
 float WrinkleOffset(int first, int count, vec3 p) {
-  float best = 0.0;
+  float crest = 0.0, valley = 0.0;
   int r = first;
   do {  // see kLoopNote
     if (r >= first + count) continue;
@@ -81,9 +82,9 @@ float WrinkleOffset(int first, int count, vec3 p) {
     vec3 q;
     float width, height;
     float d2 = ProjectOntoWrinkle(ranges[r], p, 0.0, q, width, height);
-    best = max(best, OffsetAtDistance(d2, width, height));
+    CombineOffset(OffsetAtDistance(d2, width, height), crest, valley);
   } while (++r < first + count);
-  return best;
+  return crest + valley;
 }
 
 // Range r as seen from surface point p (normal n): false when it cannot reach
@@ -135,26 +136,6 @@ bool WrinkleReaches(int first, int count, vec3 p, vec3 center, vec3 n,
   return false;
 }
 
-// Integrals from 0 to t (odd in t, in half-widths) of the unit profile P (the
-// profile at h = 1), of P^2 and of P'^2: box filtering any of them over an
-// interval is a difference of two of these, exactly.
-float ProfileArea(float t) {
-  float a = min(abs(t), 1.0), b = 1.0 - a;
-  float v = a <= 1.0 / 3.0 ? a - a * a * a : 4.0 / 9.0 - 0.5 * b * b * b;
-  return sign(t) * v;
-}
-float ProfileSquareArea(float t) {
-  float a = min(abs(t), 1.0), b = 1.0 - a;
-  float v = a <= 1.0 / 3.0 ? a - 2.0 * a * a * a + 1.8 * a * a * a * a * a
-                           : 44.0 / 135.0 - 0.45 * b * b * b * b * b;
-  return sign(t) * v;
-}
-float SlopeSquareArea(float t) {
-  float a = min(abs(t), 1.0), b = 1.0 - a;
-  float v = a <= 1.0 / 3.0 ? 12.0 * a * a * a : 4.0 / 3.0 - 3.0 * b * b * b;
-  return sign(t) * v;
-}
-
 // How much a wrinkle's flanks darken the ambient light at most, for a wrinkle
 // as high as its half-width (see docs/algorithm.md, "Flank occlusion").
 const float kFlankOcclusion = 0.3;
@@ -166,10 +147,11 @@ const float kFlankOcclusion = 0.3;
 // kept as three vec4s, one per component).
 const int kSlices = 4;
 
-// The unit profile's quantities at t: P, and the integrals of P, P^2, P'^2.
+// The unit profile's quantities at t: P, and the integrals of the envelope,
+// P^2 and P'^2 (profile_shared.h).
 vec4 ProfileIntegrals(float t) {
-  return vec4(WrinkleProfile(t, 1.0), ProfileArea(t), ProfileSquareArea(t),
-              SlopeSquareArea(t));
+  return vec4(WrinkleProfile(t, 1.0), WrinkleEnvelopeArea(t),
+              WrinkleProfileSquareArea(t), WrinkleSlopeSquareArea(t));
 }
 
 // The wrinkles over ranges [first, first + count) as a pixel sees them. Per
@@ -215,23 +197,25 @@ void AddWrinkleShading(float line_distance, vec3 dir, float width,
   vec4 b0 = ProfileIntegrals(t - e), b1 = ProfileIntegrals(t - 0.5 * e),
        b2 = ProfileIntegrals(t), b3 = ProfileIntegrals(t + 0.5 * e),
        b4 = ProfileIntegrals(t + e);
-  // Rows: P, and the integrals of P, P^2, P'^2; one slice per lane.
+  // Rows: P, and the integrals of the envelope, P^2, P'^2; one slice a lane.
   mat4 lo = transpose(mat4(b0, b1, b2, b3));
   mat4 hi = transpose(mat4(b1, b2, b3, b4));
-  vec4 slice_p = (hi[1] - lo[1]) * inv;
   vec4 s = k * (hi[0] - lo[0]) * inv;
   vec4 s2 = k * k * (hi[3] - lo[3]) * inv;
-  vec4 weight = height * slice_p;
+  // Weights: the envelope's mean (never negative), times the height.
+  vec4 weight = height * (hi[1] - lo[1]) * inv;
   vec4 scale = weight * inversesqrt(1.0 + max(s2, s * s));
   sums.x += scale * (n.x - s * dir.x);
   sums.y += scale * (n.y - s * dir.y);
   sums.z += scale * (n.z - s * dir.z);
   sums.weight += weight;
-  float mean_p = (b4.y - b0.y) / (2.0 * e);
+  float mean_p =
+      (WrinkleProfileArea(t + e) - WrinkleProfileArea(t - e)) / (2.0 * e);
   float mean_p2 = (b4.z - b0.z) / (2.0 * e);
-  // Flanks: 4 P (1 - P) is 0 on the crest and at the foot, 1 halfway down.
-  sums.occlusion *=
-      1.0 - kFlankOcclusion * min(k, 1.0) * 4.0 * (mean_p - mean_p2);
+  // Flanks: 4 P (1 - P) is 0 on the crest and at the foot, 1 halfway down;
+  // the shoulders' valleys (P < 0) are not darkened by it.
+  sums.occlusion *= 1.0 - kFlankOcclusion * min(k, 1.0) * 4.0 *
+                              max(mean_p - mean_p2, 0.0);
 }
 
 // The blended mean normal per slice (n where no wrinkle reached) and the

@@ -140,9 +140,11 @@ int ExpectOffsetsAgreeAlongSharedEdges(const Session& session,
         const Eigen::Vector3f p = a + (b - a) * (i / 16.0f);
         const float mine = OffsetAt(buffers, static_cast<int>(f), p);
         const float theirs = OffsetAt(buffers, g, p);
-        EXPECT_NEAR(mine, theirs, 1e-6f + 1e-3f * std::max(mine, theirs))
+        EXPECT_NEAR(mine, theirs,
+                    1e-6f + 1e-3f * std::max(std::abs(mine), std::abs(theirs)))
             << what << ": triangles " << f << ", " << g << " at " << i << "/16";
-        if (std::abs(mine - theirs) > 1e-6f + 1e-3f * std::max(mine, theirs)) {
+        if (std::abs(mine - theirs) >
+            1e-6f + 1e-3f * std::max(std::abs(mine), std::abs(theirs))) {
           return edges_checked;
         }
       }
@@ -228,7 +230,7 @@ void ExpectListsLoseNothing(bool lists_from_points) {
           // Against every wrinkle as drawn (its points thinned).
           const float all = OffsetOfAllWrinkles(buffers, buffers.thinned, p);
           lifted += all > 0;
-          ASSERT_NEAR(listed, all, 1e-6f + 1e-4f * all)
+          ASSERT_NEAR(listed, all, 1e-6f + 1e-4f * std::abs(all))
               << "frame " << frame << " triangle " << f << " at " << i << ","
               << j;
         }
@@ -305,13 +307,14 @@ TEST(WrinkleBuffersTest, ListsKeepCurvedWrinklesAndTheirBluntEnds) {
         const float all = OffsetOfAllWrinkles(buffers, buffers.thinned, p);
         lifted += all > 0;
         ASSERT_NEAR(OffsetAt(buffers, static_cast<int>(f), p), all,
-                    1e-6f + 1e-4f * all)
+                    1e-6f + 1e-4f * std::abs(all))
             << "triangle " << f << " at " << i << "," << j;
       }
     }
   }
   EXPECT_GT(lifted, 300);
-  // A third of a width from each end point, past it: P(2/3) = h / 6, from
+  // A third of a width from each end point, past it: at t = 2 / (3 sqrt(3))
+  // of the support, P = (1 - u)^2 (1 - 3u) h with u = 4/27, from
   // the triangle that holds the point.
   for (const Eigen::Vector3f& past :
        {Eigen::Vector3f(0.3f - kWidth / 3, 0.3f, 0),
@@ -331,7 +334,10 @@ TEST(WrinkleBuffersTest, ListsKeepCurvedWrinklesAndTheirBluntEnds) {
         offset = OffsetAt(buffers, static_cast<int>(f), past);
       }
     }
-    EXPECT_NEAR(offset, kHeight / 6, 0.01 * kHeight) << past.transpose();
+    constexpr double u = 4.0 / 27;
+    EXPECT_NEAR(offset, kHeight * (1 - u) * (1 - u) * (1 - 3 * u),
+                0.01 * kHeight)
+        << past.transpose();
   }
 }
 

@@ -208,17 +208,36 @@ TEST_F(FrameRendererTest, WrinklesChangeOnlyTheirNeighbourhoodAndOpenNoHoles) {
   EXPECT_GT(stats.tessellated_triangles, 10);
   SaveTestImage(*plain, "pants36_plain");
   SaveTestImage(*wrinkled, "pants36_wrinkled");
-  int changed = 0, holes = 0;
+  // A pixel the plain mesh covers, and every pixel within 2 of it: inside
+  // the outline, where the shoulders' valleys (at most 0.13 of a fold's
+  // height deep, under a pixel here) cannot pull the outline in.
+  auto inside = [&](int x, int y) {
+    for (int dy = -2; dy <= 2; ++dy) {
+      for (int dx = -2; dx <= 2; ++dx) {
+        const int u = x + dx, v = y + dy;
+        if (u < 0 || v < 0 || u >= plain->width || v >= plain->height ||
+            IsBackground(*plain, u, v)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  };
+  int changed = 0, holes = 0, outline_moved = 0;
   for (int y = 0; y < plain->height; ++y) {
     for (int x = 0; x < plain->width; ++x) {
       if (plain->At(x, y) != wrinkled->At(x, y)) ++changed;
-      if (!IsBackground(*plain, x, y) && IsBackground(*wrinkled, x, y)) ++holes;
+      if (IsBackground(*plain, x, y) || !IsBackground(*wrinkled, x, y)) {
+        continue;
+      }
+      ++(inside(x, y) ? holes : outline_moved);
     }
   }
   EXPECT_GT(changed, 100);
-  // Wrinkles bulge outwards: nothing the plain mesh covers may turn to
-  // background.
+  // No crack: nothing inside the plain mesh's outline turns to background
+  // (patches meet watertight, and valleys are shallow).
   EXPECT_EQ(holes, 0);
+  RecordProperty("outline_pixels_pulled_in", outline_moved);
   // Triangles no wrinkle reaches render exactly as without wrinkles: the
   // image's top rows (the thigh, still straight) are identical.
   for (int y = 0; y < plain->height / 4; ++y) {

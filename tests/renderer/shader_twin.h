@@ -62,11 +62,12 @@ inline float RangeOffset(const WrinkleBuffers& b,
 }
 
 // The twin of WrinkleOffset (offset only) as the evaluation stage calls it:
-// over the triangle's displacing ranges.
+// over the triangle's displacing ranges: the highest crest plus the deepest
+// valley.
 inline float OffsetAt(const WrinkleBuffers& b, int triangle,
                       const Eigen::Vector3f& p) {
   const auto list = b.triangle_ranges[triangle];
-  float best = 0;
+  float crest = 0, valley = 0;
   for (int r = list[0]; r < list[0] + list[2]; ++r) {
     const float offset = RangeOffset(b, b.ranges[r], p);
     // The range's bounding sphere (which the shaders test first) holds
@@ -75,23 +76,26 @@ inline float OffsetAt(const WrinkleBuffers& b, int triangle,
     const float reach =
         Eigen::Vector3f(p - Eigen::Vector3f(bounds.data())).norm();
     EXPECT_TRUE(offset == 0 || reach <= bounds[3]) << reach << " " << bounds[3];
-    best = std::max(best, offset);
+    crest = std::max(crest, offset);
+    valley = std::min(valley, offset);
   }
-  return best;
+  return crest + valley;
 }
 
 // Brute force: every displacing wrinkle, whole, for any p.
 inline float OffsetOfAllWrinkles(const WrinkleBuffers& b,
                                  const FrameWrinkles& wrinkles,
                                  const Eigen::Vector3f& p) {
-  float best = 0;
+  float crest = 0, valley = 0;
   for (size_t w = 0; w < b.displaced.size(); ++w) {
     if (!b.displaced[w]) continue;
     const int32_t first = wrinkles.point_offsets[w],
                   last = wrinkles.point_offsets[w + 1] - 1;
-    best = std::max(best, RangeOffset(b, {first, last, first, last}, p));
+    const float offset = RangeOffset(b, {first, last, first, last}, p);
+    crest = std::max(crest, offset);
+    valley = std::min(valley, offset);
   }
-  return best;
+  return crest + valley;
 }
 
 }  // namespace crease::renderer

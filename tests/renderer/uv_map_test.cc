@@ -498,8 +498,9 @@ TEST_F(UvMapTest, SqueezedSheetMapsAreTheWrinklesHeightAndItsGradient) {
   ASSERT_TRUE(uv_renderer_->Render(mesh, &wrinkles, options, &maps).ok());
   ASSERT_EQ(maps.size, 256);
   auto height = [&](int x, int row) {
-    return maps.height[static_cast<size_t>(row) * 256 + x] / 65535.0f *
-           maps.height_range;
+    return (maps.height[static_cast<size_t>(row) * 256 + x] -
+            maps.height_zero) /
+           65535.0f * maps.height_range;
   };
   float max_height = 0;
   int flat = 0, zero = 0, checked = 0;
@@ -577,20 +578,22 @@ TEST_F(UvMapTest, PiecesKeepCurvedWrinklesAndTheirBluntEnds) {
                   << SaveUvMapDifference("blunt_curved_pieces", expected,
                                          actual);
   }
-  // Each end's cap: a third of a width from the end point, past it, the
-  // profile is two thirds of the way down (P(2/3) = h / 6).
+  // Each end's cap: a third of a width from the end point, past it, at
+  // t = 2 / (3 sqrt(3)) of the support: P = (1 - u)^2 (1 - 3u) h, u = 4/27.
   auto height_at = [&](const UvMaps& maps, double x, double z) {
     const int col = static_cast<int>(x * 256),
               row = static_cast<int>((1 - z) * 256);
-    return maps.height[static_cast<size_t>(row) * 256 + col] / 65535.0 *
-           maps.height_range;
+    return (maps.height[static_cast<size_t>(row) * 256 + col] -
+            maps.height_zero) /
+           65535.0 * maps.height_range;
   };
   for (const Eigen::Vector3d& past :
        {Eigen::Vector3d(0.3 - kWidth / 3, 0, 0.3),
         Eigen::Vector3d(0.3 - kWidth / 3, 0, 0.7),
         Eigen::Vector3d(0.72, 0, 0.2 - kWidth / 3),
         Eigen::Vector3d(0.72, 0, 0.8 + kWidth / 3)}) {
-    EXPECT_NEAR(height_at(actual, past.x(), past.z()), kHeight / 6,
+    EXPECT_NEAR(height_at(actual, past.x(), past.z()),
+                kHeight * (1 - 4.0 / 27) * (1 - 4.0 / 27) * (1 - 12.0 / 27),
                 0.25 * kHeight)
         << past.transpose();
   }

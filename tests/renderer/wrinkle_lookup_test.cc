@@ -64,10 +64,10 @@ TEST(WrinkleLookupTest, OffsetsAreTheEvaluationStagesOnTheFox) {
           const float gpu = OffsetAt(buffers, static_cast<int>(f), p);
           const float cpu =
               lookup.Evaluate(static_cast<int>(f), p, normal).offset;
-          lifted += gpu > 0;
+          lifted += gpu != 0;
           largest_difference =
               std::max<double>(largest_difference, std::abs(gpu - cpu));
-          ASSERT_NEAR(cpu, gpu, 1e-6f + 1e-4f * gpu)
+          ASSERT_NEAR(cpu, gpu, 1e-6f + 1e-4f * std::abs(gpu))
               << "frame " << frame << " triangle " << f << " at " << i << ","
               << j;
         }

@@ -5,6 +5,7 @@
 
 #include "gtest/gtest.h"
 #include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/data/frame_wrinkles.h"
 #include "wrinkle/data/profile_shared.h"
 #include "wrinkle/sca2015/session.h"
 
@@ -19,21 +20,51 @@ TEST(ProfileTest, IsC1ZeroAtItsEndsAndPeaksAtH) {
   EXPECT_FLOAT_EQ(WrinkleProfile(1.5f, h), 0.0f);
   EXPECT_FLOAT_EQ(WrinkleProfileSlope(1.0f, h), 0.0f);
   EXPECT_FLOAT_EQ(WrinkleProfileSlope(0.0f, h), 0.0f);
-  // Both pieces meet with equal value (2h/3) and slope (-2h) at t = 1/3.
-  const float k = 1.0f / 3.0f, eps = 1e-4f;
-  EXPECT_NEAR(WrinkleProfile(k - eps, h), WrinkleProfile(k + eps, h),
-              4.1 * eps * h);
-  EXPECT_NEAR(WrinkleProfile(k, h), 2 * h / 3, 1e-6);
-  EXPECT_NEAR(WrinkleProfileSlope(k - eps, h), WrinkleProfileSlope(k + eps, h),
-              1e-3);
-  // The slope is the derivative, and the profile never exceeds h.
-  for (float t = -0.99f; t < 0.99f; t += 0.01f) {
+  // The slope is the derivative (C1: no jump anywhere, at t = 1 neither),
+  // and the profile never exceeds h nor dips below its valley.
+  for (float t = -1.05f; t < 1.05f; t += 0.01f) {
     const float numeric =
         (WrinkleProfile(t + 1e-3f, h) - WrinkleProfile(t - 1e-3f, h)) / 2e-3f;
     EXPECT_NEAR(WrinkleProfileSlope(t, h), numeric, 5e-3) << t;
     EXPECT_LE(WrinkleProfile(t, h), h);
-    EXPECT_GE(WrinkleProfile(t, h), 0.0f);
+    EXPECT_GE(WrinkleProfile(t, h), -h * 32.0f / 243.0f - 1e-6f);
+    EXPECT_GE(WrinkleEnvelope(t), 0.0f);
   }
+  // The ridge meets the surface at the fold's half-width (t = 1/sqrt(3) of
+  // the support), and the valley is 32/243 h deep at t = sqrt(5/9).
+  EXPECT_NEAR(WrinkleProfile(1.0f / static_cast<float>(kSupportPerWidth), h),
+              0.0f, 1e-6);
+  EXPECT_GT(WrinkleProfile(0.57f, h), 0.0f);
+  EXPECT_LT(WrinkleProfile(0.58f, h), 0.0f);
+  EXPECT_NEAR(WrinkleProfile(std::sqrt(5.0f / 9.0f), h), -h * 32.0f / 243.0f,
+              1e-6);
+  EXPECT_NEAR(WrinkleProfileSlope(std::sqrt(5.0f / 9.0f), h), 0.0f, 1e-5);
+}
+
+// The closed-form integrals the shaders box-filter with, against the
+// midpoint rule, from inside and outside the support.
+TEST(ProfileTest, IntegralsAreTheProfilesAreas) {
+  for (const float t :
+       {-1.3f, -0.8f, -0.3f, 0.0f, 0.2f, 0.577f, 0.9f, 1.0f, 1.7f}) {
+    constexpr int kSteps = 20000;
+    double p = 0, envelope = 0, p2 = 0, slope2 = 0;
+    for (int i = 0; i < kSteps; ++i) {
+      const float x = static_cast<float>(t * (i + 0.5) / kSteps);
+      const double dx = static_cast<double>(t) / kSteps;
+      const double value = WrinkleProfile(x, 1.0f);
+      const double slope = WrinkleProfileSlope(x, 1.0f);
+      p += value * dx;
+      envelope += WrinkleEnvelope(x) * dx;
+      p2 += value * value * dx;
+      slope2 += slope * slope * dx;
+    }
+    EXPECT_NEAR(WrinkleProfileArea(t), p, 1e-5) << t;
+    EXPECT_NEAR(WrinkleEnvelopeArea(t), envelope, 1e-5) << t;
+    EXPECT_NEAR(WrinkleProfileSquareArea(t), p2, 1e-5) << t;
+    EXPECT_NEAR(WrinkleSlopeSquareArea(t), slope2, 1e-4) << t;
+  }
+  // Whole areas: the valleys hold part of the ridge's cloth.
+  EXPECT_NEAR(WrinkleProfileArea(1.0f), 8.0 / 15 - 3 * 8.0 / 105, 1e-6);
 }
 
 TEST(ArcHeightTableTest, MatchesTheCircularArc) {

@@ -211,15 +211,18 @@ TEST(WrinkledMeshTest, SoupCopiesCoincide) {
 
 // The cross-section by hand: t = distance / half width; h (1 - 3 t^2) to
 // t = 1/3, then 1.5 h (1 - t)^2 to t = 1. And its slope d / d distance.
+// The profile as docs/algorithm.md writes it: h (1 - u)^2 (1 - 3u), u = t^2,
+// t in half-supports (the support is sqrt(3) times the fold's width).
 double HandProfile(double distance, double width, double height) {
-  const double t = distance / (0.5 * width);
-  if (t <= 1.0 / 3.0) return height * (1 - 3 * t * t);
-  return t < 1 ? 1.5 * height * (1 - t) * (1 - t) : 0.0;
+  const double half_support = 0.5 * std::sqrt(3.0) * width;
+  const double t = distance / half_support, u = t * t;
+  return t < 1 ? height * (1 - u) * (1 - u) * (1 - 3 * u) : 0.0;
 }
 double HandSlope(double distance, double width, double height) {
-  const double t = distance / (0.5 * width);
-  if (t <= 1.0 / 3.0) return -6 * height * t / (0.5 * width);
-  return t < 1 ? -3 * height * (1 - t) / (0.5 * width) : 0.0;
+  const double half_support = 0.5 * std::sqrt(3.0) * width;
+  const double t = distance / half_support, u = t * t;
+  // d/dt of (1 - u)^2 (1 - 3u) is -2t (1 - u)(5 - 9u).
+  return t < 1 ? -2 * height * t * (1 - u) * (5 - 9 * u) / half_support : 0.0;
 }
 
 // One straight wrinkle along Z at x = x0 from z = 0.1 to 0.9 on the flat
@@ -241,7 +244,8 @@ FrameWrinkles StraightWrinkle(const io::TriangleMesh& sheet, double x0,
 
 // On a flat sheet (normal +Y) the offset at every refined vertex is the
 // profile at its distance from the wrinkle's centre line, and the normal is
-// +Y tilted by the profile's slope away from the crest.
+// +Y tilted by the profile's slope away from the crest, and beside the
+// ridge, out to sqrt(3) half-widths, the shoulders' valleys.
 TEST(WrinkledMeshTest, StraightWrinkleOnAFlatSheetIsTheProfile) {
   const io::TriangleMesh sheet = MakeGridSheet(10, 10, 1.0f, 1.0f);
   const double x0 = 0.51, width = 0.2, height = 0.02;
@@ -253,7 +257,7 @@ TEST(WrinkledMeshTest, StraightWrinkleOnAFlatSheetIsTheProfile) {
   WrinkledMeshFrame flat, wrinkled;
   builder.Compute(topology, sheet.positions, welded, {}, &flat);
   builder.Compute(topology, sheet.positions, welded, wrinkles, &wrinkled);
-  int lifted = 0, crest = 0, flank = 0;
+  int lifted = 0, crest = 0, flank = 0, valley = 0;
   for (int v = 0; v < topology.num_vertices(); ++v) {
     const Eigen::Vector3d base = At(flat.positions, v).cast<double>();
     const Eigen::Vector3d p = At(wrinkled.positions, v).cast<double>();
@@ -268,7 +272,8 @@ TEST(WrinkledMeshTest, StraightWrinkleOnAFlatSheetIsTheProfile) {
     lifted += expected > 0;
     crest += expected > 0 && distance < width / 6;
     flank += expected > 0 && distance > width / 6;
-    if (expected > 0 && base.z() > 0.15 && base.z() < 0.85 && distance > 0) {
+    valley += expected < 0;
+    if (expected != 0 && base.z() > 0.15 && base.z() < 0.85 && distance > 0) {
       const double slope = HandSlope(distance, width, height);
       const Eigen::Vector3d across(base.x() > x0 ? 1 : -1, 0, 0);
       const Eigen::Vector3d normal =
@@ -278,8 +283,9 @@ TEST(WrinkledMeshTest, StraightWrinkleOnAFlatSheetIsTheProfile) {
           << "vertex " << v << " at distance " << distance;
     }
   }
-  EXPECT_GT(crest, 20);  // both pieces of the profile are checked
+  EXPECT_GT(crest, 20);  // the crest, its flanks and the shoulders' valleys
   EXPECT_GT(flank, 40);
+  EXPECT_GT(valley, 40);
   EXPECT_GT(lifted, crest + flank - 1);
 }
 

@@ -138,7 +138,7 @@ void ListTrianglesReached(absl::Span<const float> positions,
       for (int32_t s = 0; s < segments; ++s) {
         double reach = 0;
         for (int32_t i = s * k; i <= (s + 1) * k; ++i) {
-          reach = std::max(reach, 0.5 * refined[i].width);
+          reach = std::max(reach, 0.5 * SupportWidth(refined[i]));
         }
         // A hair more, so rounding never drops a triangle at the limit.
         const double limit = (reach + radius) * 1.0001 + 1e-9;

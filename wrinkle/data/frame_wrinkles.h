@@ -28,6 +28,15 @@ struct RefinedPoint {
   double height = 0;  // h: bulge height at this point
 };
 
+// The cross-section's support over the fold's width, sqrt(3): the ridge spans
+// the width L and the shoulders' valleys lie beyond it, out to sqrt(3) L / 2
+// from the centre line (wrinkle/data/profile_shared.h). Whatever draws or
+// lists a wrinkle reaches this far.
+inline constexpr double kSupportPerWidth = 1.7320508075688772;
+inline double SupportWidth(const RefinedPoint& r) {
+  return kSupportPerWidth * r.width;
+}
+
 // Path segments [first_segment, last_segment] of one wrinkle that may reach
 // one triangle.
 struct TriangleWrinkleRange {

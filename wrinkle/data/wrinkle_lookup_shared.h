@@ -69,11 +69,22 @@ CREASE_SHARED_FN void ProjectOntoEnd(vec3 end, float w, float h, vec3 p,
 }
 
 // The offset along the normal of a point at squared distance d2 from the
-// centre line where the wrinkle is `width` wide and `height` high: the
-// cross-section at 2 distance / width (0 where there is no width).
+// centre line where the wrinkle's profile is `width` wide (its support) and
+// `height` high: the cross-section at 2 distance / width (0 where there is no
+// width).
 CREASE_SHARED_FN float OffsetAtDistance(float d2, float width, float height) {
   if (width <= 0.0) return 0.0;
   return WrinkleProfile(2.0 * CREASE_SQRT(d2) / width, height);
+}
+
+// Overlapping wrinkles' offsets combine as the highest crest plus the deepest
+// valley (both start at 0; the offset is crest + valley): a valley shows where
+// no crest rises, a crest beside a neighbour's valley sinks by it, and the sum
+// is continuous where one wrinkle's support ends inside another's.
+CREASE_SHARED_FN void CombineOffset(float offset, CREASE_INOUT(float) crest,
+                                    CREASE_INOUT(float) valley) {
+  crest = max(crest, offset);
+  valley = min(valley, offset);
 }
 
 // The unit direction across the wrinkle at p (normal n), from its projection

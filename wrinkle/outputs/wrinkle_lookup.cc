@@ -32,7 +32,7 @@ void WrinkleLookup::Prepare(const FrameWrinkles& given) {
       points_.emplace_back(static_cast<float>(r.position.x()),
                            static_cast<float>(r.position.y()),
                            static_cast<float>(r.position.z()),
-                           static_cast<float>(r.width));
+                           static_cast<float>(SupportWidth(r)));
       frames_.emplace_back(static_cast<float>(s.x()), static_cast<float>(s.y()),
                            static_cast<float>(s.z()),
                            static_cast<float>(r.height));
@@ -98,7 +98,7 @@ WrinkleSample WrinkleLookup::Evaluate(int triangle, const Eigen::Vector3f& p,
   sample.normal = n;
   if (!Lists(triangle)) return sample;
   Eigen::Vector3f normal_sum = Eigen::Vector3f::Zero();
-  float weight_sum = 0;
+  float weight_sum = 0, crest = 0, valley = 0;
   for (int32_t r = range_offsets_[triangle]; r < range_offsets_[triangle + 1];
        ++r) {
     const Range& range = ranges_[r];
@@ -107,19 +107,23 @@ WrinkleSample WrinkleLookup::Evaluate(int triangle, const Eigen::Vector3f& p,
       continue;
     }
     const Projection hit = Project(range, p);
-    const float offset = glsl::OffsetAtDistance(hit.d2, hit.width, hit.height);
-    if (!(offset > 0)) continue;
-    sample.offset = std::max(sample.offset, offset);
-    // The profile's slope across the wrinkle, d offset / d distance.
+    if (!(hit.width > 0) || !(hit.height > 0)) continue;
     const float half_width = 0.5f * hit.width;
-    const float slope =
-        WrinkleProfileSlope(std::sqrt(hit.d2) / half_width, hit.height) /
-        half_width;
+    const float t = std::sqrt(hit.d2) / half_width;
+    // Normals are weighed by the envelope (never negative), as the
+    // shaders weigh them.
+    const float weight = hit.height * WrinkleEnvelope(t);
+    if (!(weight > 0)) continue;
+    glsl::CombineOffset(glsl::OffsetAtDistance(hit.d2, hit.width, hit.height),
+                        crest, valley);
+    // The profile's slope across the wrinkle, d offset / d distance.
+    const float slope = WrinkleProfileSlope(t, hit.height) / half_width;
     const Eigen::Vector3f across =
         Vector(glsl::AcrossDirection(Vec3(p), Vec3(hit.q), Vec3(n)));
-    normal_sum += offset * (n - slope * across) / std::sqrt(1 + slope * slope);
-    weight_sum += offset;
+    normal_sum += weight * (n - slope * across) / std::sqrt(1 + slope * slope);
+    weight_sum += weight;
   }
+  sample.offset = crest + valley;
   if (weight_sum > 0) {
     const float length = normal_sum.norm();
     if (length > 0) sample.normal = normal_sum / length;

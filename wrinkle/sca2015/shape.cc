@@ -226,8 +226,9 @@ void BuildTriangleRanges(const SurfaceFrame& surface,
       double reach = 0;
       for (int s = 0; s <= k; ++s) {
         const RefinedPoint& r = shape.refined[i * k + s];
-        reach = std::max(reach, 0.5 * r.width + std::sqrt(SegmentDistanceSq(
-                                                    r.position, a, b)));
+        reach =
+            std::max(reach, 0.5 * SupportWidth(r) +
+                                std::sqrt(SegmentDistanceSq(r.position, a, b)));
       }
       // Breadth-first over triangles whose bounding sphere comes within reach.
       ++scratch.counter;

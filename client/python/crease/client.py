@@ -278,7 +278,7 @@ def uv_maps(result):
         normal = decode_png(maps.normal_map).reshape(size, size, -1)
         height = decode_png(maps.height_map).reshape(size, size)
     scale = maps.height_range / 65535.0
-    return UvMaps(normal, height.astype(np.float32) * scale)
+    return UvMaps(normal, (height.astype(np.float32) - maps.height_zero) * scale)
 
 
 def image(result):
