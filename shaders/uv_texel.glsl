@@ -3,8 +3,8 @@
 // normal in its tangent frame, filtered over the texel's footprint on the
 // surface exactly as the screen renderer filters a pixel's (WrinkleShading,
 // four slices averaged), and the wrinkles' offset along the smooth normal at
-// the texel's centre (the displacement the tessellation applies: the largest
-// over the wrinkles, as WrinkleOffset takes it). Inserted after
+// the texel's centre (the displacement the tessellation applies: the highest
+// crest plus the deepest valley, as WrinkleOffset combines them). Inserted after
 // wrinkle_field.glsl.
 
 // The whole triangles' corners, 13 floats each (uv, position, normal,

@@ -3,9 +3,10 @@
 
 // One frame's wrinkles looked up on the CPU at points of the surface, by the
 // renderer's rule: the smooth projection onto each wrinkle listed on the
-// point's triangle, the cross-section there, the largest offset (max
-// blending), and the normal bent across each wrinkle by the profile's slope,
-// blended weighted by offset. The per-segment projection, the offset and the
+// point's triangle, the cross-section there, the offsets combined as the
+// highest crest plus the deepest valley (CombineOffset), and the normal bent
+// across each wrinkle by the profile's slope, blended weighted by the
+// envelope. The per-segment projection, the offset and the
 // direction across are wrinkle_lookup_shared.h's, which the shaders run too.
 // Every wrinkle counts at its full height: a mesh is not a view, so none of
 // the renderer's level of detail (which fades and leaves out wrinkles narrow
@@ -21,11 +22,14 @@
 namespace crease {
 
 struct WrinkleSample {
-  // Along the unit smooth normal: the largest of the wrinkles' offsets.
+  // Along the unit smooth normal: the highest crest plus the deepest valley
+  // (below 0 in a valley beside a ridge).
   float offset = 0;
-  // Unit: the smooth normal bent across each wrinkle that lifts the point
+  // Unit: the smooth normal bent across each wrinkle whose support holds the
+  // point:
   // (n - s d) / sqrt(1 + s^2), s the profile's slope d offset / d distance
-  // and d the direction across, blended weighted by each one's offset: the
+  // and d the direction across, blended weighted by each one's envelope
+  // (the profile without shoulders, never negative) times its height: the
   // renderer's per-pixel normal (WrinkleShading) for a vanishing pixel
   // footprint. The smooth normal where none does.
   Eigen::Vector3f normal = Eigen::Vector3f::UnitZ();
