@@ -142,6 +142,9 @@ def test_uv_maps_raw_and_png_are_the_same_arrays(server, knee):
     np.testing.assert_array_equal(raw.height, png.height)
     assert np.any(raw.normal[..., 3] == 255)  # covered texels
     assert raw.height.max() > 0  # the bent knee's wrinkles
+    # The surface reads 0 (the map is signed about UvMaps.height_zero): most
+    # covered texels have no wrinkle.
+    assert np.median(raw.height[raw.normal[..., 3] == 255]) == 0
 
 
 def test_a_bad_start_raises_with_the_status(server, knee):
