@@ -49,6 +49,14 @@ CREASE_SHARED_FN float WrinkleEnvelope(float t) {
   return (1.0 - u) * (1.0 - u);
 }
 
+// |t| clamped to the support (the integrals are constant past it), and v
+// with t's sign (they are odd).
+CREASE_SHARED_FN float SupportAbs(float t) {
+  float a = t < 0.0 ? -t : t;
+  return a > 1.0 ? 1.0 : a;
+}
+CREASE_SHARED_FN float WithSignOf(float t, float v) { return t < 0.0 ? -v : v; }
+
 // Integrals from 0 to t (odd in t, in half-supports) of the unit profile P
 // (h = 1), of the envelope, of P^2 and of P'^2: box filtering any of
 // them over an interval is a difference of two of these, exactly. With A =
@@ -56,27 +64,21 @@ CREASE_SHARED_FN float WrinkleEnvelope(float t) {
 // 4 b^2 (1 - 3u)^2) with C = u (1 - u)^2, b = 3 (the forms are kept general
 // in b so each term reads as its integral).
 CREASE_SHARED_FN float WrinkleEnvelopeArea(float t) {
-  float a = t < 0.0 ? -t : t;
-  a = a > 1.0 ? 1.0 : a;
-  float u = a * a;
+  float a = SupportAbs(t), u = a * a;
   float v = a * (1.0 - u * (2.0 / 3.0) + u * u * 0.2);
-  return t < 0.0 ? -v : v;
+  return WithSignOf(t, v);
 }
 CREASE_SHARED_FN float WrinkleProfileArea(float t) {
   float b = 3.0;
-  float a = t < 0.0 ? -t : t;
-  a = a > 1.0 ? 1.0 : a;
-  float u = a * a;
+  float a = SupportAbs(t), u = a * a;
   float area_a = a * (1.0 - u * (2.0 / 3.0) + u * u * 0.2);
   float area_b = a * u * (1.0 / 3.0 - u * 0.4 + u * u * (1.0 / 7.0));
   float v = area_a - b * area_b;
-  return t < 0.0 ? -v : v;
+  return WithSignOf(t, v);
 }
 CREASE_SHARED_FN float WrinkleProfileSquareArea(float t) {
   float b = 3.0;
-  float a = t < 0.0 ? -t : t;
-  a = a > 1.0 ? 1.0 : a;
-  float u = a * a;
+  float a = SupportAbs(t), u = a * a;
   // The integrals of u^k (1 - u)^4, k = 0, 1, 2.
   float aa =
       a *
@@ -90,20 +92,18 @@ CREASE_SHARED_FN float WrinkleProfileSquareArea(float t) {
       (0.2 + u * (-4.0 / 7.0 +
                   u * (2.0 / 3.0 + u * (-4.0 / 11.0 + u * (1.0 / 13.0)))));
   float v = aa - 2.0 * b * ab + b * b * bb;
-  return t < 0.0 ? -v : v;
+  return WithSignOf(t, v);
 }
 CREASE_SHARED_FN float WrinkleSlopeSquareArea(float t) {
   float b = 3.0;
-  float a = t < 0.0 ? -t : t;
-  a = a > 1.0 ? 1.0 : a;
-  float u = a * a;
+  float a = SupportAbs(t), u = a * a;
   // The integrals of C u^k, k = 0, 1, 2.
   float c0 = a * u * (1.0 / 3.0 + u * (-0.4 + u * (1.0 / 7.0)));
   float c1 = a * u * u * (0.2 + u * (-2.0 / 7.0 + u * (1.0 / 9.0)));
   float c2 = a * u * u * u * (1.0 / 7.0 + u * (-2.0 / 9.0 + u * (1.0 / 11.0)));
   float v = 16.0 * c0 + 16.0 * b * (c0 - 3.0 * c1) +
             4.0 * b * b * (c0 - 6.0 * c1 + 9.0 * c2);
-  return t < 0.0 ? -v : v;
+  return WithSignOf(t, v);
 }
 
 #endif  // CREASE_WRINKLE_DATA_PROFILE_SHARED_H_
