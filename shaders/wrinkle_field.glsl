@@ -5,8 +5,9 @@
 // offset into `ranges`, how many, how many of those (listed first) displace
 // the surface, padding; each range is [first, last] refined points of one
 // wrinkle near the triangle and the wrinkle's own ends among them (else -1);
-// points carry xyz + support width (SupportWidth), frames the bisector normal s + height; both are
-// buffer textures (texelFetch), which llvmpipe reads faster than SSBOs.
+// points carry xyz + the profile's support width (SupportWidth), frames the
+// bisector normal s + height; both are buffer textures (texelFetch), which
+// llvmpipe reads faster than SSBOs.
 layout(std430, binding = 1) readonly buffer TriangleRanges {
   ivec4 triangle_ranges[];
 };
