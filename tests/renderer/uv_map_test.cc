@@ -502,12 +502,13 @@ TEST_F(UvMapTest, SqueezedSheetMapsAreTheWrinklesHeightAndItsGradient) {
             maps.height_zero) /
            65535.0f * maps.height_range;
   };
-  float max_height = 0;
+  float max_height = 0, min_height = 0;
   int flat = 0, zero = 0, checked = 0;
   double worst_slope_error = 0;
   for (int row = 2; row < 254; ++row) {
     for (int x = 2; x < 254; ++x) {
       max_height = std::max(max_height, height(x, row));
+      min_height = std::min(min_height, height(x, row));
       const uint8_t* n = &maps.normal.pixels[4 * (row * 256 + x)];
       ASSERT_EQ(n[3], 255);
       if (height(x, row) == 0.0f && height(x - 2, row) == 0.0f &&
@@ -532,6 +533,9 @@ TEST_F(UvMapTest, SqueezedSheetMapsAreTheWrinklesHeightAndItsGradient) {
     }
   }
   EXPECT_NEAR(max_height, peak, 0.03f * peak);
+  // The signed map keeps the shoulders' valleys beside the ridge: 32/243 of
+  // its height deep (an unsigned map would clamp them to 0).
+  EXPECT_NEAR(min_height, -peak * 32.0f / 243.0f, 0.02f * peak);
   EXPECT_GT(zero, 1000);
   EXPECT_EQ(flat, zero);
   EXPECT_GT(checked, 200);
