@@ -3,7 +3,7 @@
 // evaluate the same curve. No includes, no std::, float only. The renderer
 // embeds this file into its GLSL sources.
 //
-// A ridge with shoulders (docs/algorithm.md, "Cross-section"): with t = |x| / w
+// A ridge with shoulders (docs/algorithm.md, "Shape"): with t = |x| / w
 // (w = half the profile's support) and u = t^2,
 //   f = h (1 - u)^2 (1 - 3u)   for t <= 1, else 0,
 // peak h at t = 0, C1 everywhere, zero value and slope at t = 1. The ridge
