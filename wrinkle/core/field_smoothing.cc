@@ -42,6 +42,8 @@ void BuildNeighbours(const MeshTopology& topology,
   // The per-frame lists never outgrow these: no allocation once warm.
   scratch.targets.reserve(n);
   scratch.queue.reserve(n);
+  scratch.tensor.reserve(n);
+  scratch.axis.reserve(n);
   scratch.pair_offsets.reserve(static_cast<size_t>(n) + 1);
   // Left uninitialised (not value-initialised as a vector's resize would):
   // a frame writes only its pulling pairs, so a large mesh with few
@@ -95,6 +97,68 @@ void FindTargets(const MeshTopology& topology,
   for (int r = 1; r < kMaxRings; ++r) {
     scratch.ring_ends[r] =
         std::max(scratch.ring_ends[r], scratch.ring_ends[r - 1]);
+  }
+}
+
+// Each of the first `smoothed` targets' structure tensor in its own frame,
+// from the pass before's directions, into scratch.tensor.
+void SumTensors(absl::Span<const LocalFrame> frames, int32_t smoothed,
+                FieldSmoothingScratch& scratch) {
+  for (int32_t t = 0; t < smoothed; ++t) {
+    const LocalFrame& frame = frames[scratch.targets[t]];
+    double xx = 0, xy = 0, yy = 0;
+    for (int32_t k = scratch.pair_offsets[t]; k < scratch.pair_offsets[t + 1];
+         ++k) {
+      // Projected, not renormalised: a neighbour tilted out of the target's
+      // plane pulls by the square of the cosine of its tilt.
+      const Eigen::Vector3d& d = scratch.compression_dir[scratch.pair_faces[k]];
+      const double x = d.dot(frame.x_axis), y = d.dot(frame.y_axis);
+      const double w = scratch.pair_weights[k];
+      xx += w * x * x;
+      xy += w * x * y;
+      yy += w * y * y;
+    }
+    scratch.tensor[t] = {xx, xy, yy};
+  }
+}
+
+// Each of the first `smoothed` targets' direction set to its tensor's main
+// axis. The axes are computed for all targets before any is written: no
+// target's square roots wait on the one before's, and that loop has no branch
+// (so successive targets overlap, two to an SSE register where the compiler
+// vectorises it).
+void SetMainAxes(absl::Span<const LocalFrame> frames, int32_t smoothed,
+                 FieldSmoothingScratch& scratch,
+                 absl::Span<StretchTensor> field) {
+  const std::array<double, 3>* const tensor = scratch.tensor.data();
+  std::array<double, 2>* const axis = scratch.axis.data();
+  for (int32_t t = 0; t < smoothed; ++t) {
+    const auto& [xx, xy, yy] = tensor[t];
+    // The main axis of [xx xy; xy yy] is at half the angle theta2 of (a, b),
+    // r = |(a, b)|: along (r + a, b) = 2 cos(theta) (cos, sin) and along
+    // (b, r - a) = 2 sin(theta) (cos, sin). Their sum with the second's sign
+    // made that of cos(theta) >= 0, 2 (cos + |sin|) (cos, sin), never
+    // vanishes where either alone cancels (a near -r, a near r).
+    const double a = xx - yy, b = 2.0 * xy;
+    const double r = std::sqrt(a * a + b * b);
+    const double u = (r + a) + std::abs(b);
+    const double v = b + std::copysign(r - a, b);
+    // Signed as the axis was before this form (a <= 0: along (b, r - a)),
+    // which is all the same to a fold but keeps which way a trace leaves a
+    // seed. An isotropic tensor has no axis: 0 / 0, caught below.
+    const double sign = a > 0.0 ? 1.0 : std::copysign(1.0, b);
+    const double inverse_length = sign / std::sqrt(u * u + v * v);
+    axis[t] = {u * inverse_length, v * inverse_length};
+  }
+  for (int32_t t = 0; t < smoothed; ++t) {
+    const auto& [x, y] = axis[t];
+    // No direction: the triangle's own stays.
+    if (!std::isfinite(x) || !std::isfinite(y)) continue;
+    const int32_t f = scratch.targets[t];
+    const Eigen::Vector3d compression_dir =
+        x * frames[f].x_axis + y * frames[f].y_axis;
+    field[f].compression_dir = compression_dir;
+    field[f].wrinkle_dir = scratch.normal[f].cross(compression_dir);
   }
 }
 
@@ -154,6 +218,8 @@ void SmoothFieldDirections(const MeshTopology& topology,
     }
     scratch.pair_offsets[t + 1] = pairs;
   }
+  scratch.tensor.resize(scratch.targets.size());
+  scratch.axis.resize(scratch.targets.size());
   int32_t smoothed = 0;  // the targets the pass before wrote
   for (int pass = 0; pass < params.passes; ++pass) {
     // Jacobi: every target reads the pass before's directions.
@@ -171,41 +237,8 @@ void SmoothFieldDirections(const MeshTopology& topology,
     smoothed = last_ring < kMaxRings
                    ? scratch.ring_ends[last_ring]
                    : static_cast<int32_t>(scratch.targets.size());
-    for (int32_t t = 0; t < smoothed; ++t) {
-      const int32_t f = scratch.targets[t];
-      const LocalFrame& frame = frames[f];
-      // The 2D structure tensor [xx xy; xy yy] in f's frame.
-      double xx = 0, xy = 0, yy = 0;
-      for (int32_t k = scratch.pair_offsets[t]; k < scratch.pair_offsets[t + 1];
-           ++k) {
-        // Projected, not renormalised: a neighbour tilted out of f's plane
-        // pulls by the square of the cosine of its tilt.
-        const Eigen::Vector3d& d =
-            scratch.compression_dir[scratch.pair_faces[k]];
-        const double x = d.dot(frame.x_axis), y = d.dot(frame.y_axis);
-        const double w = scratch.pair_weights[k];
-        xx += w * x * x;
-        xy += w * x * y;
-        yy += w * y * y;
-      }
-      // The main axis of the symmetric 2x2 tensor, without trigonometry:
-      // (xy, l - xx) or (l - yy, xy) for its larger eigenvalue l, whichever
-      // is the longer (the other vanishes when the tensor is diagonal).
-      const double half_gap = 0.5 * (xx - yy);
-      const double l =
-          0.5 * (xx + yy) + std::sqrt(half_gap * half_gap + xy * xy);
-      Eigen::Vector2d axis(xy, l - xx);
-      const Eigen::Vector2d other(l - yy, xy);
-      if (other.squaredNorm() > axis.squaredNorm()) axis = other;
-      const double length = axis.norm();
-      if (!(length > 0)) continue;  // no direction: the triangle's own stays
-      axis /= length;
-      const Eigen::Vector3d compression_dir =
-          axis.x() * frame.x_axis + axis.y() * frame.y_axis;
-      if (!compression_dir.allFinite()) continue;
-      field[f].compression_dir = compression_dir;
-      field[f].wrinkle_dir = scratch.normal[f].cross(compression_dir);
-    }
+    SumTensors(frames, smoothed, scratch);
+    SetMainAxes(frames, smoothed, scratch, field);
   }
 }
 

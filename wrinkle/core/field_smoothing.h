@@ -1,6 +1,7 @@
 #ifndef CREASE_WRINKLE_CORE_FIELD_SMOOTHING_H_
 #define CREASE_WRINKLE_CORE_FIELD_SMOOTHING_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -49,6 +50,9 @@ struct FieldSmoothingScratch {
   std::vector<int32_t> pair_offsets;
   std::unique_ptr<int32_t[]> pair_faces;
   std::unique_ptr<double[]> pair_weights;
+  // Per target, a pass's structure tensor in its frame: xx, xy, yy.
+  std::vector<std::array<double, 3>> tensor;
+  std::vector<std::array<double, 2>> axis;  // its main axis, in the frame
 };
 
 // Replaces the directions of every non-degenerate triangle of `field`
