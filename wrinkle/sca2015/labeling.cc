@@ -77,19 +77,14 @@ GraphCutLabeler::GraphCutLabeler(int num_nodes,
   graph_ = std::make_unique<Graph>(2 * num_nodes, num_graph_edges);
   auto& g = graph_->g;
   g.add_node(2 * num_nodes);
-  arc_capacities_.reserve(2 * static_cast<size_t>(num_graph_edges));
-  auto add_edge = [&](int i, int j, double cap, double rev_cap) {
-    g.add_edge(i, j, cap, rev_cap);
-    arc_capacities_.push_back(cap);
-    arc_capacities_.push_back(rev_cap);
-  };
+  terminal_capacities_.assign(2 * static_cast<size_t>(num_nodes), 0.0);
   // Node 2i is "l_i >= 1", node 2i+1 is "l_i >= 2"; a node on the sink side
   // is 1. The infinite arc forbids [l >= 2] without [l >= 1].
   for (int i = 0; i < num_nodes; ++i)
-    add_edge(2 * i, 2 * i + 1, kInfiniteCapacity, 0.0);
+    g.add_edge(2 * i, 2 * i + 1, kInfiniteCapacity, 0.0);
   for (const LabelEdge& e : edges) {
     for (int layer = 0; layer < 2; ++layer) {
-      add_edge(2 * e.i + layer, 2 * e.j + layer, e.weight, e.weight);
+      g.add_edge(2 * e.i + layer, 2 * e.j + layer, e.weight, e.weight);
     }
   }
 }
@@ -101,31 +96,33 @@ void GraphCutLabeler::Solve(absl::Span<const UnaryCost> unaries,
   CREASE_DCHECK(static_cast<int>(unaries.size()) == num_nodes_);
   CREASE_DCHECK(labels.size() == unaries.size());
   auto& g = graph_->g;
-  if (solved_once_) {
-    // maxflow() leaves residual capacities behind; put the originals back.
-    auto* arc = g.get_first_arc();
-    for (double cap : arc_capacities_) {
-      g.set_rcap(arc, cap);
-      arc = g.get_next_arc(arc);
-    }
-  }
   // E_i(l) = U0 (1 - x1) + U1 x1 + (U2 - U1) x2 given x2 <= x1; terminal
   // capacity of a node is cost(sink side) - cost(source side).
-  const bool reuse = solved_once_;
-  for (int i = 0; i < num_nodes_; ++i) {
-    const UnaryCost& u = unaries[i];
-    g.set_trcap(2 * i, u[1] - u[0]);
-    g.set_trcap(2 * i + 1, u[2] - u[1]);
+  //
+  // After the first solve the graph keeps its flow: each node's residual
+  // terminal capacity moves by the change in its terminal capacity (which
+  // only shifts the flow's value, a reparametrisation), and the search
+  // trees are reused. A node needs marking only where its residual changes
+  // sign (maxflow's graph.h, mark_node): between a session's frames the
+  // costs drift, so few do, and the cut starts from last frame's flow instead
+  // of from nothing. The arcs between nodes never change.
+  for (int node = 0; node < 2 * num_nodes_; ++node) {
+    const UnaryCost& u = unaries[node / 2];
+    const double terminal = node % 2 == 0 ? u[1] - u[0] : u[2] - u[1];
+    if (!solved_once_) {
+      g.set_trcap(node, terminal);
+    } else {
+      const double residual = g.get_trcap(node);
+      const double moved = residual + (terminal - terminal_capacities_[node]);
+      g.set_trcap(node, moved);
+      if ((residual > 0) != (moved > 0) || (residual < 0) != (moved < 0)) {
+        g.mark_node(node);
+      }
+    }
+    terminal_capacities_[node] = terminal;
   }
-  if (reuse) {
-    // Every capacity changed, so every node is marked and the search trees are
-    // rebuilt from the terminals. The point of reuse_trees is memory: without
-    // it maxflow() frees and reallocates its orphan pool on every call; with it
-    // only on every 64th call.
-    for (int v = 0; v < 2 * num_nodes_; ++v) g.mark_node(v);
-  }
+  g.maxflow(/*reuse_trees=*/solved_once_);
   solved_once_ = true;
-  g.maxflow(reuse);
   using GraphType = maxflow::Graph<double, double, double>;
   for (int i = 0; i < num_nodes_; ++i) {
     const int x1 = g.what_segment(2 * i) == GraphType::SINK ? 1 : 0;

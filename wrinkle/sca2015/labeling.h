@@ -98,7 +98,8 @@ class GraphCutLabeler {
   struct Graph;
   int num_nodes_;
   std::unique_ptr<Graph> graph_;
-  std::vector<double> arc_capacities_;  // original capacities, in arc order
+  // Each graph node's terminal capacity in the last solve.
+  std::vector<double> terminal_capacities_;
   bool solved_once_ = false;
 };
 
