@@ -54,16 +54,15 @@ Svd2 ClosedFormSvd(const Eigen::Matrix2d& f) {
     return out;
   }
   const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
-  // Dominant eigenvector of F F^T = [[p, m], [m, n]]: the null vector of either
-  // row of F F^T - s1^2 I, whichever row is longer (the shorter may vanish).
+  // Dominant eigenvector of F F^T = [[p, m], [m, n]]: the null vector of
+  // either row of F F^T - s1^2 I, (m, s1^2 - p) and (s1^2 - n, m), parallel
+  // (either may vanish). Both diagonal terms are >= 0, so with the second's
+  // sign made that of m they point the same way and their sum never cancels:
+  // no branch on which is longer, which the predictor could not guess.
   const double p = a * a + b * b, m = a * c + b * d, n = c * c + d * d;
   const double s1_sq = out.s1 * out.s1;
-  double ux = m, uy = s1_sq - p;
-  const double alt_x = s1_sq - n, alt_y = m;
-  if (alt_x * alt_x + alt_y * alt_y > ux * ux + uy * uy) {
-    ux = alt_x;
-    uy = alt_y;
-  }
+  double ux = m + std::copysign(s1_sq - n, m);
+  double uy = (s1_sq - p) + std::abs(m);
   const double u_len_sq = ux * ux + uy * uy;
   if (u_len_sq > 1e-300 * s1_sq * s1_sq) {
     const double inv = 1.0 / std::sqrt(u_len_sq);

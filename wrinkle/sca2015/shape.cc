@@ -64,13 +64,19 @@ double MidWidth(double max_compression, double min_width) {
                     max_width);
 }
 
+namespace {
+constexpr double kRoundingOfOne = 1e-9;
+}  // namespace
+
 double BandExtent(const SurfaceFrame& surface, const WrinklePath& path,
                   const std::vector<int32_t>& wrinkles_in_face) {
   double weighted_extent = 0, weight = 0;
   for (int32_t f : path.faces) {
     const StretchTensor& t = surface.field[f];
     const double w = t.compression - 1.0;
-    if (t.degenerate || !(w > 0)) continue;
+    // A triangle back at its reference shape reads 1 give or take rounding
+    // (its singular values are those of about the identity): no band.
+    if (t.degenerate || !(w > kRoundingOfOne)) continue;
     double lo = 0, hi = 0;
     for (int k = 0; k < 3; ++k) {
       const double x = surface.Corner(f, k).dot(t.compression_dir);

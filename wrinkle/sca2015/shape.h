@@ -82,10 +82,10 @@ void ShapePath(const SurfaceFrame& surface, const WrinklePath& path,
                const FoldLimits& limits = {});
 
 // The compressed band a fold stands for: its extent across the fold, the mean
-// (weighted by c - 1, over the path's triangles above 1) of each triangle's
-// extent along its compression direction divided by the number of wrinkles
-// crossing it (`wrinkles_in_face`), so that neighbours share it. Its slack,
-// the cloth the coarse surface lost across it, is extent * (c - 1).
+// (weighted by c - 1, over the path's triangles above 1 beyond rounding) of
+// each triangle's extent along its compression direction divided by the number
+// of wrinkles crossing it (`wrinkles_in_face`), so that neighbours share it.
+// Its slack, the cloth the coarse surface lost across it, is extent * (c - 1).
 double BandExtent(const SurfaceFrame& surface, const WrinklePath& path,
                   const std::vector<int32_t>& wrinkles_in_face);
 
