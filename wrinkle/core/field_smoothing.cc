@@ -41,7 +41,7 @@ void BuildNeighbours(const MeshTopology& topology,
   }
   // The per-frame lists never outgrow these: no allocation once warm.
   scratch.targets.reserve(n);
-  scratch.queue.reserve(n);
+  scratch.queue.reserve(static_cast<size_t>(n) + 1);
   scratch.tensor.reserve(n);
   scratch.axis.reserve(n);
   scratch.pair_offsets.reserve(static_cast<size_t>(n) + 1);
@@ -64,35 +64,46 @@ void FindTargets(const MeshTopology& topology,
                  absl::Span<const StretchTensor> field, int passes, int rings,
                  double min_compression, FieldSmoothingScratch& scratch) {
   const int32_t n = topology.num_triangles();
+  // Written by index, a slot filled whether or not it is kept (no branch the
+  // predictor would miss): every triangle, and the slot after the last.
   scratch.ring.assign(n, kFar);
-  scratch.queue.clear();
+  scratch.queue.resize(static_cast<size_t>(n) + 1);
+  uint8_t* const ring = scratch.ring.data();
+  int32_t* const queue = scratch.queue.data();
+  const double* const weight = scratch.weight.data();
+  const int32_t* const offsets = scratch.neighbour_offsets.data();
+  const int32_t* const neighbours = scratch.neighbours.data();
+  int32_t size = 0;
   for (int32_t f = 0; f < n; ++f) {
-    if (scratch.weight[f] > 0.0 && field[f].compression > min_compression) {
-      scratch.ring[f] = 0;
-      scratch.queue.push_back(f);
-    }
+    const bool followed =
+        (weight[f] > 0.0) & (field[f].compression > min_compression);
+    ring[f] = followed ? 0 : kFar;
+    queue[size] = f;
+    size += followed;
   }
   const int last_ring =
       std::clamp(std::min(passes - 1, rings), 0, kMaxRings - 1);
-  for (size_t next = 0; next < scratch.queue.size(); ++next) {
-    const int32_t f = scratch.queue[next];
-    if (scratch.ring[f] >= last_ring) continue;
-    for (int32_t k = scratch.neighbour_offsets[f];
-         k < scratch.neighbour_offsets[f + 1]; ++k) {
-      const int32_t g = scratch.neighbours[k];
-      if (scratch.ring[g] != kFar) continue;
-      scratch.ring[g] = static_cast<uint8_t>(scratch.ring[f] + 1);
-      scratch.queue.push_back(g);
+  for (int32_t next = 0; next < size; ++next) {
+    const int32_t f = queue[next];
+    const uint8_t out = ring[f] + 1;
+    if (out > last_ring) continue;
+    const int32_t end = offsets[f + 1];
+    for (int32_t k = offsets[f]; k < end; ++k) {
+      const int32_t g = neighbours[k];
+      const bool reached = ring[g] == kFar;
+      ring[g] = reached ? out : ring[g];
+      queue[size] = g;
+      size += reached;
     }
   }
   // The queue is in ring order; a Jacobi pass's result does not depend on
   // the order its targets are visited in.
   scratch.targets.clear();
   scratch.ring_ends.assign(kMaxRings, 0);
-  for (int32_t f : scratch.queue) {
-    if (scratch.weight[f] > 0.0) scratch.targets.push_back(f);
-    scratch.ring_ends[scratch.ring[f]] =
-        static_cast<int32_t>(scratch.targets.size());
+  for (int32_t next = 0; next < size; ++next) {
+    const int32_t f = queue[next];
+    if (weight[f] > 0.0) scratch.targets.push_back(f);
+    scratch.ring_ends[ring[f]] = static_cast<int32_t>(scratch.targets.size());
   }
   for (int r = 1; r < kMaxRings; ++r) {
     scratch.ring_ends[r] =
@@ -100,25 +111,91 @@ void FindTargets(const MeshTopology& topology,
   }
 }
 
+// Each target's pulling neighbours, once a frame (the creases do not move
+// between passes): the passes then visit only those. Written by index
+// without a branch on whether a neighbour pulls (which the branch predictor
+// cannot guess): the slot is written either way and kept when it pulls. Raw
+// pointers: through the vectors, every store (the byte-sized corner counts
+// alias anything) made the compiler reload the loop's bounds.
+void ListPullingPairs(double crease_degrees, FieldSmoothingScratch& scratch) {
+  const double min_cos = std::cos(crease_degrees * std::numbers::pi / 180.0);
+  const size_t targets = scratch.targets.size();
+  scratch.pair_offsets.resize(targets + 1);
+  const int32_t* const target = scratch.targets.data();
+  const int32_t* const offsets = scratch.neighbour_offsets.data();
+  const int32_t* const neighbours = scratch.neighbours.data();
+  const uint8_t* const shared_corners = scratch.shared_corners.data();
+  const double* const weight = scratch.weight.data();
+  const Eigen::Vector3d* const normal = scratch.normal.data();
+  int32_t* const pair_faces = scratch.pair_faces.get();
+  double* const pair_weights = scratch.pair_weights.get();
+  int32_t* const pair_offsets = scratch.pair_offsets.data();
+  int32_t pairs = 0;
+  pair_offsets[0] = 0;
+  for (size_t t = 0; t < targets; ++t) {
+    const int32_t f = target[t];
+    const Eigen::Vector3d n = normal[f];
+    const int32_t end = offsets[f + 1];
+    for (int32_t k = offsets[f]; k < end; ++k) {
+      const int32_t g = neighbours[k];
+      const double w = weight[g];
+      pair_faces[pairs] = g;
+      pair_weights[pairs] = shared_corners[k] * w;
+      pairs += static_cast<int32_t>(w != 0.0) &
+               static_cast<int32_t>(n.dot(normal[g]) >= min_cos);
+    }
+    pair_offsets[t + 1] = pairs;
+  }
+}
+
 // Each of the first `smoothed` targets' structure tensor in its own frame,
 // from the pass before's directions, into scratch.tensor.
 void SumTensors(absl::Span<const LocalFrame> frames, int32_t smoothed,
                 FieldSmoothingScratch& scratch) {
+  // Two pairs at a time, one to each lane of an SSE register (GCC's and
+  // Clang's vector extension; other targets get two scalar lanes).
+  using Double2 = double __attribute__((vector_size(16)));
+  const int32_t* const target = scratch.targets.data();
+  const int32_t* const offsets = scratch.pair_offsets.data();
+  const int32_t* const pair_faces = scratch.pair_faces.get();
+  const double* const pair_weights = scratch.pair_weights.get();
+  const Eigen::Vector3d* const dir = scratch.compression_dir.data();
+  std::array<double, 3>* const tensor = scratch.tensor.data();
   for (int32_t t = 0; t < smoothed; ++t) {
-    const LocalFrame& frame = frames[scratch.targets[t]];
-    double xx = 0, xy = 0, yy = 0;
-    for (int32_t k = scratch.pair_offsets[t]; k < scratch.pair_offsets[t + 1];
-         ++k) {
+    const LocalFrame& frame = frames[target[t]];
+    const double x0 = frame.x_axis.x(), x1 = frame.x_axis.y(),
+                 x2 = frame.x_axis.z();
+    const double y0 = frame.y_axis.x(), y1 = frame.y_axis.y(),
+                 y2 = frame.y_axis.z();
+    Double2 xx2 = {0, 0}, xy2 = {0, 0}, yy2 = {0, 0};
+    int32_t k = offsets[t];
+    const int32_t end = offsets[t + 1];
+    for (; k + 1 < end; k += 2) {
       // Projected, not renormalised: a neighbour tilted out of the target's
       // plane pulls by the square of the cosine of its tilt.
-      const Eigen::Vector3d& d = scratch.compression_dir[scratch.pair_faces[k]];
-      const double x = d.dot(frame.x_axis), y = d.dot(frame.y_axis);
-      const double w = scratch.pair_weights[k];
+      const Eigen::Vector3d& a = dir[pair_faces[k]];
+      const Eigen::Vector3d& b = dir[pair_faces[k + 1]];
+      const Double2 dx = {a.x(), b.x()}, dy = {a.y(), b.y()},
+                    dz = {a.z(), b.z()};
+      const Double2 x = dx * x0 + dy * x1 + dz * x2;
+      const Double2 y = dx * y0 + dy * y1 + dz * y2;
+      const Double2 w = {pair_weights[k], pair_weights[k + 1]};
+      const Double2 wx = w * x;
+      xx2 += wx * x;
+      xy2 += wx * y;
+      yy2 += w * y * y;
+    }
+    double xx = xx2[0] + xx2[1], xy = xy2[0] + xy2[1], yy = yy2[0] + yy2[1];
+    if (k < end) {
+      const Eigen::Vector3d& d = dir[pair_faces[k]];
+      const double x = d.x() * x0 + d.y() * x1 + d.z() * x2;
+      const double y = d.x() * y0 + d.y() * y1 + d.z() * y2;
+      const double w = pair_weights[k];
       xx += w * x * x;
       xy += w * x * y;
       yy += w * y * y;
     }
-    scratch.tensor[t] = {xx, xy, yy};
+    tensor[t] = {xx, xy, yy};
   }
 }
 
@@ -194,30 +271,7 @@ void SmoothFieldDirections(const MeshTopology& topology,
   }
   FindTargets(topology, field, params.passes, params.rings, min_compression,
               scratch);
-  // Each target's pulling neighbours, once a frame (the creases do not move
-  // between passes): the passes then visit only those.
-  const double min_cos =
-      std::cos(params.crease_degrees * std::numbers::pi / 180.0);
-  scratch.pair_offsets.resize(scratch.targets.size() + 1);
-  // Written by index without a branch on whether a neighbour pulls (which
-  // the branch predictor cannot guess): the slot is written either way and
-  // kept when it pulls.
-  int32_t pairs = 0;
-  scratch.pair_offsets[0] = 0;
-  for (size_t t = 0; t < scratch.targets.size(); ++t) {
-    const int32_t f = scratch.targets[t];
-    const Eigen::Vector3d& normal = scratch.normal[f];
-    for (int32_t k = scratch.neighbour_offsets[f];
-         k < scratch.neighbour_offsets[f + 1]; ++k) {
-      const int32_t g = scratch.neighbours[k];
-      scratch.pair_faces[pairs] = g;
-      scratch.pair_weights[pairs] =
-          scratch.shared_corners[k] * scratch.weight[g];
-      pairs += static_cast<int32_t>(scratch.weight[g] != 0.0) &
-               static_cast<int32_t>(normal.dot(scratch.normal[g]) >= min_cos);
-    }
-    scratch.pair_offsets[t + 1] = pairs;
-  }
+  ListPullingPairs(params.crease_degrees, scratch);
   scratch.tensor.resize(scratch.targets.size());
   scratch.axis.resize(scratch.targets.size());
   int32_t smoothed = 0;  // the targets the pass before wrote
