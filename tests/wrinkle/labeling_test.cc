@@ -38,6 +38,35 @@ TEST(UnaryCostTest, MatchesHandComputedValues) {
               1e-15);
 }
 
+// The batched costs (two triangles at a time, their own exp) are the scalar
+// ones within rounding, odd counts included, on both branches of c(a, b) and
+// far out where the exps underflow.
+TEST(UnaryCostTest, ManyAtOnceAreEachOnesCosts) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> ratio(0.3, 3.0);
+  for (size_t n : {size_t{1}, size_t{2}, size_t{7}, size_t{500}}) {
+    std::vector<double> compression(n), lambda_max(n);
+    for (size_t i = 0; i < n; ++i) {
+      compression[i] = ratio(rng);
+      lambda_max[i] = ratio(rng);
+    }
+    if (n == 500) {
+      compression[0] = 1.0, lambda_max[0] = 1.0;    // at rest
+      compression[1] = 18.0, lambda_max[1] = 1.02;  // exps underflow
+      compression[2] = 1.3, lambda_max[2] = 1.3;    // a == b
+    }
+    std::vector<UnaryCost> many(n);
+    UnaryCostsOfMany(compression, lambda_max, kParams, absl::MakeSpan(many));
+    for (size_t i = 0; i < n; ++i) {
+      const UnaryCost one = UnaryCosts(compression[i], lambda_max[i], kParams);
+      for (int l = 0; l < kNumLabels; ++l) {
+        EXPECT_NEAR(many[i][l], one[l], 1e-14 * std::max(1.0, std::abs(one[l])))
+            << "n " << n << " triangle " << i << " label " << l;
+      }
+    }
+  }
+}
+
 TEST(UnaryCostTest, ClampsThePrintedNegativeBranchAtZero) {
   // As printed, c(1.3, 1.5) = 1 - (1.5 / 1.3)(1 - e^-2.7) = -0.076.
   EXPECT_EQ(CompressStretchCost(1.3, 1.5, kParams), 0.0);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
 #include "maxflow.h"
+#include "wrinkle/core/double2.h"
 
 namespace crease {
 namespace {
@@ -41,6 +42,49 @@ UnaryCost UnaryCosts(double compression, double lambda_max,
   cost[LabelIndex(Label::kStretch)] =
       CompressStretchCost(lambda_max, compression, params);
   return cost;
+}
+
+namespace {
+
+// CompressStretchCost in two lanes, both of its branches taken (`gauss` is
+// the exp of -(a - b)^2 / (4 sigma^2), which c(a, b) and c(b, a) share).
+Double2 CompressStretchCost2(Double2 a, Double2 b, Double2 gauss,
+                             const LabelingParams& params) {
+  const Double2 big_h = Exp(-params.alpha * (a - 1.0));
+  const Double2 small_h = Exp(-params.beta * a);
+  const Double2 above = (big_h - small_h) * gauss + small_h;
+  const Double2 below = (b / a) * (big_h - 1.0) + 1.0;
+  return Max(Broadcast(0.0), a > b ? above : below);
+}
+
+}  // namespace
+
+void UnaryCostsOfMany(absl::Span<const double> compression,
+                      absl::Span<const double> lambda_max,
+                      const LabelingParams& params,
+                      absl::Span<UnaryCost> costs) {
+  CREASE_DCHECK(compression.size() == lambda_max.size());
+  CREASE_DCHECK(costs.size() == compression.size());
+  const double two_sigma_sq = 2.0 * params.sigma * params.sigma;
+  const size_t n = compression.size();
+  for (size_t i = 0; i < n; i += 2) {
+    // An odd count's last triangle fills both lanes.
+    const size_t j = std::min(i + 1, n - 1);
+    const Double2 c = {compression[i], compression[j]};
+    const Double2 l = {lambda_max[i], lambda_max[j]};
+    const Double2 l1 = Abs(c - 1.0) + Abs(l - 1.0);
+    const Double2 rest = 1.0 - Exp(-l1 * l1 / two_sigma_sq);
+    const Double2 gap = c - l;
+    const Double2 gauss = Exp(-0.5 * gap * gap / two_sigma_sq);
+    const Double2 compress = CompressStretchCost2(c, l, gauss, params);
+    const Double2 stretch = CompressStretchCost2(l, c, gauss, params);
+    for (size_t lane = 0; lane < 2 && i + lane < n; ++lane) {
+      UnaryCost& cost = costs[i + lane];
+      cost[LabelIndex(Label::kRest)] = rest[lane];
+      cost[LabelIndex(Label::kCompress)] = compress[lane];
+      cost[LabelIndex(Label::kStretch)] = stretch[lane];
+    }
+  }
 }
 
 UnaryCost DegenerateUnaryCosts(const LabelingParams& params) {

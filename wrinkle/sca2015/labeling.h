@@ -49,6 +49,13 @@ UnaryCost UnaryCosts(double compression, double lambda_max,
                      const LabelingParams& params);
 UnaryCost DegenerateUnaryCosts(const LabelingParams& params);
 
+// UnaryCosts of many triangles, two at a time (within a few ulp of it: its
+// own exp, in two lanes). The three spans have the same size.
+void UnaryCostsOfMany(absl::Span<const double> compression,
+                      absl::Span<const double> lambda_max,
+                      const LabelingParams& params,
+                      absl::Span<UnaryCost> costs);
+
 // Adds the temporal edge to a fixed previous label: step * |l - previous|.
 inline void AddTemporalCost(Label previous, double step, UnaryCost& cost) {
   const int p = LabelIndex(previous);

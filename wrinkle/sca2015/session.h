@@ -125,6 +125,9 @@ class Session {
   std::vector<LocalFrame> frames_;
   std::vector<uint8_t> current_degenerate_, previous_degenerate_;
   std::vector<StretchRatios> interframe_;
+  // interframe_'s compression and lambda_max, 1 where degenerate: the
+  // batched unary costs' input.
+  std::vector<double> interframe_compression_, interframe_lambda_max_;
   std::vector<StretchTensor> field_;
   FieldSmoothingScratch field_smoothing_scratch_;
   std::vector<UnaryCost> unaries_, folded_unaries_;
