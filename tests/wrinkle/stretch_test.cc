@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -127,6 +128,33 @@ TEST(StretchTest, SvdReconstructsRandomMatrices) {
     ASSERT_NEAR(svd.v.determinant(), 1.0, 1e-12);
     ASSERT_GE(svd.s1, std::abs(svd.s2) - 1e-12);
     ASSERT_EQ(svd.s2 < 0, f.determinant() < 0);
+  }
+}
+
+// Two at a time, the same arithmetic: within rounding of one at a time, odd
+// counts, scaled rotations (no dominant direction), the identity and a zero
+// matrix (no singular values) included.
+TEST(StretchTest, ManyAtOnceAreEachOnesDecomposition) {
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<double> u(-2, 2);
+  for (size_t count : {size_t{1}, size_t{2}, size_t{5}, size_t{400}}) {
+    std::vector<Matrix2d> fs(count);
+    for (Matrix2d& f : fs) f << u(rng), u(rng), u(rng), u(rng);
+    if (count == 400) {
+      fs[0] = Matrix2d::Identity();
+      fs[1] = 0.7 * Eigen::Rotation2Dd(1.1).toRotationMatrix();
+      fs[2] = Matrix2d::Zero();
+      fs[3] << 2.0, 0.0, 0.0, 0.5;  // compression along y, exactly
+    }
+    std::vector<Svd2> many(count);
+    ClosedFormSvdOfMany(fs, absl::MakeSpan(many));
+    for (size_t i = 0; i < count; ++i) {
+      const Svd2 one = ClosedFormSvd(fs[i]);
+      EXPECT_NEAR(many[i].s1, one.s1, 1e-14 * (1 + one.s1)) << i;
+      EXPECT_NEAR(many[i].s2, one.s2, 1e-14 * (1 + one.s1)) << i;
+      EXPECT_NEAR((many[i].u - one.u).norm(), 0.0, 1e-12) << i;
+      EXPECT_NEAR((many[i].v - one.v).norm(), 0.0, 1e-12) << i;
+    }
   }
 }
 

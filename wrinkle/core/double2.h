@@ -6,8 +6,13 @@
 // need on them: with sqrt and exp out of libm's scalar calls, a loop over
 // triangles does two at a time.
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace crease {
 
@@ -19,6 +24,26 @@ inline Double2 Broadcast(double x) { return Double2{x, x}; }
 inline Double2 Abs(Double2 x) { return x < 0.0 ? -x : x; }
 
 inline Double2 Max(Double2 a, Double2 b) { return a > b ? a : b; }
+
+inline Double2 Sqrt(Double2 x) {
+#if defined(__SSE2__)
+  return _mm_sqrt_pd(x);
+#else
+  return Double2{std::sqrt(x[0]), std::sqrt(x[1])};
+#endif
+}
+
+// |magnitude| with the sign of `sign`, lane by lane (as std::copysign).
+inline Double2 CopySign(Double2 magnitude, Double2 sign) {
+  constexpr int64_t kSignBit = static_cast<int64_t>(uint64_t{1} << 63);
+  Int64x2 m, s;
+  std::memcpy(&m, &magnitude, sizeof(m));
+  std::memcpy(&s, &sign, sizeof(s));
+  const Int64x2 bits = (m & ~kSignBit) | (s & kSignBit);
+  Double2 result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
 
 // e^x in each lane, within 2 ulp of std::exp for x in [-708, 709] (tested
 // against it); 0 below (std::exp's subnormals there, under 1e-307, are

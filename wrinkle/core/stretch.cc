@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "wrinkle/core/double2.h"
+
 namespace crease {
 
 Eigen::Matrix2d EdgeMatrix(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1,
@@ -18,8 +20,9 @@ Eigen::Matrix2d EdgeMatrix(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1,
     m(0, 0) = len1;
     return m;
   }
-  frame->x_axis = e1 / len1;
-  frame->y_axis = (normal / normal_len).cross(frame->x_axis);
+  // One division each, not one per coordinate.
+  frame->x_axis = e1 * (1.0 / len1);
+  frame->y_axis = (normal * (1.0 / normal_len)).cross(frame->x_axis);
   m(0, 0) = len1;
   m(0, 1) = e2.dot(frame->x_axis);
   m(1, 1) = e2.dot(frame->y_axis);
@@ -82,6 +85,51 @@ Svd2 ClosedFormSvd(const Eigen::Matrix2d& f) {
   out.u << ux, -uy, uy, ux;
   out.v << vx, -vy, vy, vx;
   return out;
+}
+
+void ClosedFormSvdOfMany(absl::Span<const Eigen::Matrix2d> fs,
+                         absl::Span<Svd2> svds) {
+  const size_t count = fs.size();
+  for (size_t i = 0; i < count; i += 2) {
+    // An odd count's last matrix fills both lanes.
+    const size_t j = std::min(i + 1, count - 1);
+    const Double2 a = {fs[i](0, 0), fs[j](0, 0)},
+                  b = {fs[i](0, 1), fs[j](0, 1)};
+    const Double2 c = {fs[i](1, 0), fs[j](1, 0)},
+                  d = {fs[i](1, 1), fs[j](1, 1)};
+    // SingularValues.
+    const Double2 e = 0.5 * (a + d), g = 0.5 * (a - d);
+    const Double2 h = 0.5 * (c + b), k = 0.5 * (c - b);
+    const Double2 s1 = Sqrt(e * e + k * k) + Sqrt(g * g + h * h);
+    const Double2 positive = s1 > 0.0 ? Broadcast(1.0) : Broadcast(0.0);
+    // The rest as ClosedFormSvd, both of its branches taken.
+    const Double2 p = a * a + b * b, m = a * c + b * d, n = c * c + d * d;
+    const Double2 s1_sq = s1 * s1;
+    Double2 ux = m + CopySign(s1_sq - n, m);
+    Double2 uy = (s1_sq - p) + Abs(m);
+    const Double2 u_len_sq = ux * ux + uy * uy;
+    const Double2 u_inv = 1.0 / Sqrt(u_len_sq);
+    const auto directed = u_len_sq > 1e-300 * s1_sq * s1_sq;
+    ux = directed ? ux * u_inv : Broadcast(1.0);
+    uy = directed ? uy * u_inv : Broadcast(0.0);
+    Double2 vx = a * ux + c * uy, vy = b * ux + d * uy;
+    const Double2 v_inv = 1.0 / Sqrt(vx * vx + vy * vy);
+    vx *= v_inv;
+    vy *= v_inv;
+    const Double2 s2 = -uy * (a * -vy + b * vx) + ux * (c * -vy + d * vx);
+    for (size_t lane = 0; lane < 2 && i + lane < count; ++lane) {
+      Svd2& out = svds[i + lane];
+      if (!(positive[lane] > 0.0)) {
+        out = Svd2{};
+        out.s1 = out.s2 = 0.0;
+        continue;
+      }
+      out.s1 = s1[lane];
+      out.s2 = s2[lane];
+      out.u << ux[lane], -uy[lane], uy[lane], ux[lane];
+      out.v << vx[lane], -vy[lane], vy[lane], vx[lane];
+    }
+  }
 }
 
 StretchRatios MakeStretchRatios(double s1, double s2) {

@@ -4,6 +4,8 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "absl/types/span.h"
+
 namespace crease {
 
 // Orthonormal in-plane axes of one triangle in 3D: X along edge x1 - x0,
@@ -42,6 +44,11 @@ struct Svd2 {
 // Closed-form 2x2 SVD without trigonometry: u1 is the dominant eigenvector of F
 // F^T, v1 = F^T u1 / s1, and the second columns are their 90-degree rotations.
 Svd2 ClosedFormSvd(const Eigen::Matrix2d& f);
+
+// ClosedFormSvd of many matrices, two at a time (the same arithmetic in two
+// lanes, so within rounding of it). `svds` has the size of `fs`.
+void ClosedFormSvdOfMany(absl::Span<const Eigen::Matrix2d> fs,
+                         absl::Span<Svd2> svds);
 
 // Singular values of F only (s1 >= |s2|, s2 < 0 iff det F < 0): for the
 // inter-frame tensors, where the labeling needs magnitudes and no directions.

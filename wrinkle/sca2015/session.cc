@@ -43,6 +43,8 @@ Session::Session(MeshTopology topology, const SessionParams& params)
   interframe_.resize(n);
   interframe_compression_.resize(n);
   interframe_lambda_max_.resize(n);
+  reference_stretch_.resize(n);
+  reference_svd_.resize(n);
   field_.resize(n);
   unaries_.resize(n);
   folded_unaries_.resize(n);
@@ -121,9 +123,11 @@ void Session::ComputeInterframeCosts() {
 }
 
 void Session::UpdateReferencesAndField() {
-  for (size_t f = 0; f < current_.size(); ++f) {
+  const size_t n = current_.size();
+  for (size_t f = 0; f < n; ++f) {
     if (current_degenerate_[f]) {
-      field_[f] = StretchTensor::Degenerate();
+      // Any matrix: its decomposition is not used.
+      reference_stretch_[f] = Eigen::Matrix2d::Identity();
       continue;
     }
     if (IsDegenerate(reference_[f], params_.degenerate_relative_area)) {
@@ -131,10 +135,19 @@ void Session::UpdateReferencesAndField() {
       // from now.
       reference_[f] = current_[f];
     }
-    const Svd2 svd = ClosedFormSvd(current_[f] * Inverse2(reference_[f]));
+    reference_stretch_[f] = current_[f] * Inverse2(reference_[f]);
+  }
+  // Two triangles at a time: the decompositions' square roots and divisions
+  // were a tenth of the pipeline.
+  ClosedFormSvdOfMany(reference_stretch_, absl::MakeSpan(reference_svd_));
+  for (size_t f = 0; f < n; ++f) {
+    if (current_degenerate_[f]) {
+      field_[f] = StretchTensor::Degenerate();
+      continue;
+    }
     Svd2 updated;
-    UpdateReference(labels_[f], current_[f], svd, params_.reference,
-                    &reference_[f], &updated);
+    UpdateReference(labels_[f], current_[f], reference_svd_[f],
+                    params_.reference, &reference_[f], &updated);
     field_[f] = MakeStretchTensor(updated, frames_[f]);
   }
   // Where a wrinkle may run (above the keep threshold), as if every
