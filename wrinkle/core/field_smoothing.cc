@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "wrinkle/core/double2.h"
+
 namespace crease {
 namespace {
 
@@ -152,9 +154,7 @@ void ListPullingPairs(double crease_degrees, FieldSmoothingScratch& scratch) {
 // from the pass before's directions, into scratch.tensor.
 void SumTensors(absl::Span<const LocalFrame> frames, int32_t smoothed,
                 FieldSmoothingScratch& scratch) {
-  // Two pairs at a time, one to each lane of an SSE register (GCC's and
-  // Clang's vector extension; other targets get two scalar lanes).
-  using Double2 = double __attribute__((vector_size(16)));
+  // Two pairs at a time, one to each lane of an SSE register.
   const int32_t* const target = scratch.targets.data();
   const int32_t* const offsets = scratch.pair_offsets.data();
   const int32_t* const pair_faces = scratch.pair_faces.get();
@@ -200,32 +200,37 @@ void SumTensors(absl::Span<const LocalFrame> frames, int32_t smoothed,
 }
 
 // Each of the first `smoothed` targets' direction set to its tensor's main
-// axis. The axes are computed for all targets before any is written: no
-// target's square roots wait on the one before's, and that loop has no branch
-// (so successive targets overlap, two to an SSE register where the compiler
-// vectorises it).
+// axis. The axes are computed for all targets before any is written, two
+// targets to an SSE register and without a branch: no target's square roots
+// wait on the one before's.
 void SetMainAxes(absl::Span<const LocalFrame> frames, int32_t smoothed,
                  FieldSmoothingScratch& scratch,
                  absl::Span<StretchTensor> field) {
   const std::array<double, 3>* const tensor = scratch.tensor.data();
   std::array<double, 2>* const axis = scratch.axis.data();
-  for (int32_t t = 0; t < smoothed; ++t) {
-    const auto& [xx, xy, yy] = tensor[t];
+  // Two targets to a register; an odd count's last fills both lanes.
+  for (int32_t t = 0; t < smoothed; t += 2) {
+    const int32_t next = std::min(t + 1, smoothed - 1);
+    const Double2 xx = {tensor[t][0], tensor[next][0]};
+    const Double2 xy = {tensor[t][1], tensor[next][1]};
+    const Double2 yy = {tensor[t][2], tensor[next][2]};
     // The main axis of [xx xy; xy yy] is at half the angle theta2 of (a, b),
     // r = |(a, b)|: along (r + a, b) = 2 cos(theta) (cos, sin) and along
     // (b, r - a) = 2 sin(theta) (cos, sin). Their sum with the second's sign
     // made that of cos(theta) >= 0, 2 (cos + |sin|) (cos, sin), never
     // vanishes where either alone cancels (a near -r, a near r).
-    const double a = xx - yy, b = 2.0 * xy;
-    const double r = std::sqrt(a * a + b * b);
-    const double u = (r + a) + std::abs(b);
-    const double v = b + std::copysign(r - a, b);
+    const Double2 a = xx - yy, b = 2.0 * xy;
+    const Double2 r = Sqrt(a * a + b * b);
+    const Double2 u = (r + a) + Abs(b);
+    const Double2 v = b + CopySign(r - a, b);
     // Signed as the axis was before this form (a <= 0: along (b, r - a)),
     // which is all the same to a fold but keeps which way a trace leaves a
     // seed. An isotropic tensor has no axis: 0 / 0, caught below.
-    const double sign = a > 0.0 ? 1.0 : std::copysign(1.0, b);
-    const double inverse_length = sign / std::sqrt(u * u + v * v);
-    axis[t] = {u * inverse_length, v * inverse_length};
+    const Double2 sign = a > 0.0 ? Broadcast(1.0) : CopySign(Broadcast(1.0), b);
+    const Double2 inverse_length = sign / Sqrt(u * u + v * v);
+    const Double2 x = u * inverse_length, y = v * inverse_length;
+    axis[t] = {x[0], y[0]};
+    axis[next] = {x[1], y[1]};
   }
   for (int32_t t = 0; t < smoothed; ++t) {
     const auto& [x, y] = axis[t];

@@ -37,6 +37,7 @@ double HalfAngle(double ratio, double phi_start) {
 ArcHeightTable::ArcHeightTable(int samples) {
   phi_max_ = HalfAngle(1.0 / std::numbers::pi, 2.3);
   q_max_ = std::sqrt(1.0 - 1.0 / std::numbers::pi);
+  samples_per_q_ = (samples - 1) / q_max_;
   height_per_width_.resize(samples);
   for (int i = 0; i < samples; ++i) {
     const double q = q_max_ * i / (samples - 1);
@@ -50,7 +51,7 @@ ArcHeightTable::ArcHeightTable(int samples) {
 
 double ArcHeightTable::HeightPerWidth(double width_over_arc) const {
   const double r = std::clamp(width_over_arc, 1.0 / std::numbers::pi, 1.0);
-  const double x = std::sqrt(1.0 - r) / q_max_ * (height_per_width_.size() - 1);
+  const double x = std::sqrt(1.0 - r) * samples_per_q_;
   const size_t lo =
       std::min(static_cast<size_t>(x), height_per_width_.size() - 2);
   const double s = x - lo;

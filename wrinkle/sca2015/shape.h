@@ -28,6 +28,7 @@ class ArcHeightTable {
  private:
   double phi_max_;
   double q_max_;
+  double samples_per_q_;  // (samples - 1) / q_max_: a lookup's index per q
   std::vector<double> height_per_width_;  // at q = q_max * i / (samples - 1)
 };
 
