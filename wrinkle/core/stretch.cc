@@ -29,15 +29,6 @@ Eigen::Matrix2d EdgeMatrix(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1,
   return m;
 }
 
-bool IsDegenerate(const Eigen::Matrix2d& m, double relative_area) {
-  const double det = m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0);
-  const double len1_sq = m(0, 0) * m(0, 0) + m(1, 0) * m(1, 0);
-  const double len2_sq = m(0, 1) * m(0, 1) + m(1, 1) * m(1, 1);
-  const Eigen::Vector2d e3 = m.col(1) - m.col(0);
-  const double longest_sq = std::max({len1_sq, len2_sq, e3.squaredNorm()});
-  return !(std::abs(det) > relative_area * longest_sq) || !std::isfinite(det);
-}
-
 void SingularValues(const Eigen::Matrix2d& f, double* s1, double* s2) {
   const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
   // F = rotation part (e, k) + reflection part (g, h); s1 = |rot| + |ref|,

@@ -3,6 +3,8 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
 
 #include "absl/types/span.h"
 
@@ -30,7 +32,18 @@ Eigen::Matrix2d EdgeMatrix(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1,
 // True when the triangle of edge matrix m has (almost) no area: twice its area
 // is at most `relative_area` times its longest edge squared (or an edge has
 // zero length).
-bool IsDegenerate(const Eigen::Matrix2d& m, double relative_area);
+// Inline: called twice per triangle per frame.
+inline bool IsDegenerate(const Eigen::Matrix2d& m, double relative_area) {
+  const double det = m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0);
+  const double len1_sq = m(0, 0) * m(0, 0) + m(1, 0) * m(1, 0);
+  const double len2_sq = m(0, 1) * m(0, 1) + m(1, 1) * m(1, 1);
+  const double e3x = m(0, 1) - m(0, 0), e3y = m(1, 1) - m(1, 0);
+  const double longest_sq =
+      std::max(std::max(len1_sq, len2_sq), e3x * e3x + e3y * e3y);
+  // Without a branch between the tests (a NaN fails the first, an infinite
+  // area the second).
+  return !(std::abs(det) > relative_area * longest_sq) | !std::isfinite(det);
+}
 
 // F = U diag(s1, s2) V^T with U, V rotations and s1 >= |s2|. s2 is negative
 // only when det F < 0 (never for F between two edge matrices).

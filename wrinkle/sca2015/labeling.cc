@@ -46,12 +46,13 @@ UnaryCost UnaryCosts(double compression, double lambda_max,
 
 namespace {
 
-// CompressStretchCost in two lanes, both of its branches taken (`gauss` is
-// the exp of -(a - b)^2 / (4 sigma^2), which c(a, b) and c(b, a) share).
+// CompressStretchCost in two lanes, both of its branches taken. `gauss`,
+// the exp of -(a - b)^2 / (4 sigma^2), and `small_h`, the exp of -beta
+// max(a, b), are shared by c(a, b) and c(b, a): each uses small_h only where
+// its a is the larger.
 Double2 CompressStretchCost2(Double2 a, Double2 b, Double2 gauss,
-                             const LabelingParams& params) {
+                             Double2 small_h, const LabelingParams& params) {
   const Double2 big_h = Exp(-params.alpha * (a - 1.0));
-  const Double2 small_h = Exp(-params.beta * a);
   const Double2 above = (big_h - small_h) * gauss + small_h;
   const Double2 below = (b / a) * (big_h - 1.0) + 1.0;
   return Max(Broadcast(0.0), a > b ? above : below);
@@ -76,8 +77,9 @@ void UnaryCostsOfMany(absl::Span<const double> compression,
     const Double2 rest = 1.0 - Exp(-l1 * l1 / two_sigma_sq);
     const Double2 gap = c - l;
     const Double2 gauss = Exp(-0.5 * gap * gap / two_sigma_sq);
-    const Double2 compress = CompressStretchCost2(c, l, gauss, params);
-    const Double2 stretch = CompressStretchCost2(l, c, gauss, params);
+    const Double2 small_h = Exp(-params.beta * Max(c, l));
+    const Double2 compress = CompressStretchCost2(c, l, gauss, small_h, params);
+    const Double2 stretch = CompressStretchCost2(l, c, gauss, small_h, params);
     for (size_t lane = 0; lane < 2 && i + lane < n; ++lane) {
       UnaryCost& cost = costs[i + lane];
       cost[LabelIndex(Label::kRest)] = rest[lane];
