@@ -1,6 +1,7 @@
 #include "wrinkle/core/stretch.h"
 
 #include <Eigen/Geometry>
+#include <array>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -154,6 +155,42 @@ TEST(StretchTest, ManyAtOnceAreEachOnesDecomposition) {
       EXPECT_NEAR(many[i].s2, one.s2, 1e-14 * (1 + one.s1)) << i;
       EXPECT_NEAR((many[i].u - one.u).norm(), 0.0, 1e-12) << i;
       EXPECT_NEAR((many[i].v - one.v).norm(), 0.0, 1e-12) << i;
+    }
+  }
+}
+
+// Edge matrices and singular values two at a time: within rounding of one
+// at a time, for odd counts and for triangles with a zero edge or no area.
+TEST(StretchTest, ManyEdgeMatricesAndSingularValuesAreEachOnes) {
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<Vector3d> positions(60);
+  for (Vector3d& p : positions) p = Vector3d(u(rng), u(rng), u(rng));
+  positions[1] = positions[0];                       // a zero edge
+  positions[2] = 2.0 * positions[0] - positions[3];  // collinear
+  std::vector<std::array<int32_t, 3>> triangles = {{0, 1, 5}, {0, 3, 2}};
+  for (int32_t i = 4; i + 2 < 60; i += 3)
+    triangles.push_back({i, i + 1, i + 2});
+  for (size_t count : {size_t{1}, size_t{2}, triangles.size()}) {
+    const auto some = absl::MakeConstSpan(triangles).subspan(0, count);
+    std::vector<Matrix2d> matrices(count);
+    std::vector<LocalFrame> frames(count);
+    EdgeMatricesOfMany(positions, some, absl::MakeSpan(matrices),
+                       absl::MakeSpan(frames));
+    std::vector<double> s1(count), s2(count);
+    SingularValuesOfMany(matrices, absl::MakeSpan(s1), absl::MakeSpan(s2));
+    for (size_t i = 0; i < count; ++i) {
+      LocalFrame frame;
+      const Matrix2d one =
+          EdgeMatrix(positions[some[i][0]], positions[some[i][1]],
+                     positions[some[i][2]], &frame);
+      EXPECT_NEAR((matrices[i] - one).norm(), 0.0, 1e-14) << i;
+      EXPECT_NEAR((frames[i].x_axis - frame.x_axis).norm(), 0.0, 1e-14) << i;
+      EXPECT_NEAR((frames[i].y_axis - frame.y_axis).norm(), 0.0, 1e-14) << i;
+      double one_s1, one_s2;
+      SingularValues(one, &one_s1, &one_s2);
+      EXPECT_NEAR(s1[i], one_s1, 1e-14) << i;
+      EXPECT_NEAR(s2[i], one_s2, 1e-14) << i;
     }
   }
 }

@@ -29,6 +29,92 @@ Eigen::Matrix2d EdgeMatrix(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1,
   return m;
 }
 
+namespace {
+
+// A 3D vector in two lanes: one triangle's in each.
+struct Vector3x2 {
+  Double2 x, y, z;
+};
+
+Vector3x2 Minus(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1,
+                const Eigen::Vector3d& b0, const Eigen::Vector3d& b1) {
+  return {Double2{a0.x() - b0.x(), a1.x() - b1.x()},
+          Double2{a0.y() - b0.y(), a1.y() - b1.y()},
+          Double2{a0.z() - b0.z(), a1.z() - b1.z()}};
+}
+
+Double2 Dot(const Vector3x2& a, const Vector3x2& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+Vector3x2 Cross(const Vector3x2& a, const Vector3x2& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+Vector3x2 Scaled(const Vector3x2& a, Double2 s) {
+  return {a.x * s, a.y * s, a.z * s};
+}
+
+}  // namespace
+
+void EdgeMatricesOfMany(absl::Span<const Eigen::Vector3d> positions,
+                        absl::Span<const std::array<int32_t, 3>> triangles,
+                        absl::Span<Eigen::Matrix2d> matrices,
+                        absl::Span<LocalFrame> frames) {
+  const size_t count = triangles.size();
+  for (size_t i = 0; i < count; i += 2) {
+    // An odd count's last triangle fills both lanes.
+    const size_t j = std::min(i + 1, count - 1);
+    const std::array<int32_t, 3>& t = triangles[i];
+    const std::array<int32_t, 3>& u = triangles[j];
+    const Vector3x2 e1 = Minus(positions[t[1]], positions[u[1]],
+                               positions[t[0]], positions[u[0]]);
+    const Vector3x2 e2 = Minus(positions[t[2]], positions[u[2]],
+                               positions[t[0]], positions[u[0]]);
+    const Double2 len1 = Sqrt(Dot(e1, e1));
+    const Vector3x2 normal = Cross(e1, e2);
+    const Double2 normal_len = Sqrt(Dot(normal, normal));
+    const Vector3x2 x_axis = Scaled(e1, 1.0 / len1);
+    const Vector3x2 y_axis = Cross(Scaled(normal, 1.0 / normal_len), x_axis);
+    const Double2 m01 = Dot(e2, x_axis), m11 = Dot(e2, y_axis);
+    for (size_t lane = 0; lane < 2 && i + lane < count; ++lane) {
+      Eigen::Matrix2d& m = matrices[i + lane];
+      LocalFrame& frame = frames[i + lane];
+      m.setZero();
+      m(0, 0) = len1[lane];
+      if (len1[lane] == 0.0 || normal_len[lane] == 0.0) {
+        frame = LocalFrame{};
+        continue;
+      }
+      frame.x_axis = {x_axis.x[lane], x_axis.y[lane], x_axis.z[lane]};
+      frame.y_axis = {y_axis.x[lane], y_axis.y[lane], y_axis.z[lane]};
+      m(0, 1) = m01[lane];
+      m(1, 1) = m11[lane];
+    }
+  }
+}
+
+void SingularValuesOfMany(absl::Span<const Eigen::Matrix2d> fs,
+                          absl::Span<double> s1, absl::Span<double> s2) {
+  const size_t count = fs.size();
+  for (size_t i = 0; i < count; i += 2) {
+    const size_t j = std::min(i + 1, count - 1);
+    const Double2 a = {fs[i](0, 0), fs[j](0, 0)},
+                  b = {fs[i](0, 1), fs[j](0, 1)};
+    const Double2 c = {fs[i](1, 0), fs[j](1, 0)},
+                  d = {fs[i](1, 1), fs[j](1, 1)};
+    const Double2 e = 0.5 * (a + d), g = 0.5 * (a - d);
+    const Double2 h = 0.5 * (c + b), k = 0.5 * (c - b);
+    const Double2 first = Sqrt(e * e + k * k) + Sqrt(g * g + h * h);
+    const Double2 second =
+        first > 0.0 ? (a * d - b * c) / first : Broadcast(0.0);
+    for (size_t lane = 0; lane < 2 && i + lane < count; ++lane) {
+      s1[i + lane] = first[lane];
+      s2[i + lane] = second[lane];
+    }
+  }
+}
+
 void SingularValues(const Eigen::Matrix2d& f, double* s1, double* s2) {
   const double a = f(0, 0), b = f(0, 1), c = f(1, 0), d = f(1, 1);
   // F = rotation part (e, k) + reflection part (g, h); s1 = |rot| + |ref|,

@@ -4,7 +4,9 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 
 #include "absl/types/span.h"
 
@@ -28,6 +30,14 @@ struct LocalFrame {
 // default axes for a zero-length e1 or collinear corners, where M is singular).
 Eigen::Matrix2d EdgeMatrix(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1,
                            const Eigen::Vector3d& x2, LocalFrame* frame);
+
+// EdgeMatrix of many triangles (corner indices into `positions`), two at a
+// time: the same arithmetic in two lanes, so within rounding of it.
+// `matrices` and `frames` have the size of `triangles`.
+void EdgeMatricesOfMany(absl::Span<const Eigen::Vector3d> positions,
+                        absl::Span<const std::array<int32_t, 3>> triangles,
+                        absl::Span<Eigen::Matrix2d> matrices,
+                        absl::Span<LocalFrame> frames);
 
 // True when the triangle of edge matrix m has (almost) no area: twice its area
 // is at most `relative_area` times its longest edge squared (or an edge has
@@ -56,6 +66,10 @@ struct Svd2 {
 
 // Closed-form 2x2 SVD without trigonometry: u1 is the dominant eigenvector of F
 // F^T, v1 = F^T u1 / s1, and the second columns are their 90-degree rotations.
+// SingularValues of many matrices, two at a time (within rounding of it).
+void SingularValuesOfMany(absl::Span<const Eigen::Matrix2d> fs,
+                          absl::Span<double> s1, absl::Span<double> s2);
+
 Svd2 ClosedFormSvd(const Eigen::Matrix2d& f);
 
 // ClosedFormSvd of many matrices, two at a time (the same arithmetic in two

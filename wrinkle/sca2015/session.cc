@@ -43,7 +43,7 @@ Session::Session(MeshTopology topology, const SessionParams& params)
   interframe_.resize(n);
   interframe_compression_.resize(n);
   interframe_lambda_max_.resize(n);
-  reference_stretch_.resize(n);
+  stretch_.resize(n);
   reference_svd_.resize(n);
   field_.resize(n);
   unaries_.resize(n);
@@ -81,11 +81,9 @@ absl::Status Session::ValidateFrame(absl::Span<const float> positions) const {
 void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
   for (size_t v = 0; v < positions_.size(); ++v)
     positions_[v] = Vertex(positions, v);
-  const std::vector<io::Triangle>& triangles = topology_.triangles();
-  for (size_t f = 0; f < triangles.size(); ++f) {
-    const io::Triangle& t = triangles[f];
-    current_[f] = EdgeMatrix(positions_[t[0]], positions_[t[1]],
-                             positions_[t[2]], &frames_[f]);
+  EdgeMatricesOfMany(positions_, topology_.triangles(),
+                     absl::MakeSpan(current_), absl::MakeSpan(frames_));
+  for (size_t f = 0; f < current_.size(); ++f) {
     // A triangle the weld collapsed has no edges to trace across, whatever
     // its corners' positions do later: degenerate for the whole session.
     current_degenerate_[f] =
@@ -98,13 +96,19 @@ void Session::ComputeInterframeCosts() {
   const LabelingParams& lp = params_.labeling;
   const size_t n = current_.size();
   for (size_t f = 0; f < n; ++f) {
-    if (current_degenerate_[f] || previous_degenerate_[f]) {
-      interframe_[f] = StretchRatios::Degenerate();
-    } else {
-      double s1, s2;
-      SingularValues(current_[f] * Inverse2(previous_[f]), &s1, &s2);
-      interframe_[f] = MakeStretchRatios(s1, s2);
-    }
+    // Any matrix where a triangle is degenerate: it is not used.
+    stretch_[f] = current_degenerate_[f] || previous_degenerate_[f]
+                      ? Eigen::Matrix2d::Identity()
+                      : Eigen::Matrix2d(current_[f] * Inverse2(previous_[f]));
+  }
+  // Two triangles at a time, into the cost inputs' arrays (s1, s2 there).
+  SingularValuesOfMany(stretch_, absl::MakeSpan(interframe_lambda_max_),
+                       absl::MakeSpan(interframe_compression_));
+  for (size_t f = 0; f < n; ++f) {
+    interframe_[f] = current_degenerate_[f] || previous_degenerate_[f]
+                         ? StretchRatios::Degenerate()
+                         : MakeStretchRatios(interframe_lambda_max_[f],
+                                             interframe_compression_[f]);
     // A degenerate triangle's costs are replaced below; 1 keeps its lane's
     // arithmetic finite.
     const bool degenerate = interframe_[f].degenerate;
@@ -127,7 +131,7 @@ void Session::UpdateReferencesAndField() {
   for (size_t f = 0; f < n; ++f) {
     if (current_degenerate_[f]) {
       // Any matrix: its decomposition is not used.
-      reference_stretch_[f] = Eigen::Matrix2d::Identity();
+      stretch_[f] = Eigen::Matrix2d::Identity();
       continue;
     }
     if (IsDegenerate(reference_[f], params_.degenerate_relative_area)) {
@@ -135,11 +139,11 @@ void Session::UpdateReferencesAndField() {
       // from now.
       reference_[f] = current_[f];
     }
-    reference_stretch_[f] = current_[f] * Inverse2(reference_[f]);
+    stretch_[f] = current_[f] * Inverse2(reference_[f]);
   }
   // Two triangles at a time: the decompositions' square roots and divisions
   // were a tenth of the pipeline.
-  ClosedFormSvdOfMany(reference_stretch_, absl::MakeSpan(reference_svd_));
+  ClosedFormSvdOfMany(stretch_, absl::MakeSpan(reference_svd_));
   for (size_t f = 0; f < n; ++f) {
     if (current_degenerate_[f]) {
       field_[f] = StretchTensor::Degenerate();

@@ -129,8 +129,10 @@ class Session {
   // batched unary costs' input.
   std::vector<double> interframe_compression_, interframe_lambda_max_;
   std::vector<StretchTensor> field_;
-  // Per triangle, this frame: current * reference^-1 and its decomposition.
-  std::vector<Eigen::Matrix2d> reference_stretch_;
+  // Per triangle, this frame's stretch of the stage at hand: current *
+  // previous^-1 (inter-frame), then current * reference^-1; and the latter's
+  // decomposition.
+  std::vector<Eigen::Matrix2d> stretch_;
   std::vector<Svd2> reference_svd_;
   FieldSmoothingScratch field_smoothing_scratch_;
   std::vector<UnaryCost> unaries_, folded_unaries_;
