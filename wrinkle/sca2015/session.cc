@@ -1,5 +1,6 @@
 #include "wrinkle/sca2015/session.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -41,10 +42,6 @@ Session::Session(MeshTopology topology, const SessionParams& params)
   current_degenerate_.resize(n);
   previous_degenerate_.resize(n);
   interframe_.resize(n);
-  interframe_compression_.resize(n);
-  interframe_lambda_max_.resize(n);
-  stretch_.resize(n);
-  reference_svd_.resize(n);
   field_.resize(n);
   unaries_.resize(n);
   folded_unaries_.resize(n);
@@ -95,29 +92,39 @@ void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
 void Session::ComputeInterframeCosts() {
   const LabelingParams& lp = params_.labeling;
   const size_t n = current_.size();
-  for (size_t f = 0; f < n; ++f) {
-    // Any matrix where a triangle is degenerate: it is not used.
-    stretch_[f] = current_degenerate_[f] || previous_degenerate_[f]
-                      ? Eigen::Matrix2d::Identity()
-                      : Eigen::Matrix2d(current_[f] * Inverse2(previous_[f]));
+  // A block at a time, two triangles at a time within it (the costs' exps
+  // were a fifth of this stage), with scratch of a block, not of the mesh.
+  for (size_t first = 0; first < n; first += kBlock) {
+    const size_t count = std::min(kBlock, n - first);
+    for (size_t i = 0; i < count; ++i) {
+      const size_t f = first + i;
+      // Any matrix where a triangle is degenerate: it is not used.
+      block_.stretch[i] =
+          current_degenerate_[f] || previous_degenerate_[f]
+              ? Eigen::Matrix2d::Identity()
+              : Eigen::Matrix2d(current_[f] * Inverse2(previous_[f]));
+    }
+    // The singular values s1, s2 land where lambda_max and the compression
+    // (1 / s2) then go.
+    const auto lambda_max = absl::MakeSpan(block_.lambda_max).subspan(0, count);
+    const auto compression =
+        absl::MakeSpan(block_.compression).subspan(0, count);
+    SingularValuesOfMany(absl::MakeConstSpan(block_.stretch).subspan(0, count),
+                         lambda_max, compression);
+    for (size_t i = 0; i < count; ++i) {
+      const size_t f = first + i;
+      interframe_[f] = current_degenerate_[f] || previous_degenerate_[f]
+                           ? StretchRatios::Degenerate()
+                           : MakeStretchRatios(lambda_max[i], compression[i]);
+      // A degenerate triangle's costs are replaced below; 1 keeps its lane's
+      // arithmetic finite.
+      const bool degenerate = interframe_[f].degenerate;
+      compression[i] = degenerate ? 1.0 : interframe_[f].compression;
+      lambda_max[i] = degenerate ? 1.0 : interframe_[f].lambda_max;
+    }
+    UnaryCostsOfMany(compression, lambda_max, lp,
+                     absl::MakeSpan(unaries_).subspan(first, count));
   }
-  // Two triangles at a time, into the cost inputs' arrays (s1, s2 there).
-  SingularValuesOfMany(stretch_, absl::MakeSpan(interframe_lambda_max_),
-                       absl::MakeSpan(interframe_compression_));
-  for (size_t f = 0; f < n; ++f) {
-    interframe_[f] = current_degenerate_[f] || previous_degenerate_[f]
-                         ? StretchRatios::Degenerate()
-                         : MakeStretchRatios(interframe_lambda_max_[f],
-                                             interframe_compression_[f]);
-    // A degenerate triangle's costs are replaced below; 1 keeps its lane's
-    // arithmetic finite.
-    const bool degenerate = interframe_[f].degenerate;
-    interframe_compression_[f] = degenerate ? 1.0 : interframe_[f].compression;
-    interframe_lambda_max_[f] = degenerate ? 1.0 : interframe_[f].lambda_max;
-  }
-  // Two triangles at a time: the costs' exps were a fifth of this stage.
-  UnaryCostsOfMany(interframe_compression_, interframe_lambda_max_, lp,
-                   absl::MakeSpan(unaries_));
   for (size_t f = 0; f < n; ++f) {
     if (interframe_[f].degenerate) unaries_[f] = DegenerateUnaryCosts(lp);
     argmin_labels_[f] = ArgminLabel(unaries_[f]);
@@ -128,31 +135,37 @@ void Session::ComputeInterframeCosts() {
 
 void Session::UpdateReferencesAndField() {
   const size_t n = current_.size();
-  for (size_t f = 0; f < n; ++f) {
-    if (current_degenerate_[f]) {
-      // Any matrix: its decomposition is not used.
-      stretch_[f] = Eigen::Matrix2d::Identity();
-      continue;
+  // A block at a time, its decompositions two at a time (their square roots
+  // and divisions were a tenth of the pipeline).
+  for (size_t first = 0; first < n; first += kBlock) {
+    const size_t count = std::min(kBlock, n - first);
+    for (size_t i = 0; i < count; ++i) {
+      const size_t f = first + i;
+      if (current_degenerate_[f]) {
+        // Any matrix: its decomposition is not used.
+        block_.stretch[i] = Eigen::Matrix2d::Identity();
+        continue;
+      }
+      if (IsDegenerate(reference_[f], params_.degenerate_relative_area)) {
+        // No usable reference yet (the triangle was degenerate before):
+        // start from now.
+        reference_[f] = current_[f];
+      }
+      block_.stretch[i] = current_[f] * Inverse2(reference_[f]);
     }
-    if (IsDegenerate(reference_[f], params_.degenerate_relative_area)) {
-      // No usable reference yet (the triangle was degenerate before): start
-      // from now.
-      reference_[f] = current_[f];
+    ClosedFormSvdOfMany(absl::MakeConstSpan(block_.stretch).subspan(0, count),
+                        absl::MakeSpan(block_.svd).subspan(0, count));
+    for (size_t i = 0; i < count; ++i) {
+      const size_t f = first + i;
+      if (current_degenerate_[f]) {
+        field_[f] = StretchTensor::Degenerate();
+        continue;
+      }
+      Svd2 updated;
+      UpdateReference(labels_[f], current_[f], block_.svd[i], params_.reference,
+                      &reference_[f], &updated);
+      field_[f] = MakeStretchTensor(updated, frames_[f]);
     }
-    stretch_[f] = current_[f] * Inverse2(reference_[f]);
-  }
-  // Two triangles at a time: the decompositions' square roots and divisions
-  // were a tenth of the pipeline.
-  ClosedFormSvdOfMany(stretch_, absl::MakeSpan(reference_svd_));
-  for (size_t f = 0; f < n; ++f) {
-    if (current_degenerate_[f]) {
-      field_[f] = StretchTensor::Degenerate();
-      continue;
-    }
-    Svd2 updated;
-    UpdateReference(labels_[f], current_[f], reference_svd_[f],
-                    params_.reference, &reference_[f], &updated);
-    field_[f] = MakeStretchTensor(updated, frames_[f]);
   }
   // Where a wrinkle may run (above the keep threshold), as if every
   // compressed triangle were smoothed: the mildly compressed ones carry

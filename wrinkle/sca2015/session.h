@@ -2,6 +2,7 @@
 #define CREASE_WRINKLE_SCA2015_SESSION_H_
 
 #include <Eigen/Core>
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -125,15 +126,18 @@ class Session {
   std::vector<LocalFrame> frames_;
   std::vector<uint8_t> current_degenerate_, previous_degenerate_;
   std::vector<StretchRatios> interframe_;
-  // interframe_'s compression and lambda_max, 1 where degenerate: the
-  // batched unary costs' input.
-  std::vector<double> interframe_compression_, interframe_lambda_max_;
   std::vector<StretchTensor> field_;
-  // Per triangle, this frame's stretch of the stage at hand: current *
-  // previous^-1 (inter-frame), then current * reference^-1; and the latter's
-  // decomposition.
-  std::vector<Eigen::Matrix2d> stretch_;
-  std::vector<Svd2> reference_svd_;
+  // The per-triangle stages run a block of triangles at a time, two at a
+  // time within it; their scratch, for one block: the stretch of the stage
+  // at hand (current * previous^-1, then current * reference^-1), the
+  // former's singular values as the costs' input, the latter's decomposition.
+  static constexpr size_t kBlock = 64;
+  struct BlockScratch {
+    std::array<Eigen::Matrix2d, kBlock> stretch;
+    std::array<double, kBlock> compression, lambda_max;
+    std::array<Svd2, kBlock> svd;
+  };
+  BlockScratch block_;
   FieldSmoothingScratch field_smoothing_scratch_;
   std::vector<UnaryCost> unaries_, folded_unaries_;
   std::vector<Label> labels_, previous_labels_, argmin_labels_;
