@@ -55,6 +55,23 @@ Vector3x2 Scaled(const Vector3x2& a, Double2 s) {
   return {a.x * s, a.y * s, a.z * s};
 }
 
+// Two 2x2 matrices [a b; c d], one to each lane: fs[i] and fs[j].
+struct Matrix2x2 {
+  Double2 a, b, c, d;
+};
+
+Matrix2x2 Lanes(absl::Span<const Eigen::Matrix2d> fs, size_t i, size_t j) {
+  return {Double2{fs[i](0, 0), fs[j](0, 0)}, Double2{fs[i](0, 1), fs[j](0, 1)},
+          Double2{fs[i](1, 0), fs[j](1, 0)}, Double2{fs[i](1, 1), fs[j](1, 1)}};
+}
+
+// SingularValues' s1: |rotation part| + |reflection part|.
+Double2 LargestSingularValue(const Matrix2x2& m) {
+  const Double2 e = 0.5 * (m.a + m.d), g = 0.5 * (m.a - m.d);
+  const Double2 h = 0.5 * (m.c + m.b), k = 0.5 * (m.c - m.b);
+  return Sqrt(e * e + k * k) + Sqrt(g * g + h * h);
+}
+
 }  // namespace
 
 void EdgeMatricesOfMany(absl::Span<const Eigen::Vector3d> positions,
@@ -99,15 +116,10 @@ void SingularValuesOfMany(absl::Span<const Eigen::Matrix2d> fs,
   const size_t count = fs.size();
   for (size_t i = 0; i < count; i += 2) {
     const size_t j = std::min(i + 1, count - 1);
-    const Double2 a = {fs[i](0, 0), fs[j](0, 0)},
-                  b = {fs[i](0, 1), fs[j](0, 1)};
-    const Double2 c = {fs[i](1, 0), fs[j](1, 0)},
-                  d = {fs[i](1, 1), fs[j](1, 1)};
-    const Double2 e = 0.5 * (a + d), g = 0.5 * (a - d);
-    const Double2 h = 0.5 * (c + b), k = 0.5 * (c - b);
-    const Double2 first = Sqrt(e * e + k * k) + Sqrt(g * g + h * h);
+    const Matrix2x2 m = Lanes(fs, i, j);
+    const Double2 first = LargestSingularValue(m);
     const Double2 second =
-        first > 0.0 ? (a * d - b * c) / first : Broadcast(0.0);
+        first > 0.0 ? (m.a * m.d - m.b * m.c) / first : Broadcast(0.0);
     for (size_t lane = 0; lane < 2 && i + lane < count; ++lane) {
       s1[i + lane] = first[lane];
       s2[i + lane] = second[lane];
@@ -170,14 +182,9 @@ void ClosedFormSvdOfMany(absl::Span<const Eigen::Matrix2d> fs,
   for (size_t i = 0; i < count; i += 2) {
     // An odd count's last matrix fills both lanes.
     const size_t j = std::min(i + 1, count - 1);
-    const Double2 a = {fs[i](0, 0), fs[j](0, 0)},
-                  b = {fs[i](0, 1), fs[j](0, 1)};
-    const Double2 c = {fs[i](1, 0), fs[j](1, 0)},
-                  d = {fs[i](1, 1), fs[j](1, 1)};
-    // SingularValues.
-    const Double2 e = 0.5 * (a + d), g = 0.5 * (a - d);
-    const Double2 h = 0.5 * (c + b), k = 0.5 * (c - b);
-    const Double2 s1 = Sqrt(e * e + k * k) + Sqrt(g * g + h * h);
+    const Matrix2x2 f = Lanes(fs, i, j);
+    const Double2 a = f.a, b = f.b, c = f.c, d = f.d;
+    const Double2 s1 = LargestSingularValue(f);
     const Double2 positive = s1 > 0.0 ? Broadcast(1.0) : Broadcast(0.0);
     // The rest as ClosedFormSvd, both of its branches taken.
     const Double2 p = a * a + b * b, m = a * c + b * d, n = c * c + d * d;
