@@ -50,9 +50,11 @@ inline bool IsDegenerate(const Eigen::Matrix2d& m, double relative_area) {
   const double e3x = m(0, 1) - m(0, 0), e3y = m(1, 1) - m(1, 0);
   const double longest_sq =
       std::max(std::max(len1_sq, len2_sq), e3x * e3x + e3y * e3y);
-  // Without a branch between the tests (a NaN fails the first, an infinite
-  // area the second).
-  return !(std::abs(det) > relative_area * longest_sq) | !std::isfinite(det);
+  // Both tests computed first, so the compiler need not branch between
+  // them (a NaN fails the first, an infinite area the second).
+  const bool small = !(std::abs(det) > relative_area * longest_sq);
+  const bool infinite = !std::isfinite(det);
+  return small || infinite;
 }
 
 // F = U diag(s1, s2) V^T with U, V rotations and s1 >= |s2|. s2 is negative
