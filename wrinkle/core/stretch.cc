@@ -185,7 +185,6 @@ void ClosedFormSvdOfMany(absl::Span<const Eigen::Matrix2d> fs,
     const Matrix2x2 f = Lanes(fs, i, j);
     const Double2 a = f.a, b = f.b, c = f.c, d = f.d;
     const Double2 s1 = LargestSingularValue(f);
-    const Double2 positive = s1 > 0.0 ? Broadcast(1.0) : Broadcast(0.0);
     // The rest as ClosedFormSvd, both of its branches taken.
     const Double2 p = a * a + b * b, m = a * c + b * d, n = c * c + d * d;
     const Double2 s1_sq = s1 * s1;
@@ -203,7 +202,7 @@ void ClosedFormSvdOfMany(absl::Span<const Eigen::Matrix2d> fs,
     const Double2 s2 = -uy * (a * -vy + b * vx) + ux * (c * -vy + d * vx);
     for (size_t lane = 0; lane < 2 && i + lane < count; ++lane) {
       Svd2& out = svds[i + lane];
-      if (!(positive[lane] > 0.0)) {
+      if (!(s1[lane] > 0.0)) {  // as ClosedFormSvd: no singular values
         out = Svd2{};
         out.s1 = out.s2 = 0.0;
         continue;

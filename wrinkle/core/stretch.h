@@ -68,10 +68,6 @@ struct Svd2 {
 
 // Closed-form 2x2 SVD without trigonometry: u1 is the dominant eigenvector of F
 // F^T, v1 = F^T u1 / s1, and the second columns are their 90-degree rotations.
-// SingularValues of many matrices, two at a time (within rounding of it).
-void SingularValuesOfMany(absl::Span<const Eigen::Matrix2d> fs,
-                          absl::Span<double> s1, absl::Span<double> s2);
-
 Svd2 ClosedFormSvd(const Eigen::Matrix2d& f);
 
 // ClosedFormSvd of many matrices, two at a time (the same arithmetic in two
@@ -82,6 +78,10 @@ void ClosedFormSvdOfMany(absl::Span<const Eigen::Matrix2d> fs,
 // Singular values of F only (s1 >= |s2|, s2 < 0 iff det F < 0): for the
 // inter-frame tensors, where the labeling needs magnitudes and no directions.
 void SingularValues(const Eigen::Matrix2d& f, double* s1, double* s2);
+
+// SingularValues of many matrices, two at a time (within rounding of it).
+void SingularValuesOfMany(absl::Span<const Eigen::Matrix2d> fs,
+                          absl::Span<double> s1, absl::Span<double> s2);
 
 // The magnitudes of a stretch tensor.
 struct StretchRatios {
