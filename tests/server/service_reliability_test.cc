@@ -225,7 +225,12 @@ TEST(ServiceReliabilityTest, SessionsPerPeerAreCapped) {
 // Big meshes' frames cannot starve a small session: with two workers, two
 // sessions of 80,000-triangle sheets streaming back to back keep at most one
 // worker (the large lane), and the small session's frames take the other.
-// They used to queue behind the big frames (p50 1.3 -> 52 ms).
+// They used to queue behind the big frames (p50 1.3 -> 52 ms, about a big
+// frame's time). The bound is the small session's own time alone or a quarter
+// of a big frame's, whichever is larger: a frame that waited for a big one
+// takes most of a big frame's time, while a shared, busy machine (ctest -j,
+// two cores) delays both phases by scheduler slices of a few ms, which alone
+// made the bound of 3x the time alone fail now and then.
 TEST(ServiceReliabilityTest, BigFramesDoNotStarveSmallSessions) {
   ServerOptions options = LoopbackOptions();
   options.worker_threads = 2;
@@ -244,18 +249,21 @@ TEST(ServiceReliabilityTest, BigFramesDoNotStarveSmallSessions) {
   std::atomic<bool> stop{false};
   std::atomic<int> big_frames{0};
   std::vector<std::thread> big;
+  std::vector<double> big_ms[2];  // each thread's own round trips
   for (int s = 0; s < 2; ++s) {
-    big.emplace_back([&] {
+    big.emplace_back([&, s] {
       auto big_client = running.Client();
       auto session = big_client->OpenSession(StartFor(sheet));
       ASSERT_TRUE(session.ok()) << session.status();
       std::vector<float> frame;
       for (uint32_t f = 0; !stop.load(); ++f) {
         AnimateSheet(sheet.mesh, static_cast<int>(f), 40, 0.3f, &frame);
+        const absl::Time sent = absl::Now();
         if (!(*session)->Send(client::FrameOf(frame, f)).ok() ||
             !(*session)->Receive().ok()) {
           break;
         }
+        big_ms[s].push_back(absl::ToDoubleMilliseconds(absl::Now() - sent));
         ++big_frames;
       }
     });
@@ -265,12 +273,17 @@ TEST(ServiceReliabilityTest, BigFramesDoNotStarveSmallSessions) {
       SequentialP99(**small, fox, 120, 300, absl::Milliseconds(1500));
   stop = true;
   for (std::thread& t : big) t.join();
-  std::fprintf(
-      stderr,
-      "small p99 alone %.2f ms, beside big frames %.2f ms (%d big frames)\n",
-      alone, beside, big_frames.load());
-  EXPECT_GT(big_frames.load(), 4);
-  EXPECT_LE(beside, 3 * std::max(alone, 1.0));
+  std::vector<double> all_big = big_ms[0];
+  all_big.insert(all_big.end(), big_ms[1].begin(), big_ms[1].end());
+  ASSERT_GT(all_big.size(), 4u);
+  std::nth_element(all_big.begin(), all_big.begin() + all_big.size() / 2,
+                   all_big.end());
+  const double big_median = all_big[all_big.size() / 2];
+  std::fprintf(stderr,
+               "small p99 alone %.2f ms, beside big frames %.2f ms (%d big "
+               "frames, median %.1f ms)\n",
+               alone, beside, big_frames.load(), big_median);
+  EXPECT_LE(beside, std::max(3 * std::max(alone, 1.0), big_median / 4));
 }
 
 // Bytes that are no SessionRequest used to end the stream with OK and no
