@@ -91,8 +91,8 @@ std::string FormatReportTable(const AnalysisReport& report) {
       report.non_manifold_edges);
   absl::StrAppend(
       &out,
-      "frame  compress stretch  rest   flicker argmin-flicker  max-c   "
-      "tensors  labels   refs  (ms)\n");
+      "frame  compress stretch  rest   flicker argmin-flicker  max-c  "
+      "wrinkles  born  died   field ms wrinkles ms\n");
   for (const FrameReport& f : report.frames) {
     absl::StrAppendFormat(
         &out,

@@ -58,6 +58,32 @@ TEST(AnalysisReportTest, JsonAndTableCarryTheSharpestTurn) {
   EXPECT_THAT(FormatReportTable(report), HasSubstr("sharpest turn 37 deg"));
 }
 
+// The table's columns are what their header names: a frame with 7 wrinkles,
+// 2 born and 1 died prints them under "wrinkles", "born" and "died", each
+// number ending where its header word ends.
+TEST(AnalysisReportTest, TableColumnsAreWhatTheHeaderNames) {
+  AnalysisReport report = ThreeFrames();
+  report.frames[2].wrinkles = 7;
+  report.frames[2].births = 2;
+  report.frames[2].deaths = 1;
+  const std::string table = FormatReportTable(report);
+  const size_t header_at = table.find("frame  compress");
+  ASSERT_NE(header_at, std::string::npos);
+  const std::string header =
+      table.substr(header_at, table.find('\n', header_at) - header_at);
+  const size_t row_at = table.find("\n    2 ", header_at) + 1;
+  const std::string row =
+      table.substr(row_at, table.find('\n', row_at) - row_at);
+  for (const auto& [word, value] :
+       {std::pair<std::string, char>{"wrinkles", '7'},
+        {"born", '2'},
+        {"died", '1'}}) {
+    const size_t end = header.find(" " + word + " ") + word.size();
+    ASSERT_LT(end, row.size()) << word;
+    EXPECT_EQ(row[end], value) << word << "\n" << header << "\n" << row;
+  }
+}
+
 // Two triangles, four frames, frame-major. Offline flips one triangle
 // between frames 1 and 2 and none after; online flips at 2 and 3.
 TEST(AnalysisReportTest, OfflineComparisonCountsFlickerAndAgreement) {
