@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The gallery (docs/gallery.md): a plain | wrinkled contact sheet of every bundled
 # animation, 4 frames spread over it, each frame 960 x 720, rendered by crease-render
-# with the default wrinkle parameters (software OpenGL where there is no GPU); then the
-# buckling model on the open tubes and the wrinkle maps on the Fox.
+# with the default wrinkle parameters (software OpenGL where there is no GPU); close-ups
+# of the three sets that fold; then the buckling model on the open tubes and the
+# wrinkle maps on the Fox.
 # Usage: make-gallery.sh <crease-render> <data dir> <gallery dir> [work dir]
 set -euo pipefail
 render=$1 data=$2 gallery=$3 work=${4:-$(mktemp -d)}
@@ -20,6 +21,18 @@ for entry in $sets; do
     --format jpeg --quality 85 > "$work/$name.log"
   tail -n 1 "$work/$name.log"
   cp "$work/$name/contact_sheet.png" "$gallery/$name.png"
+done
+# Close-ups of the sets that fold, framed on where each compresses most
+# (--close_up: the heaviest cluster of its most shortened edges, followed
+# frame by frame at one zoom), as the README demo frames the knee.
+for entry in fox_walk:60 cloth_pants_knee:180 cesiumman_walk:0; do
+  name=${entry%%:*} azimuth=${entry##*:}
+  echo "gallery: $name close up (azimuth $azimuth)"
+  "$render" --obj "$data/$name.obj" --pc2 "$data/$name.pc2" --out "$work/${name}_close_up" \
+    --close_up --width 960 --height 720 --start_frame 8 --every 4 --sheet_rows 4 \
+    --azimuth "$azimuth" --format jpeg --quality 85 > "$work/${name}_close_up.log"
+  tail -n 1 "$work/${name}_close_up.log"
+  cp "$work/${name}_close_up/contact_sheet.png" "$gallery/${name}_close_up.png"
 done
 # The other two models, plain | that model: the buckling model on the two open tubes
 # (the knee from the side, where its folds gather), the wrinkle maps on the Fox's glTF

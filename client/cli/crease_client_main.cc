@@ -21,7 +21,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
-#include "client/cli/close_up.h"
 #include "client/cli/contact_sheet_output.h"
 #include "client/cli/credentials.h"
 #include "client/cli/gltf_export.h"
@@ -36,6 +35,7 @@
 #include "common/median.h"
 #include "common/status_macros.h"
 #include "image/camera.h"
+#include "image/close_up.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/animation_input.h"
 #include "wrinkle/io/planar_uvs.h"
@@ -545,11 +545,11 @@ absl::Status Run() {
   // compresses most, at a fixed zoom.
   const std::vector<image::Camera> close_up =
       absl::GetFlag(FLAGS_close_up) && request.image != "none"
-          ? FollowingCloseUp(animation, num_frames,
-                             static_cast<float>(absl::GetFlag(FLAGS_width)) /
-                                 absl::GetFlag(FLAGS_height),
-                             static_cast<float>(absl::GetFlag(FLAGS_azimuth)),
-                             1.3f)
+          ? image::FollowingCloseUp(
+                animation, num_frames,
+                static_cast<float>(absl::GetFlag(FLAGS_width)) /
+                    absl::GetFlag(FLAGS_height),
+                static_cast<float>(absl::GetFlag(FLAGS_azimuth)), 1.3f)
           : std::vector<image::Camera>();
   v1::Start start = StartFromFlags(animation, request.image, close_up);
   CREASE_RETURN_IF_ERROR(ApplyModelFlags(&start));

@@ -22,6 +22,7 @@
 #include "common/file_util.h"
 #include "common/flags_usage.h"
 #include "common/status_macros.h"
+#include "image/close_up.h"
 #include "image/contact_sheet.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
@@ -56,6 +57,12 @@ ABSL_FLAG(
     double, azimuth, 0.0,
     "Turn the auto-framed camera around the vertical axis by this many degrees "
     "(180: from behind).");
+ABSL_FLAG(bool, close_up, false,
+          "Frame the camera on where the animation compresses most (the "
+          "vertices of its most shortened tenth of edges over the frames "
+          "processed), turned by --azimuth, instead of the whole mesh; the "
+          "camera follows that region frame by frame at one zoom (as "
+          "crease-client --close_up).");
 ABSL_FLAG(std::string, model, "sca2015",
           "The right column: sca2015 (traced wrinkles), amplitude_maps "
           "(Volino 1999's wrinkle maps with the server's default pattern, "
@@ -186,20 +193,25 @@ struct FrameRendering {
   Pipeline& pipeline;
   RenderOptions options;
   FrameWrinkles wrinkles;  // of the frame rendered, storage reused
+  // --close_up: a camera per frame; empty: each frame auto-framed.
+  std::vector<image::Camera> close_up;
 };
 
 // Renders the Session's current frame, at `positions`, without and with its
-// wrinkles, from the camera auto-framed on it and turned by --azimuth.
+// wrinkles, from the camera auto-framed on it and turned by --azimuth (or
+// frame `frame`'s close-up camera).
 absl::StatusOr<std::pair<image::RgbaImage, image::RgbaImage>>
-RenderPlainAndWrinkled(absl::Span<const float> positions,
+RenderPlainAndWrinkled(absl::Span<const float> positions, int frame,
                        FrameRendering& rendering) {
   RenderOptions& options = rendering.options;
   const Session& session = *rendering.pipeline.session;
   FrameRenderer& renderer = *rendering.pipeline.renderer;
-  const image::Camera camera = image::AutoFrame(
-      positions, static_cast<float>(options.width) / options.height,
-      static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
-  options.camera = camera;
+  options.camera =
+      static_cast<size_t>(frame) < rendering.close_up.size()
+          ? rendering.close_up[frame]
+          : image::AutoFrame(positions,
+                             static_cast<float>(options.width) / options.height,
+                             static_cast<float>(absl::GetFlag(FLAGS_azimuth)));
   const RenderMesh mesh = {positions, rendering.anim.mesh.triangles,
                            session.topology().weld_map()};
   session.tracker().ExportFrame(&rendering.wrinkles);
@@ -256,8 +268,11 @@ absl::Status WriteFrameImage(const image::RgbaImage& wrinkled, int frame,
 absl::StatusOr<Rendered> RenderFrames(const RenderRequest& request,
                                       const io::Animation& anim,
                                       Pipeline& pipeline) {
-  FrameRendering rendering{
-      .anim = anim, .pipeline = pipeline, .options = {}, .wrinkles = {}};
+  FrameRendering rendering{.anim = anim,
+                           .pipeline = pipeline,
+                           .options = {},
+                           .wrinkles = {},
+                           .close_up = {}};
   rendering.options.width = absl::GetFlag(FLAGS_width);
   rendering.options.height = absl::GetFlag(FLAGS_height);
   rendering.options.wrinkle_subpixels = absl::GetFlag(FLAGS_wrinkle_subpixels);
@@ -266,13 +281,20 @@ absl::StatusOr<Rendered> RenderFrames(const RenderRequest& request,
   int frames = anim.num_frames();
   if (absl::GetFlag(FLAGS_frames) > 0)
     frames = std::min(frames, absl::GetFlag(FLAGS_frames));
+  if (absl::GetFlag(FLAGS_close_up)) {
+    // The client's close-up (margin 1.3): the same pictures either way.
+    rendering.close_up = image::FollowingCloseUp(
+        anim, frames,
+        static_cast<float>(rendering.options.width) / rendering.options.height,
+        static_cast<float>(absl::GetFlag(FLAGS_azimuth)), 1.3f);
+  }
   for (int frame = 0; frame < frames; ++frame) {
     const absl::Span<const float> positions = anim.frames.Sample(frame);
     CREASE_RETURN_IF_ERROR(pipeline.session->ProcessFrame(positions));
     if (frame < request.start || (frame - request.start) % request.every != 0)
       continue;
-    CREASE_ASSIGN_OR_RETURN(auto images,
-                            RenderPlainAndWrinkled(positions, rendering));
+    CREASE_ASSIGN_OR_RETURN(
+        auto images, RenderPlainAndWrinkled(positions, frame, rendering));
     CREASE_RETURN_IF_ERROR(WriteFrameImage(images.second, frame, request));
     rendered.images.push_back(std::move(images));
     rendered.frames.push_back(frame);

@@ -1,4 +1,4 @@
-#include "client/cli/close_up.h"
+#include "image/close_up.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace crease::client {
+namespace crease::image {
 namespace {
 
 double Distance(absl::Span<const float> p, int32_t a, int32_t b) {
@@ -14,6 +14,54 @@ double Distance(absl::Span<const float> p, int32_t a, int32_t b) {
   const double dy = double{p[3 * b + 1]} - p[3 * a + 1];
   const double dz = double{p[3 * b + 2]} - p[3 * a + 2];
   return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+// Union-find over vertex ids, path halving.
+int32_t Root(std::vector<int32_t>& parent, int32_t v) {
+  while (parent[v] != v) v = parent[v] = parent[parent[v]];
+  return v;
+}
+
+// Of the `chosen` edges' vertices, those of the heaviest cluster: vertices
+// join one cluster when an edge joins them or when they lie within
+// `link_distance` of each other at rest; a cluster weighs the sum of its
+// edges' shortening beyond 1.
+std::vector<int32_t> HeaviestCluster(
+    const std::vector<std::pair<int32_t, int32_t>>& edges,
+    const std::vector<double>& shortening, const std::vector<size_t>& chosen,
+    absl::Span<const float> rest, double link_distance) {
+  std::vector<int32_t> vertices;
+  for (size_t e : chosen) {
+    vertices.push_back(edges[e].first);
+    vertices.push_back(edges[e].second);
+  }
+  std::sort(vertices.begin(), vertices.end());
+  vertices.erase(std::unique(vertices.begin(), vertices.end()), vertices.end());
+  std::vector<int32_t> parent(rest.size() / 3);
+  for (int32_t v : vertices) parent[v] = v;
+  for (size_t e : chosen) {
+    parent[Root(parent, edges[e].first)] = Root(parent, edges[e].second);
+  }
+  for (size_t i = 0; i < vertices.size(); ++i) {
+    for (size_t j = i + 1; j < vertices.size(); ++j) {
+      if (Distance(rest, vertices[i], vertices[j]) <= link_distance) {
+        parent[Root(parent, vertices[i])] = Root(parent, vertices[j]);
+      }
+    }
+  }
+  std::vector<double> weight(parent.size(), 0.0);
+  for (size_t e : chosen) {
+    weight[Root(parent, edges[e].first)] += shortening[e] - 1.0;
+  }
+  int32_t heaviest = Root(parent, vertices.front());
+  for (int32_t v : vertices) {
+    if (weight[Root(parent, v)] > weight[heaviest]) heaviest = Root(parent, v);
+  }
+  std::vector<int32_t> cluster;
+  for (int32_t v : vertices) {
+    if (Root(parent, v) == heaviest) cluster.push_back(v);
+  }
+  return cluster;
 }
 
 }  // namespace
@@ -51,17 +99,32 @@ std::vector<int32_t> MostCompressedVertices(const io::Animation& animation,
       1, static_cast<size_t>(std::ceil(fraction * shortened.size())));
   std::nth_element(shortened.begin(), shortened.end() - keep, shortened.end());
   const double cut = *(shortened.end() - keep);
-  std::vector<uint8_t> chosen(mesh.positions.size() / 3, 0);
+  std::vector<size_t> chosen;
   for (size_t e = 0; e < edges.size(); ++e) {
-    if (shortening[e] >= cut) {
-      chosen[edges[e].first] = chosen[edges[e].second] = 1;
-    }
+    if (shortening[e] >= cut) chosen.push_back(e);
   }
-  std::vector<int32_t> vertices;
-  for (size_t v = 0; v < chosen.size(); ++v) {
-    if (chosen[v]) vertices.push_back(static_cast<int32_t>(v));
+  // A body compresses at several joints at once (a walk's hips, knees and
+  // shoulders): framed on all of them, a close-up is the whole body again.
+  // The heaviest cluster is one joint's folds.
+  std::array<double, 3> low = {1e300, 1e300, 1e300};
+  std::array<double, 3> high = {-1e300, -1e300, -1e300};
+  for (size_t i = 0; i < mesh.positions.size(); ++i) {
+    low[i % 3] = std::min(low[i % 3], double{mesh.positions[i]});
+    high[i % 3] = std::max(high[i % 3], double{mesh.positions[i]});
   }
-  return vertices;
+  const double diagonal =
+      std::hypot(high[0] - low[0], high[1] - low[1], high[2] - low[2]);
+  // The rungs of one fold band lie an edge apart with no chosen edge
+  // between them: an edge and a half always links.
+  std::vector<double> lengths(edges.size());
+  for (size_t e = 0; e < edges.size(); ++e) {
+    lengths[e] = Distance(mesh.positions, edges[e].first, edges[e].second);
+  }
+  std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2,
+                   lengths.end());
+  return HeaviestCluster(edges, shortening, chosen, mesh.positions,
+                         std::max(kClusterLinkFraction * diagonal,
+                                  1.5 * lengths[lengths.size() / 2]));
 }
 
 std::vector<float> MostCompressedRegion(const io::Animation& animation,
@@ -137,4 +200,4 @@ std::vector<image::Camera> FollowingCloseUp(const io::Animation& animation,
   return cameras;
 }
 
-}  // namespace crease::client
+}  // namespace crease::image

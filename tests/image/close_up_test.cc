@@ -1,15 +1,17 @@
 // MostCompressedRegion on a strip made by hand: the edges that shorten most
 // pick the vertices the close-up frames, over every frame.
 
-#include "client/cli/close_up.h"
+#include "image/close_up.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace crease::client {
+namespace crease::image {
 namespace {
 
 // Two rows of 5 vertices one unit apart (v = 5 row + column), 8 triangles;
@@ -64,6 +66,48 @@ TEST(CloseUpTest, FramesTheEdgesThatShortenMost) {
   EXPECT_TRUE(MostCompressedRegion(strip, 1).empty());
 }
 
+// A strip 41 columns long (v = 41 row + column), squeezed in two places far
+// apart: columns 1-2 shorten to 0.5 (shortening 2) and columns 38-39 to 0.6
+// (1.67). With every shortened edge kept both places qualify; the close-up
+// frames one joint's folds, the one that shortens more.
+TEST(CloseUpTest, FramesTheHeaviestClusterOnly) {
+  io::Animation animation;
+  constexpr int kColumns = 41;
+  for (int row = 0; row < 2; ++row) {
+    for (int column = 0; column < kColumns; ++column) {
+      animation.mesh.positions.insert(animation.mesh.positions.end(),
+                                      {float(column), float(row), 0.0f});
+    }
+  }
+  for (int c = 0; c + 1 < kColumns; ++c) {
+    animation.mesh.triangles.push_back({c, c + 1, c + kColumns + 1});
+    animation.mesh.triangles.push_back({c, c + kColumns + 1, c + kColumns});
+  }
+  std::vector<float> squeezed = animation.mesh.positions;
+  for (int v = 0; v < 2 * kColumns; ++v) {
+    const int column = v % kColumns;
+    if (column >= 2) squeezed[3 * v] -= 0.5f;   // the gap 1-2 halves
+    if (column >= 39) squeezed[3 * v] -= 0.4f;  // the gap 38-39 to 0.6
+  }
+  animation.frames.num_points = 2 * kColumns;
+  animation.frames.num_samples = 2;
+  animation.frames.positions = animation.mesh.positions;
+  animation.frames.positions.insert(animation.frames.positions.end(),
+                                    squeezed.begin(), squeezed.end());
+  std::vector<int32_t> vertices = MostCompressedVertices(animation, 2, 1.0);
+  std::sort(vertices.begin(), vertices.end());
+  EXPECT_THAT(vertices,
+              ::testing::ElementsAre(1, 2, kColumns + 1, kColumns + 2));
+  // Squeezed alike, the earlier patch's weight is not larger: the later
+  // one's side (ties go to the first found) is still one patch, not both.
+  for (int v = 0; v < 2 * kColumns; ++v) {
+    if (v % kColumns >= 39)
+      animation.frames.positions[3 * (2 * kColumns + v)] -= 0.1f;
+  }
+  vertices = MostCompressedVertices(animation, 2, 1.0);
+  EXPECT_EQ(vertices.size(), 4u);
+}
+
 // The strip squeezed in frame 1, then carried along +x one unit a frame for
 // `frames` frames (frame f >= 1 is frame 1 moved f - 1 units).
 io::Animation MovingStrip(int frames) {
@@ -116,4 +160,4 @@ TEST(CloseUpTest, FollowsTheRegionAtOneZoom) {
 }
 
 }  // namespace
-}  // namespace crease::client
+}  // namespace crease::image
