@@ -55,3 +55,24 @@ execute_process(
 if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}/render_0010.png")
   message(FATAL_ERROR "crease-render --model amplitude_maps exited ${rc}: ${err}")
 endif()
+# --close_up frames where the knee compresses (image/close_up.h, tested in
+# image_test): frame 36 comes out another picture than the whole leg's.
+foreach(view whole close)
+  set(flags "")
+  if(view STREQUAL "close")
+    set(flags --close_up)
+  endif()
+  file(REMOVE_RECURSE "${OUT}_${view}")
+  execute_process(
+    COMMAND "${RENDER}" ${flags} --frames 37 --every 36 --width 160 --height 120
+            --obj "${DATA}/cloth_pants_knee.obj" --pc2 "${DATA}/cloth_pants_knee.pc2"
+            --out "${OUT}_${view}" --format png
+    RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+  if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}_${view}/render_0036.png")
+    message(FATAL_ERROR "crease-render ${flags} exited ${rc}: ${err}")
+  endif()
+  file(SHA256 "${OUT}_${view}/render_0036.png" hash_${view})
+endforeach()
+if(hash_whole STREQUAL hash_close)
+  message(FATAL_ERROR "crease-render --close_up drew the same frame as without it")
+endif()
