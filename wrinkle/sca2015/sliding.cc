@@ -143,6 +143,17 @@ double Cross2(const Eigen::Vector2d& u, const Eigen::Vector2d& v) {
   return u.x() * v.y() - u.y() * v.x();
 }
 
+// Fractions of a segment this close to 0 count as 0 (the segment starts on
+// the ray).
+constexpr double kOnRay = 1e-9;
+
+// Crossings stay this fraction of their edge away from its ends. A point on
+// a vertex itself made zero-length segments (the path walked round the
+// vertex's fan in place, one refined point repeated), and the next point to
+// overshoot that vertex could not be re-routed from it (a walk from the
+// centre leaves by no spoke), so it was clamped there too.
+constexpr double kSpokeMargin = 0.01;
+
 // The first spoke the segment walk.at -> walk.at + dir leaves its sector by.
 SpokeExit FindExit(const UnfoldedRing& ring, const RingWalk& walk,
                    const Eigen::Vector2d& dir) {
@@ -159,8 +170,12 @@ SpokeExit FindExit(const UnfoldedRing& ring, const RingWalk& walk,
     // Only exits count: through the lower ray clockwise, the upper one
     // counter-clockwise. A point on a ray (along = 0) may leave through it.
     const bool outward = position == walk.sector ? denom > 0 : denom < 0;
-    if (outward && along >= 0 && along < way_out.along && radius > 0) {
-      way_out.along = along;
+    // A walk starting on the ray itself (p_{i-1} on a spoke of the ring, the
+    // common case) gets along = 0 up to rounding, either sign: a missed exit
+    // left the walk in the wrong sector, the re-route failed and the point
+    // was clamped onto the vertex.
+    if (outward && along >= -kOnRay && along < way_out.along && radius > 0) {
+      way_out.along = std::max(along, 0.0);
       way_out.position = position;
       way_out.radius = radius;
     }
@@ -216,7 +231,8 @@ WalkStep CrossNextSpoke(const RingPlane& plane, const Eigen::Vector2d& target,
   if (way_out.position < 0) return WalkStep::kArrived;
   const int32_t tip = ring.spoke[way_out.position];
   const double spoke_len = (plane.surface.positions[tip] - plane.center).norm();
-  const double frac = std::clamp(way_out.radius / spoke_len, 0.01, 0.99);
+  const double frac =
+      std::clamp(way_out.radius / spoke_len, kSpokeMargin, 1.0 - kSpokeMargin);
   // The mesh edge along this spoke.
   const int32_t edge_id =
       EdgeBetween(topology, ring.faces[walk.sector], plane.welded,
@@ -334,7 +350,7 @@ int SlideAcrossVertices(const SurfaceFrame& surface,
     const int n = static_cast<int>(path->points.size());
     if (i == 0 || i == n - 1 ||
         !RerouteAcrossVertex(surface, *path, i, scratch)) {
-      p.t = std::clamp(p.t, 0.0, 1.0);
+      p.t = std::clamp(p.t, kSpokeMargin, 1.0 - kSpokeMargin);
       continue;
     }
     SpliceReroute(scratch, i, path);
