@@ -54,7 +54,7 @@ void main() {
   if (u_wrinkles) {
     // Only the wrinkles the tessellation can sample (listed first).
     ivec4 list = triangle_ranges[te_triangle];
-    displaced += WrinkleOffset(list.x, list.z, te_position) * te_normal;
+    displaced += WrinkleOffset(list.x, list.z, te_position, te_normal) * te_normal;
   }
   gl_Position = u_view_projection * vec4(displaced, 1.0);
 }

@@ -72,7 +72,7 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
 // The offset over ranges [first, first + count) at surface point p
 // (CombineOffset: the highest crest plus the deepest valley). Heights arrive
 // faded by the level of detail.
-float WrinkleOffset(int first, int count, vec3 p) {
+float WrinkleOffset(int first, int count, vec3 p, vec3 n) {
   float crest = 0.0, valley = 0.0;
   int r = first;
   do {  // see kLoopNote
@@ -83,7 +83,9 @@ float WrinkleOffset(int first, int count, vec3 p) {
     vec3 q;
     float width, height;
     float d2 = ProjectOntoWrinkle(ranges[r], p, 0.0, q, width, height);
-    CombineOffset(OffsetAtDistance(d2, width, height), crest, valley);
+    CombineOffset(
+        OffsetAtDistance(d2, width, height * SameSheetWeight(p, q, n, width)), crest,
+        valley);
   } while (++r < first + count);
   return crest + valley;
 }
@@ -103,6 +105,7 @@ bool WrinkleAcross(int r, vec3 p, vec3 n, float margin, out float line_distance,
   if (dot(to_centre, to_centre) > bounds.w * bounds.w) return false;
   vec3 q;
   float d2 = ProjectOntoWrinkle(ranges[r], p, margin, q, width, height);
+  height *= SameSheetWeight(p, q, n, width);
   if (width <= 0.0 || height <= 0.0) return false;
   dir = AcrossDirection(p, q, n);
   line_distance = sqrt(d2);

@@ -20,11 +20,16 @@
 namespace crease::renderer {
 
 // The C++ twin of shaders/wrinkle_field.glsl's ProjectOntoWrinkle, then the
-// profile: the offset one range of refined points gives p.
+// profile: the offset one range of refined points gives p. With a normal n at
+// p, the height fades as the projection leaves p's tangent plane (from 45 to
+// 63 degrees out of it, measured against the distance plus a twentieth of the
+// width): a wrinkle on another sheet of the surface does not show.
 inline float RangeOffset(const WrinkleBuffers& b,
                          const std::array<int32_t, 4>& range,
-                         const Eigen::Vector3f& p) {
+                         const Eigen::Vector3f& p,
+                         const Eigen::Vector3f* n = nullptr) {
   float best_d2 = 1e30f, width = 0, height = 0;
+  Eigen::Vector3f q = p;
   auto point = [&](int i) {
     return Eigen::Vector3f(b.points[i][0], b.points[i][1], b.points[i][2]);
   };
@@ -33,6 +38,7 @@ inline float RangeOffset(const WrinkleBuffers& b,
     const float d2 = (p - c).squaredNorm();
     if (d2 < best_d2) {
       best_d2 = d2;
+      q = c;
       width = b.points[i][3] + alpha * (b.points[i + 1][3] - b.points[i][3]);
       height = b.frames[i][3] + alpha * (b.frames[i + 1][3] - b.frames[i][3]);
     }
@@ -58,6 +64,12 @@ inline float RangeOffset(const WrinkleBuffers& b,
     if (range[3] >= 0) consider(range[3] - 1, 1.0f);
   }
   if (width <= 0) return 0;
+  if (n != nullptr) {
+    const float out = (q - p).dot(*n);
+    const float sin2 =
+        out * out / ((q - p).squaredNorm() + 0.0025f * width * width);
+    height *= std::clamp((0.8f - sin2) / 0.3f, 0.0f, 1.0f);
+  }
   return WrinkleProfile(std::sqrt(best_d2) / (0.5f * width), height);
 }
 
@@ -65,11 +77,12 @@ inline float RangeOffset(const WrinkleBuffers& b,
 // over the triangle's displacing ranges: the highest crest plus the deepest
 // valley.
 inline float OffsetAt(const WrinkleBuffers& b, int triangle,
-                      const Eigen::Vector3f& p) {
+                      const Eigen::Vector3f& p,
+                      const Eigen::Vector3f* n = nullptr) {
   const auto list = b.triangle_ranges[triangle];
   float crest = 0, valley = 0;
   for (int r = list[0]; r < list[0] + list[2]; ++r) {
-    const float offset = RangeOffset(b, b.ranges[r], p);
+    const float offset = RangeOffset(b, b.ranges[r], p, n);
     // The range's bounding sphere (which the shaders test first) holds
     // everything the range lifts.
     const auto& bounds = b.range_bounds[r];

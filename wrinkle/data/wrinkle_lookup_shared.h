@@ -87,6 +87,28 @@ CREASE_SHARED_FN void CombineOffset(float offset, CREASE_INOUT(float) crest,
   valley = min(valley, offset);
 }
 
+// How much of a wrinkle whose centre line p projects onto at q (the profile
+// `width` wide there) shows at p (normal n): 1 while q - p runs along p's
+// tangent plane (within 45 degrees of it), fading to 0 at 63 degrees, where q
+// lies on another sheet of the surface. A twentieth of the width is added to
+// the length it is measured against, so that on the centre line, which bows a
+// little off the surface between its points, the crest is not faded. Where the
+// animation crushes a fold flat (the trouser knee's pit) the lists reach round
+// the fold's bottom to the facing lip, and a wrinkle on one lip shaded the
+// other by its 3D distance (a dimple where the far lip shows). On one sheet q -
+// p stays near the plane: a few degrees out of it round a sleeve, half the
+// dihedral across a coarse crease. A fade, not a cut: a cut left a hard edge
+// where it switched.
+CREASE_SHARED_FN float SameSheetWeight(vec3 p, vec3 q, vec3 n, float width) {
+  vec3 d = q - p;
+  float out_of_plane = dot(d, n);
+  float length2 = dot(d, d) + 0.0025 * width * width;
+  if (!(length2 > 0.0)) return 1.0;
+  float sin2 = out_of_plane * out_of_plane / length2;
+  float weight = (0.8 - sin2) / 0.3;
+  return weight < 0.0 ? 0.0 : (weight > 1.0 ? 1.0 : weight);
+}
+
 // The unit direction across the wrinkle at p (normal n), from its projection
 // q towards p in the tangent plane; zero on the centre line.
 CREASE_SHARED_FN vec3 AcrossDirection(vec3 p, vec3 q, vec3 n) {

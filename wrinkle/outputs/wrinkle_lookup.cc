@@ -106,7 +106,9 @@ WrinkleSample WrinkleLookup::Evaluate(int triangle, const Eigen::Vector3f& p,
         range.bounds.w() * range.bounds.w()) {
       continue;
     }
-    const Projection hit = Project(range, p);
+    Projection hit = Project(range, p);
+    hit.height *=
+        glsl::SameSheetWeight(Vec3(p), Vec3(hit.q), Vec3(n), hit.width);
     if (!(hit.width > 0) || !(hit.height > 0)) continue;
     const float half_width = 0.5f * hit.width;
     const float t = std::sqrt(hit.d2) / half_width;
