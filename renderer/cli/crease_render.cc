@@ -24,6 +24,7 @@
 #include "common/status_macros.h"
 #include "image/close_up.h"
 #include "image/contact_sheet.h"
+#include "image/image_compare.h"
 #include "image/image_encoding.h"
 #include "renderer/frame_renderer.h"
 #include "wrinkle/buckling/buckling_mesh.h"
@@ -309,21 +310,30 @@ absl::StatusOr<Rendered> RenderFrames(const RenderRequest& request,
 }
 
 // Writes out/contact_sheet.png: rows spread evenly over the rendered frames,
-// plain | wrinkled. Returns the frames on its rows, as a caption.
+// plain | wrinkled. Returns the frames on its rows and, per row, the share of
+// the subject's pixels the wrinkles change by more than 12 levels
+// (image::VisibleChange, as crease-client's contact_sheet_visible_change), as
+// a caption.
 absl::StatusOr<std::string> WriteContactSheet(const Rendered& rendered,
                                               const std::string& out) {
   const int rows = std::clamp(absl::GetFlag(FLAGS_sheet_rows), 1,
                               static_cast<int>(rendered.images.size()));
   std::vector<std::pair<const image::RgbaImage*, const image::RgbaImage*>>
       sheet_rows;
-  std::string caption;
+  std::string caption, changed;
   for (int r = 0; r < rows; ++r) {
     const size_t pick =
         rows == 1 ? 0 : r * (rendered.images.size() - 1) / (rows - 1);
-    sheet_rows.push_back(
-        {&rendered.images[pick].first, &rendered.images[pick].second});
+    const auto& [plain, wrinkled] = rendered.images[pick];
+    sheet_rows.push_back({&plain, &wrinkled});
     absl::StrAppend(&caption, r > 0 ? ", " : "", rendered.frames[pick]);
+    absl::StrAppendFormat(
+        &changed, "%s%.1f", r > 0 ? ", " : "",
+        100 * image::VisibleChange(plain, wrinkled, {255, 255, 255, 255}, 12));
   }
+  absl::StrAppend(&caption,
+                  "; subject pixels changed by more than 12 levels, by row: ",
+                  changed, " %");
   CREASE_ASSIGN_OR_RETURN(image::RgbaImage sheet,
                           image::ContactSheet(sheet_rows));
   CREASE_ASSIGN_OR_RETURN(std::string png, image::EncodePng(sheet));
@@ -345,7 +355,7 @@ absl::Status Run() {
   std::cout << absl::StrFormat(
       "rendered %d frames on %s (%s); contact sheet %s/contact_sheet.png: rows "
       "= frames "
-      "%s, left without wrinkles, right with\n",
+      "%s; left without wrinkles, right with\n",
       rendered.images.size(), pipeline.gpu->info().renderer,
       pipeline.gpu->info().platform, request.out, caption);
   return absl::OkStatus();

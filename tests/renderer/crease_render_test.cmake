@@ -9,6 +9,11 @@ execute_process(
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "crease-render exited ${rc}: ${err}")
 endif()
+# Per row, the share of the subject the wrinkles change (a row for each of the 4
+# frames, 0, 10, 20, 30; frame 0 has no wrinkles yet).
+if(NOT out MATCHES "by row: 0\\.0, [0-9]+\\.[0-9], [0-9]+\\.[0-9], [0-9]+\\.[0-9] %")
+  message(FATAL_ERROR "no visible change by row in: ${out}")
+endif()
 foreach(f render_0000.jpg render_0030.jpg contact_sheet.png)
   if(NOT EXISTS "${OUT}/${f}")
     message(FATAL_ERROR "missing ${OUT}/${f}")
