@@ -23,9 +23,8 @@ inline constexpr double kClusterLinkFraction = 0.05;
 // `fraction` of the edges that shorten by more than 1 %, and of those only
 // the heaviest cluster: vertices joined by one of those edges or within
 // kClusterLinkFraction of the diagonal (1.5 median edge lengths, if more) of
-// each other at rest, weighed by
-// their edges' summed shortening beyond 1. Empty when no edge shortens by 1 %
-// (then frame the whole mesh).
+// each other at rest, weighed by their edges' summed shortening beyond 1. Empty
+// when no edge shortens by 1 % (then frame the whole mesh).
 std::vector<float> MostCompressedRegion(const io::Animation& animation,
                                         int num_frames, double fraction = 0.1);
 // The vertices of those edges, by index.

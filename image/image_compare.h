@@ -34,6 +34,10 @@ InteriorDifference CompareInterior(const RgbaImage& image,
 // subject), the fraction where the two differ from each other by more than
 // `threshold` in a channel. 0 when there is no subject; the images must have
 // the same size.
+// A change a viewer sees at once: more than this many levels of 255 (the
+// threshold crease-client and crease-render report VisibleChange at).
+inline constexpr int kVisibleLevels = 12;
+
 double VisibleChange(const RgbaImage& a, const RgbaImage& b,
                      const std::array<uint8_t, 4>& background, int threshold);
 

@@ -69,9 +69,10 @@ float ProjectOntoWrinkle(ivec4 range, vec3 p, float margin, out vec3 q,
   return best_d2;
 }
 
-// The offset over ranges [first, first + count) at surface point p
+// The offset over ranges [first, first + count) at surface point p, normal n
 // (CombineOffset: the highest crest plus the deepest valley). Heights arrive
-// faded by the level of detail.
+// faded by the level of detail, and fade here off p's sheet
+// (SameSheetWeight).
 float WrinkleOffset(int first, int count, vec3 p, vec3 n) {
   float crest = 0.0, valley = 0.0;
   int r = first;

@@ -63,8 +63,9 @@ absl::StatusOr<std::vector<std::vector<double>>> WriteContactSheet(
   std::vector<std::vector<double>> changed(columns.size() - 1);
   for (size_t c = 1; c < columns.size(); ++c) {
     for (size_t r = 0; r < rows; ++r) {
-      changed[c - 1].push_back(image::VisibleChange(
-          decoded[0][r], decoded[c][r], {255, 255, 255, 255}, kVisibleLevels));
+      changed[c - 1].push_back(
+          image::VisibleChange(decoded[0][r], decoded[c][r],
+                               {255, 255, 255, 255}, image::kVisibleLevels));
     }
   }
   return changed;

@@ -26,13 +26,10 @@ void KeepSheetImage(const std::string& image, int f,
 // columns[c][r]) and writes them side by side as out/contact_sheet.png.
 // Returns, for each column after the first (the plain one), each row's
 // image::VisibleChange against the first column's (subject pixels changed
-// by more than kVisibleLevels on a white background).
+// by more than image::kVisibleLevels on a white background).
 absl::StatusOr<std::vector<std::vector<double>>> WriteContactSheet(
     const std::vector<std::vector<std::string>>& columns, bool png,
     const std::string& out);
-
-// A change a viewer sees at once: more than this many levels of 255.
-inline constexpr int kVisibleLevels = 12;
 
 }  // namespace crease::client
 

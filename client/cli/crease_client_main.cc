@@ -36,6 +36,7 @@
 #include "common/status_macros.h"
 #include "image/camera.h"
 #include "image/close_up.h"
+#include "image/image_compare.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/io/animation_input.h"
 #include "wrinkle/io/planar_uvs.h"
@@ -498,7 +499,7 @@ absl::Status WriteOutputs(const RunRequest& request,
                      "%% of the subject's pixels changed by more than %d "
                      "levels\n",
                      static_cast<int>(c) + 2, 100.0 * Median(changed[c]),
-                     kVisibleLevels);
+                     image::kVisibleLevels);
       }
     }
   }

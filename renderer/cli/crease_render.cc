@@ -329,7 +329,8 @@ absl::StatusOr<std::string> WriteContactSheet(const Rendered& rendered,
     absl::StrAppend(&caption, r > 0 ? ", " : "", rendered.frames[pick]);
     absl::StrAppendFormat(
         &changed, "%s%.1f", r > 0 ? ", " : "",
-        100 * image::VisibleChange(plain, wrinkled, {255, 255, 255, 255}, 12));
+        100 * image::VisibleChange(plain, wrinkled, {255, 255, 255, 255},
+                                   image::kVisibleLevels));
   }
   absl::StrAppend(&caption,
                   "; subject pixels changed by more than 12 levels, by row: ",

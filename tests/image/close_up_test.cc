@@ -98,8 +98,8 @@ TEST(CloseUpTest, FramesTheHeaviestClusterOnly) {
   std::sort(vertices.begin(), vertices.end());
   EXPECT_THAT(vertices,
               ::testing::ElementsAre(1, 2, kColumns + 1, kColumns + 2));
-  // Squeezed alike, the earlier patch's weight is not larger: the later
-  // one's side (ties go to the first found) is still one patch, not both.
+  // Both gaps halved: the two patches weigh the same, and the close-up
+  // still frames one of them (four vertices), never both (eight).
   for (int v = 0; v < 2 * kColumns; ++v) {
     if (v % kColumns >= 39)
       animation.frames.positions[3 * (2 * kColumns + v)] -= 0.1f;
