@@ -44,6 +44,10 @@ ABSL_FLAG(double, directional_sharpness, 0,
           "amplitude_maps: p of the directional channels (a channel at "
           "angle theta to the compression gets cos^p theta of it), 1..64 "
           "(0: the server's default, 4).");
+ABSL_FLAG(double, channel_selectivity, -1,
+          "amplitude_maps: k of the directional channels (each channel's "
+          "weight times (r / r_max)^k, r its cos^2 to the compression, so the "
+          "nearest channel leads), 0..64 (-1: the server's default, 4).");
 ABSL_FLAG(double, max_slope, -1,
           "amplitude_maps: cap each channel's amplitude so the relief's slope "
           "stays under this (0: no cap; -1: the server's default, 1).");
@@ -55,7 +59,8 @@ ABSL_FLAG(int, pattern_channels, 0,
           "amplitude_maps: channels taken from --pattern, 1..3 (0: 3).");
 ABSL_FLAG(double, wavelength, 0,
           "amplitude_maps: the default pattern's wavelength in UV units (0: "
-          "the server's default, 1/16).");
+          "the server's default, 3 % of the mesh's diagonal on the "
+          "surface).");
 ABSL_FLAG(std::string, rest_lengths, "",
           "amplitude_maps: where native edge lengths come from: "
           "rest_positions or adaptive_references (empty: rest positions when "
@@ -92,6 +97,9 @@ absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
       absl::GetFlag(FLAGS_crest_count_sensitivity));
   if (const double p = absl::GetFlag(FLAGS_directional_sharpness); p != 0) {
     params->set_directional_sharpness(p);
+  }
+  if (const double k = absl::GetFlag(FLAGS_channel_selectivity); k >= 0) {
+    params->set_channel_selectivity(k);
   }
   if (const double s = absl::GetFlag(FLAGS_max_slope); s >= 0) {
     params->set_max_slope(s);

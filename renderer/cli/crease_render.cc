@@ -33,6 +33,7 @@
 #include "wrinkle/io/animation_input.h"
 #include "wrinkle/sca2015/session.h"
 #include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/default_pattern.h"
 #include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 // --obj, --pc2, --gltf, --mesh, --animation and --loop:
@@ -118,14 +119,22 @@ struct Pipeline {
   std::optional<AmplitudeModel> wrinkle_maps;  // on the Session's welding
 };
 
-// --model amplitude_maps: the default sinusoids, rest lengths from the mesh's
-// rest shape (the OBJ's, or the glTF's bind pose).
+// --model amplitude_maps: the server's default, the sinusoids at the
+// mesh's scale-aware wavelength; rest lengths from the mesh's rest shape (the
+// OBJ's, or the glTF's bind pose).
 absl::Status AddWrinkleMaps(const io::Animation& anim, Pipeline* pipeline) {
   if (!anim.mesh.has_uvs()) {
     return absl::InvalidArgumentError(
         "--model amplitude_maps needs UVs (e.g. --gltf data/Fox.glb)");
   }
-  CREASE_ASSIGN_OR_RETURN(pipeline->pattern, MakeSinusoidPattern({}));
+  CREASE_ASSIGN_OR_RETURN(
+      const double wavelength,
+      DefaultPatternWavelength(anim.mesh.triangles, anim.mesh.positions,
+                               anim.mesh.corner_uvs));
+  std::cout << absl::StrFormat(
+      "amplitude_maps: the default pattern at wavelength 1/%.1f UV\n",
+      1.0 / wavelength);
+  CREASE_ASSIGN_OR_RETURN(pipeline->pattern, MakeDefaultPattern(wavelength));
   CREASE_ASSIGN_OR_RETURN(
       pipeline->wrinkle_maps,
       AmplitudeModel::Create(pipeline->session->topology(),

@@ -15,7 +15,7 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> ModelFromStart(
     case v1::WRINKLE_MODEL_SCA2015:
       return Sca2015Model::FromStart(start, effective);
     case v1::WRINKLE_MODEL_AMPLITUDE_MAPS:
-      return WrinkleMapModel::FromStart(start, in.corner_uvs, effective);
+      return WrinkleMapModel::FromStart(in, effective);
     case v1::WRINKLE_MODEL_BUCKLING:
       return BucklingModel::FromStart(in, effective);
     default:

@@ -1,8 +1,8 @@
 #include "server/models/wrinkle_map_model.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -10,6 +10,7 @@
 #include "common/status_macros.h"
 #include "common/stopwatch.h"
 #include "image/image_encoding.h"
+#include "wrinkle/wrinkle_maps/default_pattern.h"
 
 namespace crease::server {
 namespace {
@@ -18,19 +19,6 @@ constexpr char kField[] = "start.parameters.amplitude_maps";
 
 absl::Status Invalid(std::string_view what) {
   return absl::InvalidArgumentError(absl::StrFormat("%s%s", kField, what));
-}
-
-// The default pattern: its texels per side follow the wavelength (16 a
-// wavelength, 64..kMaxPatternPngSize, a power of two so the tile repeats on
-// whole texels).
-absl::StatusOr<WrinklePattern> DefaultPattern(double wavelength) {
-  SinusoidPatternParams params;
-  params.wavelength = wavelength;
-  const int wanted = static_cast<int>(std::ceil(16.0 / wavelength));
-  params.resolution =
-      std::clamp(static_cast<int>(std::bit_ceil(static_cast<unsigned>(wanted))),
-                 64, kMaxPatternPngSize);
-  return MakeSinusoidPattern(params);
 }
 
 absl::StatusOr<AmplitudeModelParams> ModelParams(
@@ -50,6 +38,9 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   }
   if (p.has_directional_sharpness()) {
     params.directional_sharpness = p.directional_sharpness();
+  }
+  if (p.has_channel_selectivity()) {
+    params.channel_selectivity = p.channel_selectivity();
   }
   params.clamp_negative = !p.keep_negative();
   switch (p.rest_lengths()) {
@@ -84,6 +75,7 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
       {"scale", params.scale, 0, 100, false},
       {"max_slope", params.max_slope, 0, 100, false},
       {"directional_sharpness", params.directional_sharpness, 1, 64, false},
+      {"channel_selectivity", params.channel_selectivity, 0, 64, false},
   };
   for (const auto& r : ranges) {
     const bool above_low = r.low_open ? r.value > r.low : r.value >= r.low;
@@ -99,7 +91,11 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   return params;
 }
 
-absl::StatusOr<WrinklePattern> Pattern(const v1::AmplitudeMapParameters& p) {
+// The Start's own pattern: its PNG, or the default sinusoids at the
+// wavelength it asks for. Null: the default at the scale-aware wavelength,
+// which the caller chooses from the mesh.
+absl::StatusOr<std::shared_ptr<const WrinklePattern>> StartPattern(
+    const v1::AmplitudeMapParameters& p) {
   if (!p.pattern_png().empty()) {
     if (p.pattern_channels() > 3) {
       return Invalid(absl::StrFormat(".pattern_channels: %d, need 1..3 (0: 3)",
@@ -113,18 +109,34 @@ absl::StatusOr<WrinklePattern> Pattern(const v1::AmplitudeMapParameters& p) {
       return Invalid(
           absl::StrFormat(".pattern_png: %s", pattern.status().message()));
     }
-    return pattern;
+    return std::make_shared<const WrinklePattern>(std::move(*pattern));
   }
-  const double wavelength = p.has_wavelength() ? p.wavelength() : 1.0 / 16.0;
-  if (!(wavelength >= 1.0 / 256.0 && wavelength <= 1.0)) {
-    return Invalid(
-        absl::StrFormat(".wavelength: %g is outside [1/256, 1]", wavelength));
+  if (!p.has_wavelength()) return nullptr;
+  if (!(p.wavelength() >= kMinPatternWavelength &&
+        p.wavelength() <= kMaxPatternWavelength)) {
+    return Invalid(absl::StrFormat(".wavelength: %g is outside [1/256, 1]",
+                                   p.wavelength()));
   }
-  return DefaultPattern(wavelength);
+  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
+                          MakeDefaultPattern(p.wavelength()));
+  return std::make_shared<const WrinklePattern>(std::move(pattern));
 }
 
-void FillEffective(const AmplitudeModelParams& params,
-                   const WrinklePattern& pattern, bool default_pattern,
+// The default pattern at the wavelength the mesh gives (positions: the rest
+// pose or the first frame).
+absl::StatusOr<std::shared_ptr<const WrinklePattern>> ScaleAwarePattern(
+    absl::Span<const io::Triangle> triangles, absl::Span<const float> positions,
+    absl::Span<const float> corner_uvs, double* wavelength) {
+  CREASE_ASSIGN_OR_RETURN(
+      *wavelength, DefaultPatternWavelength(triangles, positions, corner_uvs));
+  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
+                          MakeDefaultPattern(*wavelength));
+  return std::make_shared<const WrinklePattern>(std::move(pattern));
+}
+
+// `wavelength`: the default pattern's, when it is known at the Start (0
+// with a pattern PNG, or when the first frame will give it).
+void FillEffective(const AmplitudeModelParams& params, int channels,
                    double wavelength, bool displace,
                    v1::AmplitudeMapParameters* out) {
   out->set_shrink_threshold(params.shrink_threshold);
@@ -140,11 +152,12 @@ void FillEffective(const AmplitudeModelParams& params,
   out->set_crest_count_sensitivity(params.sensitivity ==
                                    SensitivityFormula::kReconstructed);
   out->set_directional_sharpness(params.directional_sharpness);
+  out->set_channel_selectivity(params.channel_selectivity);
   out->set_keep_negative(!params.clamp_negative);
   out->set_displace(displace);
   out->clear_pattern_png();  // not echoed: the client has it
-  out->set_pattern_channels(static_cast<uint32_t>(pattern.channels));
-  if (default_pattern) {
+  out->set_pattern_channels(static_cast<uint32_t>(channels));
+  if (wavelength > 0) {
     out->set_wavelength(wavelength);
   } else {
     out->clear_wavelength();
@@ -182,33 +195,46 @@ absl::StatusOr<WrinklePattern> DecodePatternPng(std::string_view png,
 }
 
 absl::StatusOr<std::unique_ptr<WrinkleModel>> WrinkleMapModel::FromStart(
-    const v1::Start& start, absl::Span<const float> corner_uvs,
-    v1::Parameters* effective) {
-  if (corner_uvs.empty()) {
+    const ModelStart& in, v1::Parameters* effective) {
+  const v1::Start& start = in.start;
+  if (in.corner_uvs.empty()) {
     return absl::InvalidArgumentError(
         "start.parameters.model: WRINKLE_MODEL_AMPLITUDE_MAPS needs "
         "start.topology.corner_uvs (the pattern lies in UV space)");
   }
-  for (size_t i = 0; i < corner_uvs.size(); ++i) {
-    if (std::abs(corner_uvs[i]) > kMaxUvMagnitude) {
+  for (size_t i = 0; i < in.corner_uvs.size(); ++i) {
+    if (std::abs(in.corner_uvs[i]) > kMaxUvMagnitude) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "start.topology.corner_uvs: triangle %d corner %d is %g, over %g "
           "from 0 (the wrinkle-map model's limit)",
-          i / 6, i / 2 % 3, corner_uvs[i], kMaxUvMagnitude));
+          i / 6, i / 2 % 3, in.corner_uvs[i], kMaxUvMagnitude));
     }
   }
   const v1::AmplitudeMapParameters& a = start.parameters().amplitude_maps();
-  CREASE_ASSIGN_OR_RETURN(
-      AmplitudeModelParams params,
-      ModelParams(a, start.topology().rest_positions_size() > 0));
-  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern, Pattern(a));
+  CREASE_ASSIGN_OR_RETURN(AmplitudeModelParams params,
+                          ModelParams(a, !in.rest_positions.empty()));
+  CREASE_ASSIGN_OR_RETURN(std::shared_ptr<const WrinklePattern> pattern,
+                          StartPattern(a));
+  // The default pattern's wavelength: asked for, or from the rest pose now,
+  // or from the first frame (Update) when the Start has none.
+  double wavelength =
+      a.pattern_png().empty() && a.has_wavelength() ? a.wavelength() : 0.0;
+  if (!pattern && !in.rest_positions.empty()) {
+    CREASE_ASSIGN_OR_RETURN(pattern,
+                            ScaleAwarePattern(in.triangles, in.rest_positions,
+                                              in.corner_uvs, &wavelength));
+  }
   effective->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
-  FillEffective(params, pattern, a.pattern_png().empty(),
-                a.has_wavelength() ? a.wavelength() : 1.0 / 16.0, a.displace(),
-                effective->mutable_amplitude_maps());
-  return std::make_unique<WrinkleMapModel>(
-      params, std::make_shared<const WrinklePattern>(std::move(pattern)),
-      start.outputs().vertex_amplitudes(), a.displace());
+  FillEffective(params, pattern ? pattern->channels : kMaxPatternChannels,
+                wavelength, a.displace(), effective->mutable_amplitude_maps());
+  auto model = std::make_unique<WrinkleMapModel>(
+      params, std::move(pattern), start.outputs().vertex_amplitudes(),
+      a.displace());
+  model->wavelength_ = wavelength;
+  if (!model->pattern_) {
+    model->triangles_.assign(in.triangles.begin(), in.triangles.end());
+  }
+  return model;
 }
 
 absl::Status WrinkleMapModel::CheckOutputs(const v1::Outputs& outputs) const {
@@ -229,6 +255,13 @@ absl::Status WrinkleMapModel::CheckOutputs(const v1::Outputs& outputs) const {
 absl::Status WrinkleMapModel::Update(const Session& analysis,
                                      const ModelFrame& frame) {
   Stopwatch watch;
+  if (!pattern_) {
+    // The scale-aware default from the first frame (no rest pose given).
+    CREASE_ASSIGN_OR_RETURN(pattern_,
+                            ScaleAwarePattern(triangles_, frame.positions,
+                                              frame.corner_uvs, &wavelength_));
+    triangles_ = {};
+  }
   if (!model_) {
     CREASE_ASSIGN_OR_RETURN(
         AmplitudeModel model,
@@ -251,6 +284,7 @@ void WrinkleMapModel::FillFrame(v1::FrameResult* result) const {
   if (!vertex_amplitudes_) return;
   v1::VertexAmplitudes* out = result->mutable_vertex_amplitudes();
   out->set_channels(static_cast<uint32_t>(model_->channels()));
+  if (wavelength_ > 0) out->set_wavelength(wavelength_);
   const absl::Span<const float> amplitudes = model_->vertex_amplitudes();
   out->mutable_amplitudes()->Add(amplitudes.begin(), amplitudes.end());
 }

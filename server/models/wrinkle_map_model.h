@@ -10,20 +10,24 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "crease/v1/crease.pb.h"
 #include "renderer/pattern_data.h"
+#include "server/models/registry.h"
 #include "server/models/wrinkle_model.h"
 #include "wrinkle/sca2015/session.h"
 #include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/default_pattern.h"
 #include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::server {
 
 // Pattern PNGs: at most this many pixels a side (what the renderer holds).
 inline constexpr int kMaxPatternPngSize = renderer::kMaxPatternMapSize;
+static_assert(kMaxDefaultPatternSize <= renderer::kMaxPatternMapSize);
 
 // A PNG's first `channels` colour channels as a pattern: 0..255 to -1..1,
 // rows flipped so that row 0 is v = 0. INVALID_ARGUMENT when it does not
@@ -34,14 +38,17 @@ absl::StatusOr<WrinklePattern> DecodePatternPng(std::string_view png,
 class WrinkleMapModel : public WrinkleModel {
  public:
   // Parameters.amplitude_maps of a Start with WRINKLE_MODEL_AMPLITUDE_MAPS
-  // whose topology was validated (`corner_uvs`: its UVs, finite). Fills the
-  // effective values into `effective` (Started.parameters). INVALID_ARGUMENT
-  // naming the field: no corner UVs, UVs beyond kMaxUvMagnitude, a parameter
-  // out of its range, REST_POSITIONS without rest positions, a pattern PNG
-  // that does not decode or is over kMaxPatternPngSize a side.
+  // whose topology was validated (`in.corner_uvs`: its UVs, finite). Fills
+  // the effective values into `effective` (Started.parameters): the default
+  // pattern's wavelength when the Start asks for one or has rest positions
+  // to choose it from (DefaultPatternWavelength); without either the first
+  // frame chooses it, and VertexAmplitudes.wavelength says which.
+  // INVALID_ARGUMENT naming the field: no corner UVs, UVs beyond
+  // kMaxUvMagnitude, a parameter out of its range, REST_POSITIONS without
+  // rest positions, a pattern PNG that does not decode or is over
+  // kMaxPatternPngSize a side.
   static absl::StatusOr<std::unique_ptr<WrinkleModel>> FromStart(
-      const v1::Start& start, absl::Span<const float> corner_uvs,
-      v1::Parameters* effective);
+      const ModelStart& in, v1::Parameters* effective);
 
   WrinkleMapModel(AmplitudeModelParams params,
                   std::shared_ptr<const WrinklePattern> pattern,
@@ -61,7 +68,8 @@ class WrinkleMapModel : public WrinkleModel {
   // refused rather than sent beside images of another model.
   absl::Status CheckOutputs(const v1::Outputs& outputs) const override;
   // Builds the model on the first frame (on the analysis's welding, the
-  // rest positions or else this frame's as the rest pose), then updates it.
+  // rest positions or else this frame's as the rest pose; the default
+  // pattern too when its wavelength waited for this frame), then updates it.
   absl::Status Update(const Session& analysis,
                       const ModelFrame& frame) override;
   // FrameResult.vertex_amplitudes when asked for, and the update's time.
@@ -70,7 +78,12 @@ class WrinkleMapModel : public WrinkleModel {
 
  private:
   AmplitudeModelParams params_;
+  // Null until the first frame when the default pattern's wavelength is
+  // chosen from it (no rest positions at the Start); `triangles_` kept for
+  // that, then dropped.
   std::shared_ptr<const WrinklePattern> pattern_;
+  std::vector<io::Triangle> triangles_;
+  double wavelength_ = 0;           // the default pattern's; 0 for a PNG
   bool vertex_amplitudes_ = false;  // Outputs.vertex_amplitudes
   bool displace_ = false;           // images displaced, not bump-mapped
   std::optional<AmplitudeModel> model_;

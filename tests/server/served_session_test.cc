@@ -18,6 +18,7 @@
 #include "tests/testing/bundled_data.h"
 #include "wrinkle/sca2015/session.h"
 #include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/default_pattern.h"
 #include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::server {
@@ -80,7 +81,11 @@ TEST_F(ServedSessionTest, WrinkleMapSessionRunsNoGraphCutUnlessAsked) {
   auto topology =
       MeshTopology::Build(knee_->mesh.triangles, knee_->mesh.positions);
   ASSERT_TRUE(topology.ok()) << topology.status();
-  absl::StatusOr<WrinklePattern> pattern = MakeSinusoidPattern({});
+  // The server's default pattern for this mesh (its Start has rest positions).
+  absl::StatusOr<double> wavelength = DefaultPatternWavelength(
+      knee_->mesh.triangles, knee_->mesh.positions, knee_->mesh.corner_uvs);
+  ASSERT_TRUE(wavelength.ok()) << wavelength.status();
+  absl::StatusOr<WrinklePattern> pattern = MakeDefaultPattern(*wavelength);
   ASSERT_TRUE(pattern.ok());
   absl::StatusOr<AmplitudeModel> library = AmplitudeModel::Create(
       *topology, knee_->mesh.corner_uvs, *pattern, knee_->mesh.positions);

@@ -23,6 +23,7 @@
 #include "tests/testing/session_runner.h"
 #include "wrinkle/sca2015/session.h"
 #include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/default_pattern.h"
 #include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::server {
@@ -46,7 +47,7 @@ class AmplitudeMapsServiceTest
 
 // Started echoes the effective parameters: the model, the paper's defaults,
 // the rest lengths resolved (the Start has rest positions) and the default
-// pattern's wavelength and channels.
+// pattern's wavelength (chosen from those rest positions) and channels.
 TEST_F(AmplitudeMapsServiceTest, StartedEchoesTheEffectiveParameters) {
   auto session = running_->Client()->OpenSession(MapsStart());
   ASSERT_TRUE(session.ok()) << session.status();
@@ -58,18 +59,65 @@ TEST_F(AmplitudeMapsServiceTest, StartedEchoesTheEffectiveParameters) {
   EXPECT_EQ(a.scale(), 1.0);
   EXPECT_EQ(a.max_slope(), 1.0);
   EXPECT_EQ(a.rest_lengths(), v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS);
-  EXPECT_EQ(a.wavelength(), 1.0 / 16.0);
+  absl::StatusOr<double> wavelength = DefaultPatternWavelength(
+      pants_->mesh.triangles, pants_->mesh.positions, pants_->mesh.corner_uvs);
+  ASSERT_TRUE(wavelength.ok()) << wavelength.status();
+  EXPECT_EQ(a.wavelength(), *wavelength);
   EXPECT_EQ(a.pattern_channels(), 3u);
   EXPECT_FALSE(a.keep_negative());
   EXPECT_FALSE(a.displace());
   EXPECT_FALSE(a.literal_sensitivity());
   EXPECT_FALSE(a.crest_count_sensitivity());  // directional channels
   EXPECT_EQ(a.directional_sharpness(), 4.0);
+  EXPECT_EQ(a.channel_selectivity(), 4.0);
   // An SCA 2015 session says so too.
   auto sca = running_->Client()->OpenSession(StartFor(*pants_));
   ASSERT_TRUE(sca.ok()) << sca.status();
   EXPECT_EQ((*sca)->started().parameters().model(), v1::WRINKLE_MODEL_SCA2015);
   EXPECT_FALSE((*sca)->started().parameters().has_amplitude_maps());
+}
+
+// Without rest positions the first frame chooses the default pattern's
+// wavelength: Started leaves it unset, every frame's vertex_amplitudes names
+// it, and the amplitudes are the library's on that pattern.
+TEST_F(AmplitudeMapsServiceTest,
+       WithoutRestPositionsTheFirstFrameSetsTheScale) {
+  v1::Start start = MapsStart();
+  start.mutable_topology()->clear_rest_positions();
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+  EXPECT_FALSE(
+      (*session)->started().parameters().amplitude_maps().has_wavelength());
+  const auto first = pants_->frames.Sample(0);
+  absl::StatusOr<double> wavelength = DefaultPatternWavelength(
+      pants_->mesh.triangles, first, pants_->mesh.corner_uvs);
+  ASSERT_TRUE(wavelength.ok()) << wavelength.status();
+  absl::StatusOr<WrinklePattern> pattern = MakeDefaultPattern(*wavelength);
+  ASSERT_TRUE(pattern.ok());
+  auto local = testing::NewSession(pants_->mesh);
+  // No rest pose: the native lengths come from the adaptive references.
+  AmplitudeModelParams params;
+  params.rest_lengths = RestLengthSource::kAdaptiveReferences;
+  absl::StatusOr<AmplitudeModel> model = AmplitudeModel::Create(
+      local->topology(), pants_->mesh.corner_uvs, *pattern, first, params);
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (int f = 0; f < 5; ++f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_FALSE(result->has_error()) << result->error().message();
+    ASSERT_TRUE(local->ProcessFrame(pants_->frames.Sample(f)).ok());
+    ASSERT_TRUE(
+        model->Update(pants_->frames.Sample(f), local->references()).ok());
+    EXPECT_EQ(result->vertex_amplitudes().wavelength(), *wavelength);
+    EXPECT_THAT(
+        std::vector<float>(result->vertex_amplitudes().amplitudes().begin(),
+                           result->vertex_amplitudes().amplitudes().end()),
+        ElementsAreArray(model->vertex_amplitudes()))
+        << "frame " << f;
+  }
+  ASSERT_TRUE((*session)->WritesDone().ok());
+  EXPECT_TRUE((*session)->Finish().ok());
 }
 
 // 30 frames of the knee (10 displaced): every frame's amplitudes are those
@@ -92,7 +140,10 @@ void AmplitudeMapsServiceTest::CheckAgainstLibrary(bool displace, int frames) {
   ASSERT_TRUE(session.ok()) << session.status();
 
   auto local = testing::NewSession(pants_->mesh);
-  absl::StatusOr<WrinklePattern> pattern = MakeSinusoidPattern({});
+  absl::StatusOr<double> wavelength = DefaultPatternWavelength(
+      pants_->mesh.triangles, pants_->mesh.positions, pants_->mesh.corner_uvs);
+  ASSERT_TRUE(wavelength.ok()) << wavelength.status();
+  absl::StatusOr<WrinklePattern> pattern = MakeDefaultPattern(*wavelength);
   ASSERT_TRUE(pattern.ok());
   absl::StatusOr<AmplitudeModel> model =
       AmplitudeModel::Create(local->topology(), pants_->mesh.corner_uvs,
@@ -113,6 +164,7 @@ void AmplitudeMapsServiceTest::CheckAgainstLibrary(bool displace, int frames) {
     ASSERT_TRUE(model->Update(positions, local->references()).ok());
     const v1::VertexAmplitudes& amplitudes = result->vertex_amplitudes();
     EXPECT_EQ(amplitudes.channels(), 3u);
+    EXPECT_EQ(amplitudes.wavelength(), *wavelength);
     EXPECT_THAT(std::vector<float>(amplitudes.amplitudes().begin(),
                                    amplitudes.amplitudes().end()),
                 ElementsAreArray(model->vertex_amplitudes()));
@@ -182,6 +234,13 @@ TEST_F(AmplitudeMapsServiceTest, BadRequestsAreRefusedNamingTheField) {
          s->mutable_parameters()
              ->mutable_amplitude_maps()
              ->set_directional_sharpness(0.5);
+       }},
+      {"start.parameters.amplitude_maps.channel_selectivity: 65 is "
+       "outside [0, 64]",
+       [](v1::Start* s) {
+         s->mutable_parameters()
+             ->mutable_amplitude_maps()
+             ->set_channel_selectivity(65);
        }},
       {"start.parameters.amplitude_maps.wavelength",
        [](v1::Start* s) {

@@ -90,6 +90,11 @@ absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params) {
     return out_of_range("directional_sharpness", params.directional_sharpness,
                         "[1, 64]");
   }
+  if (!(params.channel_selectivity >= 0.0 &&
+        params.channel_selectivity <= 64.0)) {
+    return out_of_range("channel_selectivity", params.channel_selectivity,
+                        "[0, 64]");
+  }
   if (params.min_edge_segments < 1 ||
       params.min_edge_segments > kMaxEdgeSegments) {
     return out_of_range("min_edge_segments", params.min_edge_segments,
@@ -170,17 +175,56 @@ double Sharpen(double ratio, double sharpness) {
   return std::pow(ratio, 0.5 * sharpness);
 }
 
+// The channels' weights under a vertex's compression: `form` its unit
+// compressive form (zero: nothing compressed), `units` the channels' unit
+// structures (zero: flat). Each gets its ratio sharpened, times its ratio
+// over the leading one's to the power `selectivity`.
+void DirectionalWeights(const Eigen::Vector3d& form,
+                        absl::Span<const Eigen::Vector3d> units,
+                        double sharpness, double selectivity, double* weights) {
+  double ratio[kMaxPatternChannels] = {};
+  double leading = 0.0;
+  const bool compressed = !form.isZero();
+  for (size_t c = 0; c < units.size(); ++c) {
+    ratio[c] = compressed && !units[c].isZero()
+                   ? std::clamp(form.dot(units[c]), 0.0, 1.0)
+                   : 0.0;
+    leading = std::max(leading, ratio[c]);
+  }
+  for (size_t c = 0; c < units.size(); ++c) {
+    weights[c] = ratio[c] > 0.0 ? Sharpen(ratio[c], sharpness) : 0.0;
+    if (weights[c] > 0.0 && selectivity > 0.0 && ratio[c] < leading) {
+      const double relative = ratio[c] / leading;
+      weights[c] *= selectivity == 4.0
+                        ? (relative * relative) * (relative * relative)
+                        : std::pow(relative, selectivity);
+    }
+  }
+}
+
 }  // namespace
 
-double ChannelWeight(const Eigen::Matrix2d& compression,
-                     const Eigen::Matrix2d& structure, double sharpness) {
+std::array<double, kMaxPatternChannels> ChannelWeights(
+    const Eigen::Matrix2d& compression,
+    absl::Span<const Eigen::Matrix2d> structures, double sharpness,
+    double selectivity) {
+  std::array<double, kMaxPatternChannels> weights = {};
+  const size_t channels =
+      std::min<size_t>(structures.size(), kMaxPatternChannels);
   const Eigen::Vector3d form = UnitCompressiveForm(
       compression(0, 0), 0.5 * (compression(0, 1) + compression(1, 0)),
       compression(1, 1));
-  if (form.isZero()) return 0.0;  // nothing compressed: no direction
-  const Eigen::Vector3d unit = UnitStructure(structure);
-  if (unit.isZero()) return 0.0;  // a flat channel
-  return Sharpen(form.dot(unit), sharpness);
+  Eigen::Vector3d units[kMaxPatternChannels];
+  for (size_t c = 0; c < channels; ++c) units[c] = UnitStructure(structures[c]);
+  DirectionalWeights(form, absl::MakeConstSpan(units, channels), sharpness,
+                     selectivity, weights.data());
+  return weights;
+}
+
+double ChannelWeight(const Eigen::Matrix2d& compression,
+                     const Eigen::Matrix2d& structure, double sharpness) {
+  return ChannelWeights(compression, absl::MakeConstSpan(&structure, 1),
+                        sharpness, 0.0)[0];
 }
 
 double PatternVariation(const WrinklePattern& pattern, int channel,
@@ -578,13 +622,16 @@ void AmplitudeModel::AverageToVertices() {
   const size_t num_welded = welded_edge_weight_.size();
   const bool directional = !channel_structure_.empty();
   const double sharpness = params_.directional_sharpness;
+  const double selectivity = params_.channel_selectivity;
   for (size_t w = 0; w < num_welded; ++w) {
-    // kDirectional: T⁺ of the vertex's fit, once for its channels.
-    Eigen::Vector3d form = Eigen::Vector3d::Zero();
+    // kDirectional: the channels' weights under T⁺ of the vertex's fit.
+    double channel_weight[kChannels];
     if (directional) {
       // The fit's solve: T = N⁻¹ Σ form t, as (xx, xy, yy).
       const Eigen::Vector3d t = welded_fit_inverse_[w] * welded_fit_[w];
-      form = UnitCompressiveForm(t[0], t[1], t[2]);
+      DirectionalWeights(UnitCompressiveForm(t[0], t[1], t[2]),
+                         channel_structure_, sharpness, selectivity,
+                         channel_weight);
     }
     for (int c = 0; c < kChannels; ++c) {
       double& s = sums[w * kChannels + c];
@@ -592,12 +639,7 @@ void AmplitudeModel::AverageToVertices() {
       // A positive amplitude goes to the channels across the compression
       // (none where the fit finds no compressed direction); a negative one
       // (stretched, with keep_negative) stays on every channel as in Eq. 3.
-      if (directional && s > 0.0) {
-        const Eigen::Vector3d& unit = channel_structure_[c];
-        s *= form.isZero() || unit.isZero()
-                 ? 0.0
-                 : Sharpen(form.dot(unit), sharpness);
-      }
+      if (directional && s > 0.0) s *= channel_weight[c];
     }
   }
   if (params_.max_slope > 0.0) CapSlopes<kChannels>();
