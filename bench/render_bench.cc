@@ -39,6 +39,7 @@
 #include "wrinkle/io/gltf.h"
 #include "wrinkle/sca2015/session.h"
 #include "wrinkle/wrinkle_maps/amplitude_model.h"
+#include "wrinkle/wrinkle_maps/default_pattern.h"
 #include "wrinkle/wrinkle_maps/wrinkle_pattern.h"
 
 namespace crease::renderer {
@@ -748,7 +749,9 @@ PatternScene& FoxPatternScene() {
     const io::TriangleMesh& mesh = s->animation.mesh;
     const auto topology = *MeshTopology::Build(mesh.triangles, mesh.positions);
     s->welded = topology.weld_map();
-    s->pattern = *MakeSinusoidPattern({});
+    // The service's default for this mesh (1/37.1 UV: a 512² tile).
+    s->pattern = *MakeDefaultPattern(*DefaultPatternWavelength(
+        mesh.triangles, mesh.positions, mesh.corner_uvs));
     auto model = *AmplitudeModel::Create(topology, mesh.corner_uvs, s->pattern,
                                          mesh.positions, {});
     const auto positions = s->animation.frames.Sample(30);

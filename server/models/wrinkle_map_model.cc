@@ -91,47 +91,42 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   return params;
 }
 
-// The Start's own pattern: its PNG, or the default sinusoids at the
-// wavelength it asks for. Null: the default at the scale-aware wavelength,
-// which the caller chooses from the mesh.
-absl::StatusOr<std::shared_ptr<const WrinklePattern>> StartPattern(
+// The Start's uploaded pattern, decoded (its size is bounded by
+// kMaxPatternPngSize before the decoder allocates). Null without one: the
+// default sinusoids, made once the session's memory is reserved.
+absl::StatusOr<std::shared_ptr<const WrinklePattern>> UploadedPattern(
     const v1::AmplitudeMapParameters& p) {
-  if (!p.pattern_png().empty()) {
-    if (p.pattern_channels() > 3) {
-      return Invalid(absl::StrFormat(".pattern_channels: %d, need 1..3 (0: 3)",
-                                     p.pattern_channels()));
-    }
-    const int channels =
-        p.pattern_channels() == 0 ? 3 : static_cast<int>(p.pattern_channels());
-    absl::StatusOr<WrinklePattern> pattern =
-        DecodePatternPng(p.pattern_png(), channels);
-    if (!pattern.ok()) {
-      return Invalid(
-          absl::StrFormat(".pattern_png: %s", pattern.status().message()));
-    }
-    return std::make_shared<const WrinklePattern>(std::move(*pattern));
+  if (p.pattern_png().empty()) return nullptr;
+  if (p.pattern_channels() > 3) {
+    return Invalid(absl::StrFormat(".pattern_channels: %d, need 1..3 (0: 3)",
+                                   p.pattern_channels()));
   }
-  if (!p.has_wavelength()) return nullptr;
-  if (!(p.wavelength() >= kMinPatternWavelength &&
-        p.wavelength() <= kMaxPatternWavelength)) {
-    return Invalid(absl::StrFormat(".wavelength: %g is outside [1/256, 1]",
-                                   p.wavelength()));
+  const int channels =
+      p.pattern_channels() == 0 ? 3 : static_cast<int>(p.pattern_channels());
+  absl::StatusOr<WrinklePattern> pattern =
+      DecodePatternPng(p.pattern_png(), channels);
+  if (!pattern.ok()) {
+    return Invalid(
+        absl::StrFormat(".pattern_png: %s", pattern.status().message()));
   }
-  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
-                          MakeDefaultPattern(p.wavelength()));
-  return std::make_shared<const WrinklePattern>(std::move(pattern));
+  return std::make_shared<const WrinklePattern>(std::move(*pattern));
 }
 
-// The default pattern at the wavelength the mesh gives (positions: the rest
-// pose or the first frame).
-absl::StatusOr<std::shared_ptr<const WrinklePattern>> ScaleAwarePattern(
-    absl::Span<const io::Triangle> triangles, absl::Span<const float> positions,
-    absl::Span<const float> corner_uvs, double* wavelength) {
-  CREASE_ASSIGN_OR_RETURN(
-      *wavelength, DefaultPatternWavelength(triangles, positions, corner_uvs));
-  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
-                          MakeDefaultPattern(*wavelength));
-  return std::make_shared<const WrinklePattern>(std::move(pattern));
+// The default pattern's wavelength as the Start decides it: asked for (in
+// range), or from the rest positions, or 0 when the first frame will give it.
+absl::StatusOr<double> StartWavelength(const ModelStart& in) {
+  const v1::AmplitudeMapParameters& p = in.start.parameters().amplitude_maps();
+  if (p.has_wavelength()) {
+    if (!(p.wavelength() >= kMinPatternWavelength &&
+          p.wavelength() <= kMaxPatternWavelength)) {
+      return Invalid(absl::StrFormat(".wavelength: %g is outside [1/256, 1]",
+                                     p.wavelength()));
+    }
+    return p.wavelength();
+  }
+  if (in.rest_positions.empty()) return 0.0;
+  return DefaultPatternWavelength(in.triangles, in.rest_positions,
+                                  in.corner_uvs);
 }
 
 // `wavelength`: the default pattern's, when it is known at the Start (0
@@ -213,28 +208,40 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> WrinkleMapModel::FromStart(
   const v1::AmplitudeMapParameters& a = start.parameters().amplitude_maps();
   CREASE_ASSIGN_OR_RETURN(AmplitudeModelParams params,
                           ModelParams(a, !in.rest_positions.empty()));
-  CREASE_ASSIGN_OR_RETURN(std::shared_ptr<const WrinklePattern> pattern,
-                          StartPattern(a));
-  // The default pattern's wavelength: asked for, or from the rest pose now,
-  // or from the first frame (Update) when the Start has none.
-  double wavelength =
-      a.pattern_png().empty() && a.has_wavelength() ? a.wavelength() : 0.0;
-  if (!pattern && !in.rest_positions.empty()) {
-    CREASE_ASSIGN_OR_RETURN(pattern,
-                            ScaleAwarePattern(in.triangles, in.rest_positions,
-                                              in.corner_uvs, &wavelength));
+  CREASE_ASSIGN_OR_RETURN(std::shared_ptr<const WrinklePattern> uploaded,
+                          UploadedPattern(a));
+  double wavelength = 0.0;  // the default pattern's, if known now
+  if (!uploaded) {
+    CREASE_ASSIGN_OR_RETURN(wavelength, StartWavelength(in));
   }
   effective->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
-  FillEffective(params, pattern ? pattern->channels : kMaxPatternChannels,
+  FillEffective(params, uploaded ? uploaded->channels : kMaxPatternChannels,
                 wavelength, a.displace(), effective->mutable_amplitude_maps());
   auto model = std::make_unique<WrinkleMapModel>(
-      params, std::move(pattern), start.outputs().vertex_amplitudes(),
+      params, std::move(uploaded), start.outputs().vertex_amplitudes(),
       a.displace());
   model->wavelength_ = wavelength;
-  if (!model->pattern_) {
+  if (!model->pattern_ && wavelength == 0.0) {
     model->triangles_.assign(in.triangles.begin(), in.triangles.end());
   }
   return model;
+}
+
+int64_t WrinkleMapModel::MemoryBytes() const {
+  if (pattern_) return 0;  // uploaded: decoded at the Start
+  // The default pattern to come; the largest when the first frame decides.
+  const int64_t side = DefaultPatternSize(
+      wavelength_ > 0.0 ? wavelength_ : kMinPatternWavelength);
+  return side * side * kMaxPatternChannels *
+         static_cast<int64_t>(sizeof(float));
+}
+
+absl::Status WrinkleMapModel::Prepare() {
+  if (pattern_ || wavelength_ == 0.0) return absl::OkStatus();
+  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
+                          MakeDefaultPattern(wavelength_));
+  pattern_ = std::make_shared<const WrinklePattern>(std::move(pattern));
+  return absl::OkStatus();
 }
 
 absl::Status WrinkleMapModel::CheckOutputs(const v1::Outputs& outputs) const {
@@ -257,10 +264,11 @@ absl::Status WrinkleMapModel::Update(const Session& analysis,
   Stopwatch watch;
   if (!pattern_) {
     // The scale-aware default from the first frame (no rest pose given).
-    CREASE_ASSIGN_OR_RETURN(pattern_,
-                            ScaleAwarePattern(triangles_, frame.positions,
-                                              frame.corner_uvs, &wavelength_));
+    CREASE_ASSIGN_OR_RETURN(
+        wavelength_, DefaultPatternWavelength(triangles_, frame.positions,
+                                              frame.corner_uvs));
     triangles_ = {};
+    CREASE_RETURN_IF_ERROR(Prepare());
   }
   if (!model_) {
     CREASE_ASSIGN_OR_RETURN(

@@ -75,12 +75,18 @@ class WrinkleMapModel : public WrinkleModel {
   // FrameResult.vertex_amplitudes when asked for, and the update's time.
   void FillFrame(v1::FrameResult* result) const override;
   renderer::WrinkleDraw Draw(const Session& analysis) override;
+  // The default pattern (at the largest size when the first frame will
+  // choose its wavelength); 0 for an uploaded one, decoded at the Start.
+  int64_t MemoryBytes() const override;
+  // Makes the default pattern once the session's memory is reserved, when
+  // its wavelength is known.
+  absl::Status Prepare() override;
 
  private:
   AmplitudeModelParams params_;
-  // Null until the first frame when the default pattern's wavelength is
-  // chosen from it (no rest positions at the Start); `triangles_` kept for
-  // that, then dropped.
+  // An uploaded pattern from the Start; the default one from Prepare, or
+  // from the first frame when its wavelength is chosen from it (no rest
+  // positions at the Start: `triangles_` kept for that, then dropped).
   std::shared_ptr<const WrinklePattern> pattern_;
   std::vector<io::Triangle> triangles_;
   double wavelength_ = 0;           // the default pattern's; 0 for a PNG

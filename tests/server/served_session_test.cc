@@ -67,6 +67,36 @@ class ServedSessionTest : public ::testing::Test {
   static inline io::Animation* knee_ = nullptr;
 };
 
+// The default pattern counts in the session's memory before it is made
+// (Prepare, after the budget's reservation): at its size when the rest
+// positions give its wavelength, at the largest when the first frame will;
+// an uploaded pattern is decoded at the Start and counts nothing more.
+TEST_F(ServedSessionTest, WrinkleMapPatternCountsBeforeItIsMade) {
+  absl::StatusOr<double> wavelength = DefaultPatternWavelength(
+      knee_->mesh.triangles, knee_->mesh.positions, knee_->mesh.corner_uvs);
+  ASSERT_TRUE(wavelength.ok());
+  const auto bytes_of = [](int side) {
+    return static_cast<int64_t>(side) * side * 3 * 4;
+  };
+  absl::StatusOr<SessionSetup> with_rest =
+      ValidateStart(MapsStart(), ServerLimits(), true);
+  ASSERT_TRUE(with_rest.ok()) << with_rest.status();
+  EXPECT_EQ(with_rest->model->MemoryBytes(),
+            bytes_of(DefaultPatternSize(*wavelength)));
+  v1::Start no_rest = MapsStart();
+  no_rest.mutable_topology()->clear_rest_positions();
+  absl::StatusOr<SessionSetup> without_rest =
+      ValidateStart(no_rest, ServerLimits(), true);
+  ASSERT_TRUE(without_rest.ok()) << without_rest.status();
+  EXPECT_EQ(without_rest->model->MemoryBytes(),
+            bytes_of(kMaxDefaultPatternSize));
+  // Served: the default pattern exists from Prepare on and draws.
+  std::unique_ptr<ServedSession> served = Serve(MapsStart());
+  ASSERT_NE(served, nullptr);
+  const v1::FrameResult first = Answer(*served, 0);
+  EXPECT_EQ(first.vertex_amplitudes().wavelength(), *wavelength);
+}
+
 // With a rest pose the wrinkle-map model reads only the welding: no labels,
 // no field, no wrinkles, and the same amplitudes as the library's model.
 // Asking for paths turns the analysis on, and the amplitudes stay the same.

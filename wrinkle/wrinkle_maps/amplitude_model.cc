@@ -175,30 +175,33 @@ double Sharpen(double ratio, double sharpness) {
   return std::pow(ratio, 0.5 * sharpness);
 }
 
+// (r_c / r_max)^selectivity with `relative` = r_c / r_max in [0, 1].
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline double Selective(double relative,
+                                                     double selectivity) {
+  if (selectivity == 4.0) return (relative * relative) * (relative * relative);
+  if (selectivity == 0.0) return 1.0;
+  return std::pow(relative, selectivity);
+}
+
 // The channels' weights under a vertex's compression: `form` its unit
-// compressive form (zero: nothing compressed), `units` the channels' unit
-// structures (zero: flat). Each gets its ratio sharpened, times its ratio
-// over the leading one's to the power `selectivity`.
-void DirectionalWeights(const Eigen::Vector3d& form,
-                        absl::Span<const Eigen::Vector3d> units,
-                        double sharpness, double selectivity, double* weights) {
-  double ratio[kMaxPatternChannels] = {};
+// compressive form (zero: nothing compressed, so every weight is 0), `units`
+// the channels' unit structures (zero: flat, weight 0). Each gets its ratio
+// sharpened, times its ratio over the leading one's to the power
+// `selectivity`.
+template <int kChannels>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void DirectionalWeights(
+    const Eigen::Vector3d& form, const Eigen::Vector3d* units, double sharpness,
+    double selectivity, double* weights) {
+  double ratio[kChannels];
   double leading = 0.0;
-  const bool compressed = !form.isZero();
-  for (size_t c = 0; c < units.size(); ++c) {
-    ratio[c] = compressed && !units[c].isZero()
-                   ? std::clamp(form.dot(units[c]), 0.0, 1.0)
-                   : 0.0;
+  for (int c = 0; c < kChannels; ++c) {
+    ratio[c] = std::clamp(form.dot(units[c]), 0.0, 1.0);
     leading = std::max(leading, ratio[c]);
   }
-  for (size_t c = 0; c < units.size(); ++c) {
-    weights[c] = ratio[c] > 0.0 ? Sharpen(ratio[c], sharpness) : 0.0;
-    if (weights[c] > 0.0 && selectivity > 0.0 && ratio[c] < leading) {
-      const double relative = ratio[c] / leading;
-      weights[c] *= selectivity == 4.0
-                        ? (relative * relative) * (relative * relative)
-                        : std::pow(relative, selectivity);
-    }
+  const double inverse_leading = leading > 0.0 ? 1.0 / leading : 0.0;
+  for (int c = 0; c < kChannels; ++c) {
+    weights[c] = Sharpen(ratio[c], sharpness) *
+                 Selective(ratio[c] * inverse_leading, selectivity);
   }
 }
 
@@ -214,10 +217,12 @@ std::array<double, kMaxPatternChannels> ChannelWeights(
   const Eigen::Vector3d form = UnitCompressiveForm(
       compression(0, 0), 0.5 * (compression(0, 1) + compression(1, 0)),
       compression(1, 1));
-  Eigen::Vector3d units[kMaxPatternChannels];
+  Eigen::Vector3d units[kMaxPatternChannels] = {Eigen::Vector3d::Zero(),
+                                                Eigen::Vector3d::Zero(),
+                                                Eigen::Vector3d::Zero()};
   for (size_t c = 0; c < channels; ++c) units[c] = UnitStructure(structures[c]);
-  DirectionalWeights(form, absl::MakeConstSpan(units, channels), sharpness,
-                     selectivity, weights.data());
+  DirectionalWeights<kMaxPatternChannels>(form, units, sharpness, selectivity,
+                                          weights.data());
   return weights;
 }
 
@@ -623,23 +628,26 @@ void AmplitudeModel::AverageToVertices() {
   const bool directional = !channel_structure_.empty();
   const double sharpness = params_.directional_sharpness;
   const double selectivity = params_.channel_selectivity;
+  const Eigen::Vector3d* units = channel_structure_.data();
   for (size_t w = 0; w < num_welded; ++w) {
-    // kDirectional: the channels' weights under T⁺ of the vertex's fit.
-    double channel_weight[kChannels];
-    if (directional) {
-      // The fit's solve: T = N⁻¹ Σ form t, as (xx, xy, yy).
-      const Eigen::Vector3d t = welded_fit_inverse_[w] * welded_fit_[w];
-      DirectionalWeights(UnitCompressiveForm(t[0], t[1], t[2]),
-                         channel_structure_, sharpness, selectivity,
-                         channel_weight);
-    }
+    double* s = sums + w * kChannels;
+    bool positive = false;
     for (int c = 0; c < kChannels; ++c) {
-      double& s = sums[w * kChannels + c];
-      s = scale * std::max(s * weight[w], floor);
-      // A positive amplitude goes to the channels across the compression
-      // (none where the fit finds no compressed direction); a negative one
-      // (stretched, with keep_negative) stays on every channel as in Eq. 3.
-      if (directional && s > 0.0) s *= channel_weight[c];
+      s[c] = scale * std::max(s[c] * weight[w], floor);
+      positive |= s[c] > 0.0;
+    }
+    // A positive amplitude goes to the channels across the compression
+    // (none where the fit finds no compressed direction); a negative one
+    // (stretched, with keep_negative) stays on every channel as in Eq. 3.
+    if (!directional || !positive) continue;
+    // The fit's solve: T = N⁻¹ Σ form t, as (xx, xy, yy); the channels'
+    // weights under its T⁺.
+    const Eigen::Vector3d t = welded_fit_inverse_[w] * welded_fit_[w];
+    double channel_weight[kChannels];
+    DirectionalWeights<kChannels>(UnitCompressiveForm(t[0], t[1], t[2]), units,
+                                  sharpness, selectivity, channel_weight);
+    for (int c = 0; c < kChannels; ++c) {
+      if (s[c] > 0.0) s[c] *= channel_weight[c];
     }
   }
   if (params_.max_slope > 0.0) CapSlopes<kChannels>();

@@ -108,10 +108,17 @@ absl::StatusOr<WrinklePattern> MakeDefaultPattern(double wavelength) {
   }
   SinusoidPatternParams params;
   params.wavelength = wavelength;
-  const auto wanted = static_cast<unsigned>(std::ceil(16.0 / wavelength));
-  params.resolution = std::clamp(static_cast<int>(std::bit_ceil(wanted)), 64,
-                                 kMaxDefaultPatternSize);
+  params.resolution = DefaultPatternSize(wavelength);
   return MakeSinusoidPattern(params);
+}
+
+int DefaultPatternSize(double wavelength) {
+  wavelength =
+      std::clamp(wavelength, kMinPatternWavelength, kMaxPatternWavelength);
+  const auto wanted = static_cast<unsigned>(
+      std::ceil(kDefaultTexelsPerWavelength / wavelength));
+  return std::clamp(static_cast<int>(std::bit_ceil(wanted)), 64,
+                    kMaxDefaultPatternSize);
 }
 
 }  // namespace crease
