@@ -263,11 +263,14 @@ absl::Status WrinkleMapModel::Update(const Session& analysis,
                                      const ModelFrame& frame) {
   Stopwatch watch;
   if (!pattern_) {
-    // The scale-aware default from the first frame (no rest pose given).
-    CREASE_ASSIGN_OR_RETURN(
-        wavelength_, DefaultPatternWavelength(triangles_, frame.positions,
-                                              frame.corner_uvs));
-    triangles_ = {};
+    // The default pattern, if Prepare has not made it: at the scale-aware
+    // wavelength of this first frame when the Start had no rest pose.
+    if (wavelength_ == 0.0) {
+      CREASE_ASSIGN_OR_RETURN(
+          wavelength_, DefaultPatternWavelength(triangles_, frame.positions,
+                                                frame.corner_uvs));
+      triangles_ = {};
+    }
     CREASE_RETURN_IF_ERROR(Prepare());
   }
   if (!model_) {
