@@ -771,9 +771,12 @@ void BM_RenderPattern(benchmark::State& state, int width, int height,
   PatternScene& scene = FoxPatternScene();
   const RenderMesh mesh{scene.positions, scene.animation.mesh.triangles,
                         scene.welded, scene.animation.mesh.corner_uvs};
+  // Named, as the server names its patterns: no per-frame sample compare.
+  static const uint64_t pattern_id = NewPatternId();
   PatternWrinkles wrinkles{
       {scene.pattern.width, scene.pattern.height, scene.pattern.channels,
-       scene.pattern.samples, scene.pattern.wrap == PatternWrap::kRepeat},
+       scene.pattern.samples, scene.pattern.wrap == PatternWrap::kRepeat,
+       pattern_id},
       scene.amplitudes};
   wrinkles.displace = run == PatternRun::kDisplaced;
   RenderOptions options;

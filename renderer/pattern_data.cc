@@ -2,12 +2,19 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numbers>
 
 #include "absl/strings/str_format.h"
 
 namespace crease::renderer {
+
+uint64_t NewPatternId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 namespace {
 
 // UVs closer than this (in UV units) are the same UV: a seam's copies are

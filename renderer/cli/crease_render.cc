@@ -116,6 +116,7 @@ struct Pipeline {
   std::optional<BucklingMesh> buckling;        // --model buckling
   CombinedMesh buckled;                        // what it draws
   std::optional<WrinklePattern> pattern;       // --model amplitude_maps
+  uint64_t pattern_id = 0;                     // names it to the renderer
   std::optional<AmplitudeModel> wrinkle_maps;  // on the Session's welding
 };
 
@@ -135,6 +136,7 @@ absl::Status AddWrinkleMaps(const io::Animation& anim, Pipeline* pipeline) {
       "amplitude_maps: the default pattern at wavelength 1/%.1f UV\n",
       1.0 / wavelength);
   CREASE_ASSIGN_OR_RETURN(pipeline->pattern, MakeDefaultPattern(wavelength));
+  pipeline->pattern_id = NewPatternId();
   CREASE_ASSIGN_OR_RETURN(
       pipeline->wrinkle_maps,
       AmplitudeModel::Create(pipeline->session->topology(),
@@ -233,9 +235,12 @@ RenderPlainAndWrinkled(absl::Span<const float> positions, int frame,
     CREASE_RETURN_IF_ERROR(
         p.wrinkle_maps->Update(positions, p.session->references()));
     PatternWrinkles maps;
-    maps.pattern = {p.pattern->width, p.pattern->height, p.pattern->channels,
+    maps.pattern = {p.pattern->width,
+                    p.pattern->height,
+                    p.pattern->channels,
                     p.pattern->samples,
-                    p.pattern->wrap == PatternWrap::kRepeat};
+                    p.pattern->wrap == PatternWrap::kRepeat,
+                    p.pattern_id};
     maps.amplitudes = p.wrinkle_maps->vertex_amplitudes();
     const RenderMesh uv_mesh = {positions, rendering.anim.mesh.triangles,
                                 session.topology().weld_map(),

@@ -78,14 +78,19 @@ absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
 void PatternPass::UploadPattern(const PatternMap& p) {
   if (texture_.get() != 0 && p.width == uploaded_.width &&
       p.height == uploaded_.height && p.channels == uploaded_.channels &&
-      p.repeat == uploaded_.repeat &&
-      std::equal(p.samples.begin(), p.samples.end(), uploaded_samples_.begin(),
-                 uploaded_samples_.end())) {
+      p.repeat == uploaded_.repeat && p.id == uploaded_.id &&
+      (p.id != 0 ||
+       std::equal(p.samples.begin(), p.samples.end(), uploaded_samples_.begin(),
+                  uploaded_samples_.end()))) {
     return;
   }
   uploaded_ = p;
-  uploaded_.samples = {};  // the caller's; the copy below is compared
-  uploaded_samples_.assign(p.samples.begin(), p.samples.end());
+  uploaded_.samples = {};  // the caller's; a copy is kept to compare
+  if (p.id != 0) {
+    uploaded_samples_.clear();  // named: the id is compared instead
+  } else {
+    uploaded_samples_.assign(p.samples.begin(), p.samples.end());
+  }
   BuildPatternLayers(p, &layers_);
   wavelengths_ = PatternWavelengths(p, layers_);
   GLuint name = 0;

@@ -241,6 +241,7 @@ absl::Status WrinkleMapModel::Prepare() {
   CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
                           MakeDefaultPattern(wavelength_));
   pattern_ = std::make_shared<const WrinklePattern>(std::move(pattern));
+  pattern_id_ = renderer::NewPatternId();
   return absl::OkStatus();
 }
 
@@ -304,8 +305,12 @@ renderer::WrinkleDraw WrinkleMapModel::Draw(const Session&) {
   renderer::PatternWrinkles wrinkles;
   if (!model_) return wrinkles;
   const WrinklePattern& pattern = *pattern_;
-  wrinkles.pattern = {pattern.width, pattern.height, pattern.channels,
-                      pattern.samples, pattern.wrap == PatternWrap::kRepeat};
+  wrinkles.pattern = {pattern.width,
+                      pattern.height,
+                      pattern.channels,
+                      pattern.samples,
+                      pattern.wrap == PatternWrap::kRepeat,
+                      pattern_id_};
   wrinkles.amplitudes = model_->vertex_amplitudes();
   wrinkles.displace = displace_;
   return wrinkles;

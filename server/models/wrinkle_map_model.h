@@ -55,6 +55,7 @@ class WrinkleMapModel : public WrinkleModel {
                   bool vertex_amplitudes, bool displace)
       : params_(params),
         pattern_(std::move(pattern)),
+        pattern_id_(pattern_ ? renderer::NewPatternId() : 0),
         vertex_amplitudes_(vertex_amplitudes),
         displace_(displace) {}
 
@@ -89,6 +90,8 @@ class WrinkleMapModel : public WrinkleModel {
   // positions at the Start: `triangles_` kept for that, then dropped).
   std::shared_ptr<const WrinklePattern> pattern_;
   std::vector<io::Triangle> triangles_;
+  // Names pattern_ to the renderer, which then skips comparing its samples.
+  uint64_t pattern_id_ = 0;
   double wavelength_ = 0;           // the default pattern's; 0 for a PNG
   bool vertex_amplitudes_ = false;  // Outputs.vertex_amplitudes
   bool displace_ = false;           // images displaced, not bump-mapped

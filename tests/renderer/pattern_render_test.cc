@@ -132,6 +132,37 @@ TEST_F(PatternRenderTest, FlatSheetShowsTheSinusoidsBands) {
   EXPECT_LT(column_hi - column_lo, (hi - lo) / 4);
 }
 
+// A named pattern (PatternMap::id) is uploaded again only when its id
+// changes: another pattern under a new id draws as it does unnamed, and the
+// same id is trusted to mean the same samples (its owner never changes
+// them), so its samples are not compared.
+TEST_F(PatternRenderTest, NamedPatternUploadsOnlyWhenItsIdChanges) {
+  const FlatSheet eight(1.0 / 8.0, 256, 0.5f / (2 * 3.14159265f * 8), 96);
+  // The same amplitudes, so only the samples differ.
+  const FlatSheet four(1.0 / 4.0, 256, 0.5f / (2 * 3.14159265f * 8), 96);
+  const auto draw = [&](const FlatSheet& sheet, uint64_t id) {
+    PatternWrinkles wrinkles = sheet.Wrinkles();
+    wrinkles.pattern.id = id;
+    absl::StatusOr<image::RgbaImage> image =
+        renderer_->RenderPattern(sheet.Mesh(), wrinkles, sheet.options);
+    EXPECT_TRUE(image.ok()) << image.status();
+    return image.ok() ? image->pixels : std::vector<uint8_t>{};
+  };
+  const std::vector<uint8_t> eight_unnamed = draw(eight, 0);
+  const std::vector<uint8_t> four_unnamed = draw(four, 0);
+  ASSERT_NE(eight_unnamed, four_unnamed);
+  const uint64_t eight_id = NewPatternId(), four_id = NewPatternId();
+  EXPECT_NE(eight_id, 0u);
+  EXPECT_NE(eight_id, four_id);
+  EXPECT_EQ(draw(eight, eight_id), eight_unnamed);
+  EXPECT_EQ(draw(four, four_id), four_unnamed);
+  EXPECT_EQ(draw(eight, eight_id), eight_unnamed);
+  // The same id with other samples: the uploaded pattern stays.
+  EXPECT_EQ(draw(four, eight_id), eight_unnamed);
+  // Unnamed again: compared, and uploaded.
+  EXPECT_EQ(draw(four, 0), four_unnamed);
+}
+
 // Zero amplitudes draw the plain mesh (Render with no wrinkles), bump or
 // displaced.
 TEST_F(PatternRenderTest, ZeroAmplitudesMatchThePlainMesh) {
