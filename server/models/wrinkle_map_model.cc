@@ -6,7 +6,9 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
+#include "absl/synchronization/mutex.h"
 #include "common/status_macros.h"
 #include "common/stopwatch.h"
 #include "image/image_encoding.h"
@@ -129,6 +131,37 @@ absl::StatusOr<double> StartWavelength(const ModelStart& in) {
                                   in.corner_uvs);
 }
 
+// A default pattern and the id that names it to the renderer.
+struct NamedPattern {
+  WrinklePattern pattern;
+  uint64_t id = 0;
+};
+
+// The default pattern at `wavelength`, shared by every session that uses it
+// while one does: sessions of one mesh get the same wavelength, so a render
+// thread that draws them in turn keeps one texture (the renderer re-uploads
+// when the id changes) and the server holds one copy.
+absl::StatusOr<std::shared_ptr<const NamedPattern>> SharedDefaultPattern(
+    double wavelength) {
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* cache =
+      new absl::flat_hash_map<double, std::weak_ptr<const NamedPattern>>();
+  absl::MutexLock lock(&mu);
+  if (auto it = cache->find(wavelength); it != cache->end()) {
+    if (std::shared_ptr<const NamedPattern> alive = it->second.lock()) {
+      return alive;
+    }
+  }
+  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
+                          MakeDefaultPattern(wavelength));
+  auto named = std::make_shared<const NamedPattern>(
+      NamedPattern{std::move(pattern), renderer::NewPatternId()});
+  absl::erase_if(*cache,
+                 [](const auto& entry) { return entry.second.expired(); });
+  (*cache)[wavelength] = named;
+  return named;
+}
+
 // `wavelength`: the default pattern's, when it is known at the Start (0
 // with a pattern PNG, or when the first frame will give it).
 void FillEffective(const AmplitudeModelParams& params, int channels,
@@ -238,10 +271,10 @@ int64_t WrinkleMapModel::MemoryBytes() const {
 
 absl::Status WrinkleMapModel::Prepare() {
   if (pattern_ || wavelength_ == 0.0) return absl::OkStatus();
-  CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
-                          MakeDefaultPattern(wavelength_));
-  pattern_ = std::make_shared<const WrinklePattern>(std::move(pattern));
-  pattern_id_ = renderer::NewPatternId();
+  CREASE_ASSIGN_OR_RETURN(std::shared_ptr<const NamedPattern> shared,
+                          SharedDefaultPattern(wavelength_));
+  pattern_id_ = shared->id;
+  pattern_ = std::shared_ptr<const WrinklePattern>(shared, &shared->pattern);
   return absl::OkStatus();
 }
 

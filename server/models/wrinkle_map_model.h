@@ -55,7 +55,6 @@ class WrinkleMapModel : public WrinkleModel {
                   bool vertex_amplitudes, bool displace)
       : params_(params),
         pattern_(std::move(pattern)),
-        pattern_id_(pattern_ ? renderer::NewPatternId() : 0),
         vertex_amplitudes_(vertex_amplitudes),
         displace_(displace) {}
 
@@ -90,7 +89,10 @@ class WrinkleMapModel : public WrinkleModel {
   // positions at the Start: `triangles_` kept for that, then dropped).
   std::shared_ptr<const WrinklePattern> pattern_;
   std::vector<io::Triangle> triangles_;
-  // Names pattern_ to the renderer, which then skips comparing its samples.
+  // Names a default pattern_ to the renderer, which then skips comparing its
+  // samples (SharedDefaultPattern: one id for every session of one
+  // wavelength). 0 for an uploaded pattern: compared by its samples, so
+  // sessions that upload the same PNG still share one texture.
   uint64_t pattern_id_ = 0;
   double wavelength_ = 0;           // the default pattern's; 0 for a PNG
   bool vertex_amplitudes_ = false;  // Outputs.vertex_amplitudes

@@ -90,11 +90,28 @@ TEST_F(ServedSessionTest, WrinkleMapPatternCountsBeforeItIsMade) {
   ASSERT_TRUE(without_rest.ok()) << without_rest.status();
   EXPECT_EQ(without_rest->model->MemoryBytes(),
             bytes_of(kMaxDefaultPatternSize));
-  // Served: the default pattern exists from Prepare on and draws.
+  // Served: the default pattern exists from Prepare on and draws; two
+  // sessions of one mesh share it, under one id, so a render thread drawing
+  // both in turn keeps one texture.
   std::unique_ptr<ServedSession> served = Serve(MapsStart());
+  std::unique_ptr<ServedSession> beside = Serve(MapsStart());
   ASSERT_NE(served, nullptr);
+  ASSERT_NE(beside, nullptr);
   const v1::FrameResult first = Answer(*served, 0);
   EXPECT_EQ(first.vertex_amplitudes().wavelength(), *wavelength);
+  (void)Answer(*beside, 0);
+  const renderer::WrinkleDraw one =
+      served->setup().model->Draw(*served->analysis());
+  const renderer::WrinkleDraw two =
+      beside->setup().model->Draw(*beside->analysis());
+  const auto* one_maps = std::get_if<renderer::PatternWrinkles>(&one);
+  const auto* two_maps = std::get_if<renderer::PatternWrinkles>(&two);
+  ASSERT_NE(one_maps, nullptr);
+  ASSERT_NE(two_maps, nullptr);
+  EXPECT_NE(one_maps->pattern.id, 0u);
+  EXPECT_EQ(one_maps->pattern.id, two_maps->pattern.id);
+  EXPECT_EQ(one_maps->pattern.samples.data(), two_maps->pattern.samples.data());
+  EXPECT_EQ(one_maps->pattern.width, DefaultPatternSize(*wavelength));
 }
 
 // With a rest pose the wrinkle-map model reads only the welding: no labels,
