@@ -146,16 +146,21 @@ absl::StatusOr<std::shared_ptr<const NamedPattern>> SharedDefaultPattern(
   static absl::Mutex mu(absl::kConstInit);
   static auto* cache =
       new absl::flat_hash_map<double, std::weak_ptr<const NamedPattern>>();
-  absl::MutexLock lock(&mu);
-  if (auto it = cache->find(wavelength); it != cache->end()) {
-    if (std::shared_ptr<const NamedPattern> alive = it->second.lock()) {
-      return alive;
-    }
+  const auto find = [&]() -> std::shared_ptr<const NamedPattern> {
+    auto it = cache->find(wavelength);
+    return it != cache->end() ? it->second.lock() : nullptr;
+  };
+  {
+    absl::MutexLock lock(&mu);
+    if (auto alive = find()) return alive;
   }
+  // Made outside the lock, so Starts of other meshes do not wait on it.
   CREASE_ASSIGN_OR_RETURN(WrinklePattern pattern,
                           MakeDefaultPattern(wavelength));
   auto named = std::make_shared<const NamedPattern>(
       NamedPattern{std::move(pattern), renderer::NewPatternId()});
+  absl::MutexLock lock(&mu);
+  if (auto alive = find()) return alive;  // another Start made it meanwhile
   absl::erase_if(*cache,
                  [](const auto& entry) { return entry.second.expired(); });
   (*cache)[wavelength] = named;
@@ -261,8 +266,10 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> WrinkleMapModel::FromStart(
 }
 
 int64_t WrinkleMapModel::MemoryBytes() const {
-  if (pattern_) return 0;  // uploaded: decoded at the Start
-  // The default pattern to come; the largest when the first frame decides.
+  if (pattern_id_ == 0 && pattern_) {  // uploaded: decoded at the Start
+    return static_cast<int64_t>(pattern_->samples.size() * sizeof(float));
+  }
+  // The default pattern; the largest when the first frame decides.
   const int64_t side = DefaultPatternSize(
       wavelength_ > 0.0 ? wavelength_ : kMinPatternWavelength);
   return side * side * kMaxPatternChannels *
@@ -303,7 +310,7 @@ absl::Status WrinkleMapModel::Update(const Session& analysis,
       CREASE_ASSIGN_OR_RETURN(
           wavelength_, DefaultPatternWavelength(triangles_, frame.positions,
                                                 frame.corner_uvs));
-      triangles_ = {};
+      std::vector<io::Triangle>().swap(triangles_);  // frees them
     }
     CREASE_RETURN_IF_ERROR(Prepare());
   }

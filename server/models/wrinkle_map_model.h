@@ -75,8 +75,9 @@ class WrinkleMapModel : public WrinkleModel {
   // FrameResult.vertex_amplitudes when asked for, and the update's time.
   void FillFrame(v1::FrameResult* result) const override;
   renderer::WrinkleDraw Draw(const Session& analysis) override;
-  // The default pattern (at the largest size when the first frame will
-  // choose its wavelength); 0 for an uploaded one, decoded at the Start.
+  // The pattern's samples: an uploaded one's, or the default's at its size
+  // (the largest when the first frame will choose its wavelength). The same
+  // before and after Prepare.
   int64_t MemoryBytes() const override;
   // Makes the default pattern once the session's memory is reserved, when
   // its wavelength is known.

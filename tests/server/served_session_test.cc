@@ -13,6 +13,7 @@
 #include "client/mesh_messages.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "image/image_encoding.h"
 #include "server/session_setup.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
@@ -112,6 +113,39 @@ TEST_F(ServedSessionTest, WrinkleMapPatternCountsBeforeItIsMade) {
   EXPECT_EQ(one_maps->pattern.id, two_maps->pattern.id);
   EXPECT_EQ(one_maps->pattern.samples.data(), two_maps->pattern.samples.data());
   EXPECT_EQ(one_maps->pattern.width, DefaultPatternSize(*wavelength));
+}
+
+// An uploaded pattern is decoded at the Start and counted by its samples; it
+// has no wavelength to echo or report, and is drawn unnamed (compared by its
+// samples, so sessions uploading the same PNG share a texture).
+TEST_F(ServedSessionTest, UploadedPatternIsCountedAndUnnamed) {
+  image::RgbaImage tile;
+  tile.width = 8;
+  tile.height = 4;
+  tile.pixels.resize(4 * 8 * 4);
+  for (size_t i = 0; i < tile.pixels.size(); ++i) {
+    tile.pixels[i] = static_cast<uint8_t>(i % 4 == 3 ? 255 : 37 * i % 256);
+  }
+  absl::StatusOr<std::string> png = image::EncodePng(tile);
+  ASSERT_TRUE(png.ok()) << png.status();
+  v1::Start start = MapsStart();
+  start.mutable_parameters()->mutable_amplitude_maps()->set_pattern_png(*png);
+  absl::StatusOr<SessionSetup> setup =
+      ValidateStart(start, ServerLimits(), true);
+  ASSERT_TRUE(setup.ok()) << setup.status();
+  EXPECT_EQ(setup->model->MemoryBytes(), 8 * 4 * 3 * 4);
+  EXPECT_FALSE(setup->effective.amplitude_maps().has_wavelength());
+  std::unique_ptr<ServedSession> served = Serve(start);
+  ASSERT_NE(served, nullptr);
+  const v1::FrameResult first = Answer(*served, 0);
+  EXPECT_EQ(first.vertex_amplitudes().wavelength(), 0.0);
+  const renderer::WrinkleDraw draw =
+      served->setup().model->Draw(*served->analysis());
+  const auto* maps = std::get_if<renderer::PatternWrinkles>(&draw);
+  ASSERT_NE(maps, nullptr);
+  EXPECT_EQ(maps->pattern.id, 0u);
+  EXPECT_EQ(maps->pattern.width, 8);
+  EXPECT_EQ(maps->pattern.height, 4);
 }
 
 // With a rest pose the wrinkle-map model reads only the welding: no labels,

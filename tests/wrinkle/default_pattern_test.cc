@@ -54,10 +54,11 @@ TEST(DefaultPatternTest, WavelengthIsAShareOfTheDiagonalOnTheSurface) {
   EXPECT_NEAR(WavelengthOf(Sheet(1.0f)), 2.0 * by_hand, 1e-6);
 }
 
-// Clamped to the protocol's range; no scale at all gives the fallback.
+// Clamped to [1/256, 1/8] (longer sinusoids lose their angles to the
+// rounding to whole cycles); no scale at all gives the fallback.
 TEST(DefaultPatternTest, ClampedAndFallsBackWithoutAScale) {
   EXPECT_EQ(WavelengthOf(Sheet(1e-4f)), kMinPatternWavelength);
-  EXPECT_EQ(WavelengthOf(Sheet(100.0f)), kMaxPatternWavelength);
+  EXPECT_EQ(WavelengthOf(Sheet(100.0f)), kMaxDefaultWavelength);
   EXPECT_EQ(WavelengthOf(Sheet(0.0f)), kFallbackPatternWavelength);
   io::TriangleMesh point = Sheet(0.5f);
   std::fill(point.positions.begin(), point.positions.end(), 1.0f);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -52,7 +53,8 @@ absl::Status CheckSizes(absl::Span<const io::Triangle> triangles,
 
 double BoundingDiagonal(absl::Span<const float> positions) {
   if (positions.empty()) return 0.0;
-  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY);
+  Eigen::Vector3d low =
+      Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
   Eigen::Vector3d high = -low;
   for (size_t i = 0; i < positions.size(); i += 3) {
     const Eigen::Vector3d p(positions[i], positions[i + 1], positions[i + 2]);
@@ -97,7 +99,7 @@ absl::StatusOr<double> DefaultPatternWavelength(
   std::nth_element(world_per_uv.begin(), middle, world_per_uv.end());
   const double wavelength =
       kDefaultWavelengthDiagonalShare * diagonal / *middle;
-  return std::clamp(wavelength, kMinPatternWavelength, kMaxPatternWavelength);
+  return std::clamp(wavelength, kMinPatternWavelength, kMaxDefaultWavelength);
 }
 
 absl::StatusOr<WrinklePattern> MakeDefaultPattern(double wavelength) {
@@ -113,8 +115,10 @@ absl::StatusOr<WrinklePattern> MakeDefaultPattern(double wavelength) {
 }
 
 int DefaultPatternSize(double wavelength) {
-  wavelength =
-      std::clamp(wavelength, kMinPatternWavelength, kMaxPatternWavelength);
+  if (!(wavelength >= kMinPatternWavelength)) {  // NaN too
+    wavelength = kMinPatternWavelength;
+  }
+  wavelength = std::min(wavelength, kMaxPatternWavelength);
   const auto wanted = static_cast<unsigned>(
       std::ceil(kDefaultTexelsPerWavelength / wavelength));
   return std::clamp(static_cast<int>(std::bit_ceil(wanted)), 64,

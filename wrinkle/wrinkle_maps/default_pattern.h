@@ -25,6 +25,10 @@ inline constexpr double kDefaultWavelengthDiagonalShare = 0.03;
 // The range a wavelength in UV units may take (the protocol's).
 inline constexpr double kMinPatternWavelength = 1.0 / 256.0;
 inline constexpr double kMaxPatternWavelength = 1.0;
+// The longest default: up to 1/8 the sinusoids keep their angles and
+// wavelengths within a few per cent (whole cycles per tile); a mesh whose UVs
+// tile several times over it would ask for more.
+inline constexpr double kMaxDefaultWavelength = 1.0 / 8.0;
 // Where the mesh gives no scale (every edge degenerate in UV or in space).
 inline constexpr double kFallbackPatternWavelength = 1.0 / 16.0;
 // Texels per side of a default pattern at most: 1,024 is what the renderer
@@ -37,7 +41,7 @@ inline constexpr int kMaxDefaultPatternSize = 1024;
 // converted by the median over the triangles' edges of world length / UV
 // length (`corner_uvs`: u v per corner, 6 floats per triangle; edges shorter
 // than 1e-12 in UV or in space are left out), clamped to
-// [kMinPatternWavelength, kMaxPatternWavelength]; kFallbackPatternWavelength
+// [kMinPatternWavelength, kMaxDefaultWavelength]; kFallbackPatternWavelength
 // when no edge counts. Scaling the mesh leaves it unchanged; scaling the UVs
 // scales it. InvalidArgument for sizes that do not match, an index out of
 // range, or a non-finite position or UV.
@@ -46,7 +50,7 @@ absl::StatusOr<double> DefaultPatternWavelength(
     absl::Span<const float> corner_uvs);
 
 // The default pattern's texels a wavelength, at least: enough that central
-// differences read its slope within 4 % (sin x / x, x = 2π / 12) and bilinear
+// differences read its slope within 5 % (sin x / x, x = 2π / 12) and bilinear
 // filtering draws a smooth crest; more only costs a software rasteriser
 // (llvmpipe drew the Fox's bump-mapped frame in 16.7, 19.1 and 25.8 ms with
 // 256², 512² and 1,024² tiles).
