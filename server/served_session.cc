@@ -74,8 +74,9 @@ absl::Status ServedSession::RunFrame(const v1::Frame& frame) {
         Session::Create(setup_.triangles, positions_, setup_.params));
   }
   CREASE_RETURN_IF_ERROR(analysis_->ProcessFrame(positions_));
-  CREASE_RETURN_IF_ERROR(setup_.model->Update(
-      *analysis_, {positions_, setup_.rest_positions, setup_.corner_uvs}));
+  CREASE_RETURN_IF_ERROR(
+      setup_.model->Update(*analysis_, {positions_, setup_.rest_positions,
+                                        setup_.corner_uvs, setup_.triangles}));
   frame_camera_ = camera;
   last_index_ = frame.index();
   return absl::OkStatus();

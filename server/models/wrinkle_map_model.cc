@@ -259,9 +259,6 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> WrinkleMapModel::FromStart(
       params, std::move(uploaded), start.outputs().vertex_amplitudes(),
       a.displace());
   model->wavelength_ = wavelength;
-  if (!model->pattern_ && wavelength == 0.0) {
-    model->triangles_.assign(in.triangles.begin(), in.triangles.end());
-  }
   return model;
 }
 
@@ -308,9 +305,8 @@ absl::Status WrinkleMapModel::Update(const Session& analysis,
     // wavelength of this first frame when the Start had no rest pose.
     if (wavelength_ == 0.0) {
       CREASE_ASSIGN_OR_RETURN(
-          wavelength_, DefaultPatternWavelength(triangles_, frame.positions,
-                                                frame.corner_uvs));
-      std::vector<io::Triangle>().swap(triangles_);  // frees them
+          wavelength_, DefaultPatternWavelength(
+                           frame.triangles, frame.positions, frame.corner_uvs));
     }
     CREASE_RETURN_IF_ERROR(Prepare());
   }

@@ -10,7 +10,6 @@
 #include <memory>
 #include <optional>
 #include <string_view>
-#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -87,9 +86,8 @@ class WrinkleMapModel : public WrinkleModel {
   AmplitudeModelParams params_;
   // An uploaded pattern from the Start; the default one from Prepare, or
   // from the first frame when its wavelength is chosen from it (no rest
-  // positions at the Start: `triangles_` kept for that, then dropped).
+  // positions at the Start).
   std::shared_ptr<const WrinklePattern> pattern_;
-  std::vector<io::Triangle> triangles_;
   // Names a default pattern_ to the renderer, which then skips comparing its
   // samples (SharedDefaultPattern: one id for every session of one
   // wavelength). 0 for an uploaded pattern: compared by its samples, so

@@ -14,6 +14,7 @@
 #include "absl/types/span.h"
 #include "crease/v1/crease.pb.h"
 #include "renderer/frame_renderer.h"
+#include "wrinkle/io/triangle_mesh.h"
 #include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
@@ -26,12 +27,13 @@ struct ModelNeeds {
 };
 
 // One frame as a model sees it: this frame's positions and the Start's
-// mesh data (packed xyz per vertex; 6 UV floats per triangle; either may be
-// empty when the Start sent none).
+// mesh data (packed xyz per vertex; 6 UV floats per triangle, the rest
+// positions and UVs empty when the Start sent none; its triangles).
 struct ModelFrame {
   absl::Span<const float> positions;
   absl::Span<const float> rest_positions;
   absl::Span<const float> corner_uvs;
+  absl::Span<const io::Triangle> triangles;
 };
 
 // One session's model, made from a validated Start. One thread at a time.
