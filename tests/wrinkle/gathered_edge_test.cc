@@ -11,17 +11,21 @@
 
 #include "gtest/gtest.h"
 #include "tests/testing/session_runner.h"
-#include "wrinkle/core/synthetic_sheet.h"
+#include "wrinkle/core/synthetic_animations.h"
 #include "wrinkle/sca2015/session.h"
 
 namespace crease {
 namespace {
 
-constexpr int kColumns = 24, kRows = 16;  // 768 triangles, 1 m x 1 m
-constexpr float kBand = 1.0f / kRows;     // one row of triangles
-constexpr float kGather = 0.6f;           // the edge to 40 % of its width
-constexpr int kCoarseFolds = 3;           // below the band, the slack's waves
-constexpr int kGatherFrames = 45, kHeldFrames = 75;
+// 24 x 16 quads (768 triangles), 1 m x 1 m, the edge to 40 % of its width
+// over 45 frames, held 75; below the band of one row, the slack goes into 3
+// coarse waves (synthetic_animations.h).
+const GatheredEdgeParams kGathered;
+const int kRows = kGathered.rows, kColumns = kGathered.columns;
+const float kBand = 1.0f / kRows;  // one row of triangles
+const float kGather = kGathered.gather;
+const int kGatherFrames = kGathered.gather_frames;
+const int kHeldFrames = kGathered.held_frames;
 
 struct Pleat {
   uint32_t id;
@@ -43,14 +47,12 @@ struct GatheredRun {
 };
 
 GatheredRun RunGatheredSheet(const SessionParams& params = {}) {
-  const io::TriangleMesh sheet = MakeGridSheet(kColumns, kRows, 1.0f, 1.0f);
+  const SyntheticAnimation animation = GatheredEdgeAnimation(kGathered);
+  const io::TriangleMesh& sheet = animation.rest;
   auto session = testing::NewSession(sheet, params);
   GatheredRun run;
-  std::vector<float> positions;
   for (int frame = 0; frame < kGatherFrames + kHeldFrames; ++frame) {
-    const float t = std::min(1.0f, static_cast<float>(frame) / kGatherFrames);
-    GatherSheetEdge(sheet, kGather * t * t * (3 - 2 * t), kBand, kCoarseFolds,
-                    &positions);
+    const std::vector<float>& positions = animation.frames[frame];
     EXPECT_TRUE(session->ProcessFrame(positions).ok());
     if (frame < kGatherFrames) continue;
     const WrinkleTracker& tracker = session->tracker();

@@ -16,8 +16,8 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/str_format.h"
+#include "common/flags_usage.h"
 #include "common/stopwatch.h"
 #include "wrinkle/buckling/buckling_mesh.h"
 #include "wrinkle/io/animation_input.h"
@@ -135,9 +135,10 @@ absl::Status Run() {
 }  // namespace crease
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  crease::SetFlagsUsage(
       "Folds an animation's tubes with the buckling model (Decaudin 2005) "
-      "and writes the fine mesh as OBJ + PC2.");
+      "and writes the fine mesh as OBJ + PC2.",
+      {"wrinkle/cli/crease_buckle.cc", "wrinkle/io/animation_input.cc"});
   absl::ParseCommandLine(argc, argv);
   if (absl::Status s = crease::Run(); !s.ok()) {
     std::fprintf(stderr, "crease-buckle: %s\n", s.ToString().c_str());

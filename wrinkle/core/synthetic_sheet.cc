@@ -123,4 +123,34 @@ void GatherSheetEdge(const io::TriangleMesh& rest, float gather, float band,
   }
 }
 
+void BendSleeve(const io::TriangleMesh& rest, double angle, double elbow,
+                double bend_length, std::vector<float>* positions) {
+  positions->resize(rest.positions.size());
+  const double start = elbow - 0.5 * bend_length;
+  const double curvature = bend_length > 0 ? angle / bend_length : 0.0;
+  for (int v = 0; v < rest.num_vertices(); ++v) {
+    const double across = rest.positions[3 * v];  // towards the bend
+    const double s = rest.positions[3 * v + 1];
+    const double depth = rest.positions[3 * v + 2];
+    // The centre line at s and its tangent's angle phi.
+    const double in_arc = std::clamp(s - start, 0.0, bend_length);
+    const double phi = curvature * in_arc;
+    double cx = std::min(s, start), cy = 0.0;
+    if (curvature > 0) {
+      cx += std::sin(phi) / curvature;
+      cy += (1.0 - std::cos(phi)) / curvature;
+    } else {
+      cx += in_arc;
+    }
+    const double beyond = std::max(0.0, s - start - bend_length);
+    cx += beyond * std::cos(phi);
+    cy += beyond * std::sin(phi);
+    // The cross-section's "across" axis is the centre line's normal
+    // (-sin phi, cos phi), which points to the centre of the bend.
+    (*positions)[3 * v] = static_cast<float>(cx - across * std::sin(phi));
+    (*positions)[3 * v + 1] = static_cast<float>(cy + across * std::cos(phi));
+    (*positions)[3 * v + 2] = static_cast<float>(depth);
+  }
+}
+
 }  // namespace crease

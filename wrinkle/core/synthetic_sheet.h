@@ -48,6 +48,18 @@ void SqueezeSheetMiddle(const io::TriangleMesh& rest, float k,
 void GatherSheetEdge(const io::TriangleMesh& rest, float gather, float band,
                      int coarse_folds, std::vector<float>* positions);
 
+// Frame of a sleeve bending at its elbow. `rest` is a tube made by
+// MakeOpenCylinder(radius, length, around, rings) (axis +y from y = 0); the
+// tube is laid along +x (rest y becomes the distance s along it) and its
+// centre line bent by `angle` radians about +z, uniformly over the stretch
+// `bend_length` long centred at s = `elbow` (a circular arc), towards +y.
+// Cross-sections stay round and normal to the centre line, so the side on the
+// inside of the bend (rest +x) shortens by 1 - radius angle / bend_length, as
+// a skinned sleeve's does, and the outside lengthens as much; the upper arm
+// (s < elbow - bend_length / 2) does not move. Writes packed xyz.
+void BendSleeve(const io::TriangleMesh& rest, double angle, double elbow,
+                double bend_length, std::vector<float>* positions);
+
 }  // namespace crease
 
 #endif  // CREASE_WRINKLE_CORE_SYNTHETIC_SHEET_H_

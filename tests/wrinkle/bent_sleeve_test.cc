@@ -1,0 +1,168 @@
+// A sleeve bending at the elbow (wrinkle/core/synthetic_animations.h), a
+// garment nobody tuned on: a person expects a family of roughly parallel arcs
+// around the inside of the bend, spaced a few fold widths apart, that last
+// while the elbow is held bent and are gone once the arm is straight again.
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <numbers>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/session_runner.h"
+#include "wrinkle/core/synthetic_animations.h"
+#include "wrinkle/sca2015/session.h"
+#include "wrinkle/sca2015/wrinkle_stats.h"
+
+namespace crease {
+namespace {
+
+// Where a point of the bent sleeve lies: its angle round the bend (0 where
+// the bend starts, the whole bend where it ends; outside that range on the
+// straight parts), the unit axis of the sleeve there and whether it is on
+// the inside of the bend (nearer the bend's centre than the centre line).
+struct OnSleeve {
+  double bend_angle = 0;
+  Eigen::Vector3d axis;
+  bool inside = false;
+};
+
+OnSleeve Locate(const SleeveBendParams& params, double angle,
+                const Eigen::Vector3d& p) {
+  const double start = params.elbow - 0.5 * params.bend_length;
+  const double radius_of_bend = params.bend_length / angle;
+  const Eigen::Vector2d centre(start, radius_of_bend);
+  const Eigen::Vector2d d = p.head<2>() - centre;
+  OnSleeve on;
+  on.bend_angle = std::atan2(d.x(), -d.y());
+  const double phi = std::clamp(on.bend_angle, 0.0, angle);
+  on.axis = Eigen::Vector3d(std::cos(phi), std::sin(phi), 0);
+  // Off the bend, the side towards +y's turned normal is the inside.
+  const Eigen::Vector2d normal(-std::sin(phi), std::cos(phi));
+  const Eigen::Vector2d on_centre_line =
+      on.bend_angle < 0
+          ? Eigen::Vector2d(p.x(), 0)
+          : (on.bend_angle > angle
+                 ? centre + radius_of_bend * Eigen::Vector2d(std::sin(angle),
+                                                             -std::cos(angle))
+                 : centre + radius_of_bend *
+                                Eigen::Vector2d(std::sin(phi), -std::cos(phi)));
+  on.inside = (p.head<2>() - on_centre_line).dot(normal) > 0;
+  return on;
+}
+
+struct Fold {
+  uint32_t id;
+  Eigen::Vector3d mid, tangent;
+  double mid_width;
+};
+
+struct SleeveRun {
+  std::vector<std::vector<Fold>> held;  // per frame of the held bend
+  std::map<uint32_t, int> frames_held;  // per wrinkle id
+  int alive_at_end = 0;
+  WrinkleStatsSummary summary;
+};
+
+SleeveRun RunSleeve(const SleeveBendParams& params,
+                    const SessionParams& session_params = {}) {
+  const SyntheticAnimation animation = SleeveBendAnimation(params);
+  auto session = testing::NewSession(animation.rest, session_params);
+  SleeveRun run;
+  if (session == nullptr) return run;
+  WrinkleStatistics stats;
+  const int held_from = params.rest_frames + params.bend_frames;
+  const int held_to = held_from + params.held_frames;
+  for (int f = 0; f < static_cast<int>(animation.frames.size()); ++f) {
+    EXPECT_TRUE(session->ProcessFrame(animation.frames[f]).ok());
+    stats.AddFrame(session->surface(), session->tracker());
+    if (f < held_from || f >= held_to) continue;
+    std::vector<Fold>& folds = run.held.emplace_back();
+    const WrinkleTracker& tracker = session->tracker();
+    for (size_t w = 0; w < tracker.wrinkles().size(); ++w) {
+      const auto mid = ArcLengthMiddle(tracker.shapes()[w].refined);
+      if (!mid) continue;
+      folds.push_back({tracker.wrinkles()[w].id, mid->point, mid->tangent,
+                       tracker.shapes()[w].mid_width});
+      ++run.frames_held[tracker.wrinkles()[w].id];
+    }
+  }
+  run.alive_at_end = static_cast<int>(session->tracker().wrinkles().size());
+  run.summary = stats.Summary();
+  return run;
+}
+
+// While the elbow is held bent, every fold lies on the inside of the bend and
+// runs round the sleeve (its middle's tangent within 20 degrees of square to
+// the sleeve's axis); there are at least three, side by side along the bend,
+// each within 4 widths of the next; those of the hold's tenth frame last to
+// its end; nothing is left on the straight sleeve.
+TEST(BentSleeveTest, ArcsRoundTheInsideOfTheBendWhileItIsHeld) {
+  const SleeveBendParams params;
+  const double angle = params.angle_degrees * std::numbers::pi / 180.0;
+  const SleeveRun run = RunSleeve(params);
+  ASSERT_EQ(run.held.size(), static_cast<size_t>(params.held_frames));
+  const double max_axial = std::sin(20.0 * std::numbers::pi / 180.0);
+  double closest = 1e30, farthest = 0;  // gaps between folds, in widths
+  for (size_t i = 10; i < run.held.size(); ++i) {
+    const std::vector<Fold>& folds = run.held[i];
+    ASSERT_GE(folds.size(), 3u) << "held frame " << i;
+    std::vector<std::pair<double, double>> along;  // bend angle, width
+    for (const Fold& fold : folds) {
+      const OnSleeve on = Locate(params, angle, fold.mid);
+      EXPECT_TRUE(on.inside) << "held frame " << i << ", fold " << fold.id;
+      EXPECT_LE(std::abs(fold.tangent.dot(on.axis)), max_axial)
+          << "held frame " << i << ", fold " << fold.id << " runs along";
+      along.push_back({on.bend_angle, fold.mid_width});
+    }
+    std::sort(along.begin(), along.end());
+    // The inside's radius of bend: the gaps measured on that side.
+    const double inner_radius =
+        params.bend_length / angle - 0.5 * params.radius;
+    for (size_t k = 1; k < along.size(); ++k) {
+      const double gap = (along[k].first - along[k - 1].first) * inner_radius;
+      const double width = std::max(along[k].second, along[k - 1].second);
+      EXPECT_LE(gap, 4.0 * width)
+          << "held frame " << i << ", between folds " << k - 1 << " and " << k;
+      EXPECT_GE(gap, 0.5 * width)  // side by side, not on top of each other
+          << "held frame " << i << ", between folds " << k - 1 << " and " << k;
+      closest = std::min(closest, gap / width);
+      farthest = std::max(farthest, gap / width);
+    }
+  }
+  int lasting = 0;
+  for (const Fold& fold : run.held[10]) {
+    lasting += run.frames_held.at(fold.id) >= params.held_frames - 10;
+  }
+  EXPECT_GE(lasting, 0.9 * run.held[10].size())
+      << lasting << " of " << run.held[10].size();
+  EXPECT_EQ(run.alive_at_end, 0);
+  std::printf(
+      "%zu folds on the hold's 10th frame, %.1f-%.1f widths apart; "
+      "neighbour angle within the cloth %.1f deg, sharpest turn "
+      "within the cloth %.1f deg\n",
+      run.held[10].size(), closest, farthest,
+      run.summary.median_neighbour_angle_in_cloth,
+      run.summary.median_sharpest_turn_in_cloth);
+}
+
+// The family as crease-analyze measures it: neighbours near parallel and
+// each fold near straight within the cloth (issue 31's targets, 20 degrees),
+// folds wide and lasting.
+TEST(BentSleeveTest, TheFamilyMeetsTheFoldTargets) {
+  const WrinkleStatsSummary s = RunSleeve(SleeveBendParams{}).summary;
+  EXPECT_GT(s.neighbour_pairs_same_side, 100);
+  EXPECT_LE(s.median_neighbour_angle_in_cloth, 20.0);
+  EXPECT_LE(s.median_sharpest_turn_in_cloth, 20.0);
+  EXPECT_GE(s.median_lifetime, 30.0);
+  EXPECT_GE(s.median_mid_width_relative, 0.006);
+  EXPECT_GE(s.median_segments, 4.0);
+  EXPECT_LE(s.churn(), 0.05);
+}
+
+}  // namespace
+}  // namespace crease

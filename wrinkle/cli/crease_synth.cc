@@ -1,0 +1,115 @@
+// crease-synth: writes the synthetic animations the tests use as OBJ + PC2,
+// so crease-analyze, crease-render and the service can be run on garments
+// nobody tuned on (docs/algorithm.md, "Synthetic animations").
+//
+//   crease-synth --shape sleeve --out /tmp/sleeve     (sleeve.obj, sleeve.pc2)
+//   crease-analyze --obj /tmp/sleeve.obj --pc2 /tmp/sleeve.pc2
+//
+// Shapes (30 frames a second):
+//   sleeve         a coarse sleeve (a tube 12 around, 576 triangles) bending
+//                  at its elbow by --angle degrees over 1 s, held 2 s,
+//                  straightened over 1 s and left straight 0.8 s.
+//   gathered_edge  a hanging 1 m sheet (768 triangles) whose top edge is
+//                  gathered to 40 % of its width over 1.5 s and held 2.5 s
+//                  (GatheredEdgeAnimation turned to hang from that edge).
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "common/flags_usage.h"
+#include "wrinkle/core/synthetic_animations.h"
+#include "wrinkle/io/obj.h"
+#include "wrinkle/io/pc2.h"
+
+ABSL_FLAG(std::string, shape, "sleeve", "sleeve or gathered_edge.");
+ABSL_FLAG(std::string, out, "",
+          "Output stem: writes STEM.obj and STEM.pc2 (required).");
+ABSL_FLAG(double, angle, 100, "sleeve: the elbow's bend in degrees, 0..150.");
+ABSL_FLAG(bool, skinned, false,
+          "sleeve: two bones blended linearly (a game engine's skinning, the "
+          "inside caves in) instead of a circular bend.");
+ABSL_FLAG(double, noise, 0,
+          "sleeve: move each vertex by up to this fraction of the radius, "
+          "afresh every frame, 0..0.5.");
+ABSL_FLAG(uint64_t, noise_seed, 1, "sleeve: seed of the noise.");
+
+namespace crease {
+namespace {
+
+// (x, y, z) -> (x, -z, y): a quarter turn about +x.
+void HangUp(std::vector<float>* positions) {
+  for (size_t i = 0; i + 2 < positions->size(); i += 3) {
+    const float y = (*positions)[i + 1], z = (*positions)[i + 2];
+    (*positions)[i + 1] = -z;
+    (*positions)[i + 2] = y;
+  }
+}
+
+absl::Status Run() {
+  const std::string out = absl::GetFlag(FLAGS_out);
+  if (out.empty()) return absl::InvalidArgumentError("--out is required");
+  const std::string shape = absl::GetFlag(FLAGS_shape);
+  const double angle = absl::GetFlag(FLAGS_angle);
+  SyntheticAnimation animation;
+  if (shape == "sleeve") {
+    if (!(angle >= 0 && angle <= 150)) {
+      return absl::InvalidArgumentError("--angle must be in [0, 150] degrees");
+    }
+    const double noise = absl::GetFlag(FLAGS_noise);
+    if (!(noise >= 0 && noise <= 0.5)) {
+      return absl::InvalidArgumentError("--noise must be in [0, 0.5]");
+    }
+    SleeveBendParams params;
+    params.angle_degrees = angle;
+    params.skinned = absl::GetFlag(FLAGS_skinned);
+    params.noise = noise;
+    params.noise_seed = absl::GetFlag(FLAGS_noise_seed);
+    animation = SleeveBendAnimation(params);
+  } else if (shape == "gathered_edge") {
+    animation = GatheredEdgeAnimation(GatheredEdgeParams{});
+    // Hung up: the sheet turned a quarter about +x, so its gathered edge
+    // (z = 0) is at the top and it faces +z, the way a viewer sees a curtain.
+    HangUp(&animation.rest.positions);
+    for (std::vector<float>& frame : animation.frames) HangUp(&frame);
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--shape: '", shape, "' is neither sleeve nor gathered_edge"));
+  }
+  io::PointCache cache;
+  cache.num_points = animation.rest.num_vertices();
+  cache.num_samples = static_cast<int>(animation.frames.size());
+  for (const std::vector<float>& frame : animation.frames) {
+    cache.positions.insert(cache.positions.end(), frame.begin(), frame.end());
+  }
+  io::TriangleMesh first = animation.rest;
+  first.positions = animation.frames.front();
+  if (absl::Status s = io::WriteObj(out + ".obj", first); !s.ok()) return s;
+  if (absl::Status s = io::WritePc2(out + ".pc2", cache); !s.ok()) return s;
+  std::printf("%s: %d vertices, %d triangles, %d frames -> %s.obj, %s.pc2\n",
+              shape.c_str(), first.num_vertices(), first.num_triangles(),
+              cache.num_samples, out.c_str(), out.c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace crease
+
+int main(int argc, char** argv) {
+  crease::SetFlagsUsage(
+      "Writes a synthetic animation as OBJ + PC2: crease-synth --shape sleeve "
+      "--out /tmp/sleeve",
+      {"wrinkle/cli/crease_synth.cc"});
+  absl::ParseCommandLine(argc, argv);
+  const absl::Status status = crease::Run();
+  if (!status.ok()) {
+    std::fprintf(stderr, "crease-synth: %s\n", status.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}

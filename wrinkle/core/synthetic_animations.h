@@ -1,0 +1,60 @@
+#ifndef CREASE_WRINKLE_CORE_SYNTHETIC_ANIMATIONS_H_
+#define CREASE_WRINKLE_CORE_SYNTHETIC_ANIMATIONS_H_
+
+// Whole synthetic animations of coarse garments, built from the shapes in
+// synthetic_sheet.h: the checks a person makes on cloth nobody tuned on (a
+// sleeve bending at the elbow, a gathered edge), for tests, crease-synth and
+// the gallery. 30 frames a second.
+
+#include <cstdint>
+#include <vector>
+
+#include "wrinkle/io/triangle_mesh.h"
+
+namespace crease {
+
+struct SyntheticAnimation {
+  io::TriangleMesh rest;                   // topology and rest positions
+  std::vector<std::vector<float>> frames;  // packed xyz, one per frame
+};
+
+// A sleeve (MakeOpenCylinder, laid along +x) that rests, bends at its elbow
+// to `angle_degrees` with a smoothstep, holds, straightens and rests again
+// (BendSleeve).
+struct SleeveBendParams {
+  double radius = 0.05;  // metres: a 10 cm sleeve
+  double length = 0.6;
+  int around = 12;  // 12 x 24 quads: 576 triangles
+  int rings = 25;
+  double elbow = 0.3;          // distance of the bend's middle along it
+  double bend_length = 0.175;  // 3.5 radii: the inside shortens to 0.5
+  double angle_degrees = 100;  // at the held bend
+  int rest_frames = 5, bend_frames = 30, held_frames = 60, unbend_frames = 30,
+      final_rest_frames = 25;
+  // A game engine's skinning instead of BendSleeve's arc: two rigid bones
+  // (upper arm, forearm) rotated about the elbow's axis, blended linearly
+  // over bend_length (a smoothstep of s), so the inside of the bend caves in
+  // and its rings crowd, as linear blend skinning does.
+  bool skinned = false;
+  // Each vertex moved in a random direction by up to this fraction of the
+  // radius, afresh every frame (a noisy capture or simulation); 0: none.
+  double noise = 0;
+  uint64_t noise_seed = 1;
+};
+// The bend in radians at `frame`.
+double SleeveBendAngle(const SleeveBendParams& params, int frame);
+SyntheticAnimation SleeveBendAnimation(const SleeveBendParams& params);
+
+// A 1 m sheet hung from its edge z = 0, gathered there (GatherSheetEdge) with
+// a smoothstep over `gather_frames` and held.
+struct GatheredEdgeParams {
+  int columns = 24, rows = 16;  // 768 triangles
+  float gather = 0.6f;          // the edge to 40 % of its width
+  int coarse_folds = 3;         // below the band, the slack's waves
+  int gather_frames = 45, held_frames = 75;
+};
+SyntheticAnimation GatheredEdgeAnimation(const GatheredEdgeParams& params);
+
+}  // namespace crease
+
+#endif  // CREASE_WRINKLE_CORE_SYNTHETIC_ANIMATIONS_H_
