@@ -3,10 +3,11 @@
 # animation, 4 frames spread over it, each frame 960 x 720, rendered by crease-render
 # with the default wrinkle parameters (software OpenGL where there is no GPU); close-ups
 # of the three sets that fold; then the buckling model on the open tubes and the
-# wrinkle maps on the Fox.
-# Usage: make-gallery.sh <crease-render> <data dir> <gallery dir> [work dir]
+# wrinkle maps on the Fox; last, two garments nobody tuned on, written by crease-synth
+# (a sleeve bending at the elbow, a gathered edge).
+# Usage: make-gallery.sh <crease-render> <crease-synth> <data dir> <gallery dir> [work dir]
 set -euo pipefail
-render=$1 data=$2 gallery=$3 work=${4:-$(mktemp -d)}
+render=$1 synth=$2 data=$3 gallery=$4 work=${5:-$(mktemp -d)}
 mkdir -p "$gallery" "$work"
 # name azimuth: the side where the cloth gathers (the trouser knee bends away from
 # the camera, so it is seen from behind).
@@ -53,4 +54,18 @@ echo "gallery: Fox.glb Walk, amplitude_maps (azimuth 60)"
   > "$work/fox_amplitude_maps.log"
 tail -n 1 "$work/fox_amplitude_maps.log"
 cp "$work/fox_amplitude_maps/contact_sheet.png" "$gallery/fox_walk_amplitude_maps.png"
+# The synthetic garments (docs/algorithm.md, "Synthetic animations"): the sleeve
+# whole, from the side (rows: bending, held, straightening, straight), and the
+# gathered edge close up on its band, from the front.
+for entry in sleeve:0: gathered_edge:0:--close_up; do
+  IFS=: read -r name azimuth framing <<< "$entry"
+  echo "gallery: synthetic $name (azimuth $azimuth)"
+  "$synth" --shape "$name" --out "$work/synthetic_$name" > /dev/null
+  "$render" --obj "$work/synthetic_$name.obj" --pc2 "$work/synthetic_$name.pc2" \
+    --out "$work/synthetic_$name" $framing --width 960 --height 720 --start_frame 8 \
+    --every 4 --sheet_rows 4 --azimuth "$azimuth" --format jpeg --quality 85 \
+    > "$work/synthetic_$name.log"
+  tail -n 1 "$work/synthetic_$name.log"
+  cp "$work/synthetic_$name/contact_sheet.png" "$gallery/synthetic_$name.png"
+done
 echo "gallery: contact sheets in $gallery"
