@@ -281,10 +281,11 @@ void BM_FrameTimes(benchmark::State& state, const std::string& name, int width,
           absl::StrFormat("BM_FrameTimes/fox_walk/%dx%d/%s", width, height,
                           label)
               .c_str(),
-          [width, height, wrinkled, work,
-           displacement](benchmark::State& state) {
-            BM_FrameTimes(state, "fox_walk", width, height, wrinkled, work,
-                          displacement);
+          // Copies: C++20 before clang 16 cannot capture structured
+          // bindings.
+          [w = width, h = height, wr = wrinkled, wk = work,
+           d = displacement](benchmark::State& state) {
+            BM_FrameTimes(state, "fox_walk", w, h, wr, wk, d);
           })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
