@@ -405,9 +405,9 @@ void BM_TargetCost(benchmark::State& state, int width, int height,
                               depth_label, compute ? "compute" : "blit",
                               invalidate ? "/invalidate" : "")
                   .c_str(),
-              [=](benchmark::State& state) {
-                BM_TargetCost(state, width, height, depth_format, compute,
-                              invalidate);
+              [w = width, h = height, d = depth_format, compute,
+               invalidate](benchmark::State& state) {
+                BM_TargetCost(state, w, h, d, compute, invalidate);
               })
               ->Unit(benchmark::kMillisecond)
               ->UseRealTime();
