@@ -577,7 +577,7 @@ void BM_ClearCost(benchmark::State& state, int width, int height,
       benchmark::RegisterBenchmark(
           absl::StrFormat("BM_ClearCost/%dx%d/%s", width, height, label)
               .c_str(),
-          [=](benchmark::State& state) {
+          [width = width, height = height, way = way](benchmark::State& state) {
             BM_ClearCost(state, width, height, way);
           })
           ->Unit(benchmark::kMillisecond)
@@ -644,7 +644,8 @@ void BM_DrawBatches(benchmark::State& state, const std::string& name, int width,
           absl::StrFormat("BM_DrawBatches/fox_walk/%dx%d/batch:%d", width,
                           height, batch)
               .c_str(),
-          [width, height, batch](benchmark::State& state) {
+          [width = width, height = height,
+           batch = batch](benchmark::State& state) {
             BM_DrawBatches(state, "fox_walk", width, height, batch);
           })
           ->Unit(benchmark::kMillisecond)
@@ -658,7 +659,8 @@ void BM_DrawBatches(benchmark::State& state, const std::string& name, int width,
           absl::StrFormat("BM_DrawBatches/fox_walk/640x480/batch:%d/%s", batch,
                           label)
               .c_str(),
-          [batch, wrinkled, samples](benchmark::State& state) {
+          [batch = batch, wrinkled = wrinkled,
+           samples = samples](benchmark::State& state) {
             BM_DrawBatches(state, "fox_walk", 640, 480, batch, wrinkled,
                            samples);
           })
@@ -682,7 +684,8 @@ void BM_DrawBatches(benchmark::State& state, const std::string& name, int width,
           absl::StrFormat("BM_DrawPipeline/fox_walk/%dx%d/%s", width, height,
                           mode)
               .c_str(),
-          [width, height, read_back, slots, work](benchmark::State& state) {
+          [width = width, height = height, read_back = read_back, slots = slots,
+           work = work](benchmark::State& state) {
             BM_DrawPipeline(state, "fox_walk", width, height, read_back, slots,
                             work);
           })
@@ -1175,7 +1178,8 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
                           "gl_threads:%d",
                           in_flight, gl_threads)
               .c_str(),
-          [in_flight, gl_threads](benchmark::State& state) {
+          [in_flight = in_flight,
+           gl_threads = gl_threads](benchmark::State& state) {
             BM_RenderPool(state, "fox_walk", 640, 480, in_flight, gl_threads);
           })
           ->Unit(benchmark::kMillisecond)
@@ -1191,7 +1195,7 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
                         "gl_threads:1/%s",
                         variant)
             .c_str(),
-        [variant](benchmark::State& state) {
+        [variant = variant](benchmark::State& state) {
           BM_RenderPool(state, "fox_walk", 640, 480, 64, 1, variant);
         })
         ->Unit(benchmark::kMillisecond)
@@ -1211,7 +1215,7 @@ void BM_RenderPool(benchmark::State& state, const std::string& name, int width,
                         "gl_threads:1",
                         width, height)
             .c_str(),
-        [width, height](benchmark::State& state) {
+        [width = width, height = height](benchmark::State& state) {
           BM_RenderPool(state, "fox_walk", width, height, 64, 1);
         })
         ->Unit(benchmark::kMillisecond)
