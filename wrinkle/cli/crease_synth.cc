@@ -38,6 +38,8 @@ ABSL_FLAG(double, noise, 0,
           "sleeve: move each vertex by up to this fraction of the radius, "
           "afresh every frame, 0..0.5.");
 ABSL_FLAG(uint64_t, noise_seed, 1, "sleeve: seed of the noise.");
+ABSL_FLAG(int, around, 12, "sleeve: vertices round the tube, 3..256.");
+ABSL_FLAG(int, rings, 25, "sleeve: rings of vertices along it, 2..1024.");
 
 namespace crease {
 namespace {
@@ -65,8 +67,16 @@ absl::Status Run() {
     if (!(noise >= 0 && noise <= 0.5)) {
       return absl::InvalidArgumentError("--noise must be in [0, 0.5]");
     }
+    const int around = absl::GetFlag(FLAGS_around);
+    const int rings = absl::GetFlag(FLAGS_rings);
+    if (around < 3 || around > 256 || rings < 2 || rings > 1024) {
+      return absl::InvalidArgumentError(
+          "--around must be in [3, 256] and --rings in [2, 1024]");
+    }
     SleeveBendParams params;
     params.angle_degrees = angle;
+    params.around = around;
+    params.rings = rings;
     params.skinned = absl::GetFlag(FLAGS_skinned);
     params.noise = noise;
     params.noise_seed = absl::GetFlag(FLAGS_noise_seed);

@@ -39,7 +39,8 @@ if(NOT frames EQUAL 150 OR NOT deaths EQUAL births)
 endif()
 foreach(bad "--shape=cape;'cape' is neither sleeve nor gathered_edge"
             "--angle=170;--angle must be in \\[0, 150\\]"
-            "--noise=-1;--noise must be in \\[0, 0.5\\]")
+            "--noise=-1;--noise must be in \\[0, 0.5\\]"
+            "--around=2;--around must be in \\[3, 256\\]")
   list(GET bad 0 flag)
   list(GET bad 1 expected)
   execute_process(COMMAND "${SYNTH}" ${flag} --out "${OUT}/bad"
