@@ -41,9 +41,12 @@ void SqueezeSheetMiddle(const io::TriangleMesh& rest, float k,
 // `coarse_folds` out-of-plane zigzag waves (y) that keep every edge across
 // the sheet its rest length (their corners on vertex columns when the
 // columns are a multiple of 2 coarse_folds), as a coarse simulation's own
-// folds take it up. The band itself is held flat, so it compresses in the
-// sheet's plane (fully, then a smoothstep to none from `band` to 2 `band`),
-// and there, folds are the wrinkles' to add.
+// folds take it up. The waves' depth grows with a smoothstep from none at
+// the edge to full at `band`, so the edge itself is flat and compressed in
+// the sheet's plane, and the band's triangles (one row when `band` is the
+// row spacing) compress from fully at the edge to none at `band`, turning
+// from the edge's plane into the waves' depth: there, folds are the
+// wrinkles' to add.
 // Writes packed xyz into *positions.
 void GatherSheetEdge(const io::TriangleMesh& rest, float gather, float band,
                      int coarse_folds, std::vector<float>* positions);
