@@ -738,6 +738,9 @@ struct PatternScene {
   std::vector<float> positions;
   std::vector<int32_t> welded;
   WrinklePattern pattern;
+  // Another session's default, at 1.25 times the wavelength (same tile
+  // size), for frames that alternate between two patterns.
+  WrinklePattern other_pattern;
   std::vector<float> amplitudes;
 };
 
@@ -754,8 +757,10 @@ PatternScene& FoxPatternScene() {
     const auto topology = *MeshTopology::Build(mesh.triangles, mesh.positions);
     s->welded = topology.weld_map();
     // The service's default for this mesh (1/37.1 UV: a 512² tile).
-    s->pattern = *MakeDefaultPattern(*DefaultPatternWavelength(
-        mesh.triangles, mesh.positions, mesh.corner_uvs));
+    const double wavelength = *DefaultPatternWavelength(
+        mesh.triangles, mesh.positions, mesh.corner_uvs);
+    s->pattern = *MakeDefaultPattern(wavelength);
+    s->other_pattern = *MakeDefaultPattern(1.25 * wavelength);
     auto model = *AmplitudeModel::Create(topology, mesh.corner_uvs, s->pattern,
                                          mesh.positions, {});
     const auto positions = s->animation.frames.Sample(30);
@@ -768,7 +773,9 @@ PatternScene& FoxPatternScene() {
   return *scene;
 }
 
-enum class PatternRun { kPlain, kBump, kDisplaced };
+// kBumpAlternating: bump-mapped, every other frame with the other pattern,
+// as a render thread drawing two sessions of different meshes in turn.
+enum class PatternRun { kPlain, kBump, kDisplaced, kBumpAlternating };
 
 void BM_RenderPattern(benchmark::State& state, int width, int height,
                       PatternRun run) {
@@ -777,21 +784,29 @@ void BM_RenderPattern(benchmark::State& state, int width, int height,
                         scene.welded, scene.animation.mesh.corner_uvs};
   // Named, as the server names its patterns: no per-frame sample compare.
   static const uint64_t pattern_id = NewPatternId();
-  PatternWrinkles wrinkles{
-      {scene.pattern.width, scene.pattern.height, scene.pattern.channels,
-       scene.pattern.samples, scene.pattern.wrap == PatternWrap::kRepeat,
-       pattern_id},
-      scene.amplitudes};
-  wrinkles.displace = run == PatternRun::kDisplaced;
+  static const uint64_t other_id = NewPatternId();
+  const auto wrinkles_of = [&](const WrinklePattern& p, uint64_t id) {
+    PatternWrinkles w{{p.width, p.height, p.channels, p.samples,
+                       p.wrap == PatternWrap::kRepeat, id},
+                      scene.amplitudes};
+    w.displace = run == PatternRun::kDisplaced;
+    return w;
+  };
+  const PatternWrinkles wrinkles[2] = {
+      wrinkles_of(scene.pattern, pattern_id),
+      wrinkles_of(scene.other_pattern, other_id)};
   RenderOptions options;
   options.width = width;
   options.height = height;
   RenderStats stats;
+  int frame = 0, uploads = 0;
   for (auto _ : state) {
-    auto image =
-        run == PatternRun::kPlain
-            ? scene.renderer->Render(mesh, nullptr, options, &stats)
-            : scene.renderer->RenderPattern(mesh, wrinkles, options, &stats);
+    const int which = run == PatternRun::kBumpAlternating ? (frame++ & 1) : 0;
+    auto image = run == PatternRun::kPlain
+                     ? scene.renderer->Render(mesh, nullptr, options, &stats)
+                     : scene.renderer->RenderPattern(mesh, wrinkles[which],
+                                                     options, &stats);
+    uploads += stats.pattern_uploads;
     if (!image.ok()) {
       state.SkipWithError(std::string(image.status().message()).c_str());
       return;
@@ -801,12 +816,16 @@ void BM_RenderPattern(benchmark::State& state, int width, int height,
   state.counters["triangles"] =
       static_cast<double>(scene.animation.mesh.triangles.size());
   state.counters["tessellated"] = stats.tessellated_triangles;
+  state.counters["uploads"] =
+      benchmark::Counter(uploads, benchmark::Counter::kAvgIterations);
 }
 
 [[maybe_unused]] const bool kPatternRegistered = [] {
-  for (auto [run, label] : {std::pair{PatternRun::kPlain, "plain"},
-                            std::pair{PatternRun::kBump, "bump"},
-                            std::pair{PatternRun::kDisplaced, "displaced"}}) {
+  for (auto [run, label] :
+       {std::pair{PatternRun::kPlain, "plain"},
+        std::pair{PatternRun::kBump, "bump"},
+        std::pair{PatternRun::kDisplaced, "displaced"},
+        std::pair{PatternRun::kBumpAlternating, "bump/two_patterns"}}) {
     benchmark::RegisterBenchmark(
         absl::StrFormat("BM_RenderPattern/Fox.glb/640x480/%s", label).c_str(),
         [run = run](benchmark::State& state) {

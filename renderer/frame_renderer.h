@@ -107,6 +107,9 @@ struct RenderStats {
   int displaced_wrinkles = 0;     // of those, displacing the surface
   int tessellated_triangles = 0;  // input triangles at a level above 1
   int draw_calls = 0;
+  // RenderPattern: 1 when this frame built and uploaded its pattern's
+  // texture, 0 when the one it found on the GPU was the frame's.
+  int pattern_uploads = 0;
 };
 
 // The CPU half of a wrinkled frame (FrameRenderer::Prepare): its welding

@@ -75,14 +75,14 @@ absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
   return pass;
 }
 
-void PatternPass::UploadPattern(const PatternMap& p) {
+bool PatternPass::UploadPattern(const PatternMap& p) {
   if (texture_.get() != 0 && p.width == uploaded_.width &&
       p.height == uploaded_.height && p.channels == uploaded_.channels &&
       p.repeat == uploaded_.repeat && p.id == uploaded_.id &&
       (p.id != 0 ||
        std::equal(p.samples.begin(), p.samples.end(), uploaded_samples_.begin(),
                   uploaded_samples_.end()))) {
-    return;
+    return false;
   }
   uploaded_ = p;
   uploaded_.samples = {};  // the caller's; a copy is kept to compare
@@ -114,6 +114,7 @@ void PatternPass::UploadPattern(const PatternMap& p) {
     glTextureParameterf(name, GL_TEXTURE_MAX_ANISOTROPY, max_anisotropy_);
   }
   glGenerateTextureMipmap(name);
+  return true;
 }
 
 void PatternPass::UploadCorners(const RenderMesh& mesh,
@@ -161,7 +162,7 @@ void PatternPass::SetUniforms(const SceneView& view,
 void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
                        const RenderOptions& options, const SceneView& view,
                        RenderStats* stats) {
-  UploadPattern(wrinkles.pattern);
+  const bool uploaded = UploadPattern(wrinkles.pattern);
   const int channels = options.wrinkles ? wrinkles.pattern.channels : 0;
   const bool displace = wrinkles.displace && channels > 0;
   if (displace) {
@@ -184,6 +185,7 @@ void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
   *stats = {};
   stats->tessellated_triangles = tessellation_.tessellated_triangles;
   stats->draw_calls = draw_calls;
+  stats->pattern_uploads = uploaded ? 1 : 0;
 }
 
 }  // namespace crease::renderer::gl

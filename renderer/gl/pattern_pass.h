@@ -31,8 +31,9 @@ class PatternPass {
 
  private:
   PatternPass() = default;
-  // Rebuilds the texture only when the pattern differs from the last one.
-  void UploadPattern(const PatternMap& pattern);
+  // Rebuilds the texture only when the pattern differs from the last one;
+  // true when it did.
+  bool UploadPattern(const PatternMap& pattern);
   void UploadCorners(const RenderMesh& mesh, const PatternWrinkles& wrinkles);
   void SetUniforms(const SceneView& view, const RenderOptions& options,
                    int channels, bool displace);
