@@ -21,6 +21,12 @@ namespace {
 // Floats per corner: position, normal, uv, 3 amplitudes, weight, lod.
 constexpr int kCornerFloats = 13;
 
+// GPU bytes of a pattern's texture: two RGBA16F layers a channel, and a
+// third more for the mip levels.
+int64_t PatternTextureBytes(const PatternMap& p) {
+  return int64_t{p.width} * p.height * 2 * p.channels * 8 * 4 / 3;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
@@ -75,27 +81,67 @@ absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
   return pass;
 }
 
-bool PatternPass::UploadPattern(const PatternMap& p) {
-  if (texture_.get() != 0 && p.width == uploaded_.width &&
-      p.height == uploaded_.height && p.channels == uploaded_.channels &&
-      p.repeat == uploaded_.repeat && p.id == uploaded_.id &&
-      (p.id != 0 ||
-       std::equal(p.samples.begin(), p.samples.end(), uploaded_samples_.begin(),
-                  uploaded_samples_.end()))) {
-    return false;
+bool PatternPass::UsePattern(const PatternMap& p) {
+  ++draws_;
+  const auto same_shape = [&](const PatternTexture& t) {
+    return t.texture.get() != 0 && t.width == p.width && t.height == p.height &&
+           t.channels == p.channels && t.repeat == p.repeat;
+  };
+  if (p.id == 0) {
+    const bool same =
+        same_shape(unnamed_) &&
+        std::equal(p.samples.begin(), p.samples.end(), unnamed_.samples.begin(),
+                   unnamed_.samples.end());
+    if (!same) {
+      BuildTexture(p, &unnamed_);
+      unnamed_.samples.assign(p.samples.begin(), p.samples.end());
+    }
+    current_ = &unnamed_;
+    return !same;
   }
-  uploaded_ = p;
-  uploaded_.samples = {};  // the caller's; a copy is kept to compare
-  if (p.id != 0) {
-    uploaded_samples_.clear();  // named: the id is compared instead
-  } else {
-    uploaded_samples_.assign(p.samples.begin(), p.samples.end());
+  for (PatternTexture& t : named_) {
+    if (t.id == p.id && same_shape(t)) {
+      t.last_used = draws_;
+      current_ = &t;
+      return false;
+    }
   }
+  // Not kept: make room (the least recently drawn first), then build it.
+  const int64_t bytes = PatternTextureBytes(p);
+  const auto total = [&] {
+    int64_t sum = 0;
+    for (const PatternTexture& t : named_) sum += t.bytes;
+    return sum;
+  };
+  std::erase_if(named_, [&](const PatternTexture& t) { return t.id == p.id; });
+  while (!named_.empty() &&
+         (static_cast<int>(named_.size()) >= kMaxNamedPatterns ||
+          total() + bytes > kMaxNamedPatternBytes)) {
+    named_.erase(
+        std::min_element(named_.begin(), named_.end(),
+                         [](const PatternTexture& a, const PatternTexture& b) {
+                           return a.last_used < b.last_used;
+                         }));
+  }
+  PatternTexture& t = named_.emplace_back();
+  BuildTexture(p, &t);
+  t.last_used = draws_;
+  current_ = &t;
+  return true;
+}
+
+void PatternPass::BuildTexture(const PatternMap& p, PatternTexture* out) {
+  out->id = p.id;
+  out->width = p.width;
+  out->height = p.height;
+  out->channels = p.channels;
+  out->repeat = p.repeat;
+  out->bytes = PatternTextureBytes(p);
   BuildPatternLayers(p, &layers_);
-  wavelengths_ = PatternWavelengths(p, layers_);
+  out->wavelengths = PatternWavelengths(p, layers_);
   GLuint name = 0;
   glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &name);
-  texture_ = Texture(name);
+  out->texture = Texture(name);
   const int levels =
       std::bit_width(static_cast<unsigned>(std::max(p.width, p.height)));
   // Half floats: heights in [-1, 1], slopes per texel within [-1, 1].
@@ -108,13 +154,10 @@ bool PatternPass::UploadPattern(const PatternMap& p) {
   const GLint wrap = p.repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
   glTextureParameteri(name, GL_TEXTURE_WRAP_S, wrap);
   glTextureParameteri(name, GL_TEXTURE_WRAP_T, wrap);
-  glSamplerParameteri(displacement_sampler_.get(), GL_TEXTURE_WRAP_S, wrap);
-  glSamplerParameteri(displacement_sampler_.get(), GL_TEXTURE_WRAP_T, wrap);
   if (max_anisotropy_ > 1.0f) {
     glTextureParameterf(name, GL_TEXTURE_MAX_ANISOTROPY, max_anisotropy_);
   }
   glGenerateTextureMipmap(name);
-  return true;
 }
 
 void PatternPass::UploadCorners(const RenderMesh& mesh,
@@ -147,27 +190,30 @@ void PatternPass::SetUniforms(const SceneView& view,
   lighting_.Set(view, options.base_color);
   glUniform1i(displace_, displace ? 1 : 0);
   glUniform1i(channels_, channels);
-  glUniform3fv(wavelength_, 1, wavelengths_.data());
+  glUniform3fv(wavelength_, 1, current_->wavelengths.data());
   // A wavelength holds one crest and one valley, about two of an SCA
   // wrinkle's widths: the same fade (LevelOfDetailFade) at twice the pixels.
   glUniform2f(fade_pixels_, 2.0f * kFadeStart * options.min_wrinkle_pixels,
               2.0f * options.min_wrinkle_pixels);
-  glUniform2f(texels_, static_cast<float>(uploaded_.width),
-              static_cast<float>(uploaded_.height));
-  glBindTextureUnit(0, texture_.get());
-  glBindTextureUnit(1, texture_.get());
+  glUniform2f(texels_, static_cast<float>(current_->width),
+              static_cast<float>(current_->height));
+  glBindTextureUnit(0, current_->texture.get());
+  glBindTextureUnit(1, current_->texture.get());
+  const GLint wrap = current_->repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+  glSamplerParameteri(displacement_sampler_.get(), GL_TEXTURE_WRAP_S, wrap);
+  glSamplerParameteri(displacement_sampler_.get(), GL_TEXTURE_WRAP_T, wrap);
   glBindSampler(1, displacement_sampler_.get());
 }
 
 void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
                        const RenderOptions& options, const SceneView& view,
                        RenderStats* stats) {
-  const bool uploaded = UploadPattern(wrinkles.pattern);
+  const bool uploaded = UsePattern(wrinkles.pattern);
   const int channels = options.wrinkles ? wrinkles.pattern.channels : 0;
   const bool displace = wrinkles.displace && channels > 0;
   if (displace) {
     FillPatternTessellation(
-        mesh, wrinkles, wavelengths_,
+        mesh, wrinkles, current_->wavelengths,
         {view.view_projection, options.width, options.height,
          options.min_edge_pixels, max_level_, wrinkles.seam_fade},
         &tessellation_);

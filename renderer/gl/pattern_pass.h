@@ -6,6 +6,7 @@
 #include <epoxy/gl.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -31,9 +32,28 @@ class PatternPass {
 
  private:
   PatternPass() = default;
-  // Rebuilds the texture only when the pattern differs from the last one;
-  // true when it did.
-  bool UploadPattern(const PatternMap& pattern);
+  // One pattern's texture on the GPU and what it was built from.
+  struct PatternTexture {
+    uint64_t id = 0;  // 0: unnamed, compared by its samples
+    int width = 0, height = 0, channels = 0;
+    bool repeat = false;
+    std::vector<float> samples;  // unnamed only
+    Texture texture;
+    std::array<float, 3> wavelengths = {0, 0, 0};
+    int64_t bytes = 0;
+    uint64_t last_used = 0;
+  };
+  // Named patterns kept on the GPU at once, and their bytes at most: a
+  // render thread drawing sessions of different meshes in turn keeps each
+  // one's texture (the least recently drawn goes first).
+  static constexpr int kMaxNamedPatterns = 8;
+  static constexpr int64_t kMaxNamedPatternBytes = int64_t{192} << 20;
+
+  // Makes `pattern`'s texture current: the one kept for its id (named) or the
+  // unnamed one when its samples are the same, else built and uploaded;
+  // true when it was built.
+  bool UsePattern(const PatternMap& pattern);
+  void BuildTexture(const PatternMap& pattern, PatternTexture* out);
   void UploadCorners(const RenderMesh& mesh, const PatternWrinkles& wrinkles);
   void SetUniforms(const SceneView& view, const RenderOptions& options,
                    int channels, bool displace);
@@ -41,7 +61,6 @@ class PatternPass {
   Program program_;
   VertexArray vao_;
   StreamBuffer corners_buffer_, levels_buffer_;
-  Texture texture_;
   // The evaluation stage samples the texture through this sampler (unit 1):
   // the same filters without anisotropy. With anisotropy, llvmpipe's
   // textureLod there took a footprint from neighbouring vertices in the SIMD
@@ -49,10 +68,11 @@ class PatternPass {
   // and the displaced surface cracked along tessellated edges.
   Sampler displacement_sampler_;
   float max_anisotropy_ = 1.0f;
-  // The uploaded pattern, to compare with the next frame's.
-  PatternMap uploaded_;
-  std::vector<float> uploaded_samples_, layers_;
-  std::array<float, 3> wavelengths_ = {0, 0, 0};
+  std::vector<PatternTexture> named_;  // at most kMaxNamedPatterns
+  PatternTexture unnamed_;             // the last unnamed pattern
+  const PatternTexture* current_ = nullptr;
+  uint64_t draws_ = 0;  // orders named_ by last use
+  std::vector<float> layers_;
   SmoothNormals normals_;
   PatternTessellation tessellation_;
   std::vector<float> corners_;

@@ -163,6 +163,52 @@ TEST_F(PatternRenderTest, NamedPatternUploadsOnlyWhenItsIdChanges) {
   EXPECT_EQ(draw(four, 0), four_unnamed);
 }
 
+// Sessions of different meshes drawn in turn on one render thread: their
+// named patterns stay on the GPU (built and uploaded once each, then found by
+// id), each drawing as it does alone; past the kept count the least recently
+// drawn is built again, and an unnamed pattern drawn between them does not
+// push them out.
+TEST_F(PatternRenderTest, NamedPatternsDrawnInTurnStayOnTheGpu) {
+  const FlatSheet eight(1.0 / 8.0, 256, 0.5f / (2 * 3.14159265f * 8), 96);
+  const FlatSheet four(1.0 / 4.0, 256, 0.5f / (2 * 3.14159265f * 8), 96);
+  int uploads = 0;
+  const auto draw = [&](const FlatSheet& sheet, uint64_t id) {
+    PatternWrinkles wrinkles = sheet.Wrinkles();
+    wrinkles.pattern.id = id;
+    RenderStats stats;
+    absl::StatusOr<image::RgbaImage> image =
+        renderer_->RenderPattern(sheet.Mesh(), wrinkles, sheet.options, &stats);
+    EXPECT_TRUE(image.ok()) << image.status();
+    uploads = stats.pattern_uploads;
+    return image.ok() ? image->pixels : std::vector<uint8_t>{};
+  };
+  const std::vector<uint8_t> eight_alone = draw(eight, 0);
+  EXPECT_EQ(uploads, 1);
+  EXPECT_EQ(draw(eight, 0), eight_alone);
+  EXPECT_EQ(uploads, 0);  // unnamed, the same samples
+  const std::vector<uint8_t> four_alone = draw(four, 0);
+  ASSERT_NE(eight_alone, four_alone);
+  const uint64_t eight_id = NewPatternId(), four_id = NewPatternId();
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(draw(eight, eight_id), eight_alone) << "round " << round;
+    EXPECT_EQ(uploads, round == 0 ? 1 : 0) << "round " << round;
+    EXPECT_EQ(draw(four, four_id), four_alone) << "round " << round;
+    EXPECT_EQ(uploads, round == 0 ? 1 : 0) << "round " << round;
+    EXPECT_EQ(draw(four, 0), four_alone) << "round " << round;  // unnamed
+  }
+  // Seven more named patterns (the same samples under new ids): with eight
+  // kept, the least recently drawn (eight_id) goes, four_id stays.
+  EXPECT_EQ(draw(four, four_id), four_alone);
+  for (int k = 0; k < 7; ++k) {
+    (void)draw(eight, NewPatternId());
+    EXPECT_EQ(uploads, 1) << k;
+  }
+  EXPECT_EQ(draw(four, four_id), four_alone);
+  EXPECT_EQ(uploads, 0);
+  EXPECT_EQ(draw(eight, eight_id), eight_alone);
+  EXPECT_EQ(uploads, 1);
+}
+
 // Zero amplitudes draw the plain mesh (Render with no wrinkles), bump or
 // displaced.
 TEST_F(PatternRenderTest, ZeroAmplitudesMatchThePlainMesh) {
