@@ -5,10 +5,13 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
 #include "common/status_macros.h"
 #include "common/stopwatch.h"
 #include "image/image_encoding.h"
@@ -93,10 +96,50 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   return params;
 }
 
+// A pattern and the id that names it to the renderer (renderer::PatternMap).
+struct NamedPattern {
+  WrinklePattern pattern;
+  uint64_t id = 0;
+};
+
+// `decoded`, or the same pattern (equal in size, channels and every sample)
+// that another live session uploaded, with its id: sessions that upload one
+// PNG share one copy and one texture on a render thread. The hash only finds
+// candidates; samples are compared, so no crafted PNG can take another
+// session's id.
+std::shared_ptr<const NamedPattern> SharedUploadedPattern(
+    WrinklePattern decoded) {
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* cache =
+      new absl::flat_hash_map<size_t,
+                              std::vector<std::weak_ptr<const NamedPattern>>>();
+  const size_t key =
+      absl::HashOf(decoded.width, decoded.height, decoded.channels,
+                   absl::MakeConstSpan(decoded.samples));
+  absl::MutexLock lock(&mu);
+  std::vector<std::weak_ptr<const NamedPattern>>& bucket = (*cache)[key];
+  std::erase_if(bucket, [](const auto& weak) { return weak.expired(); });
+  for (const auto& weak : bucket) {
+    std::shared_ptr<const NamedPattern> alive = weak.lock();
+    if (alive && alive->pattern.width == decoded.width &&
+        alive->pattern.height == decoded.height &&
+        alive->pattern.channels == decoded.channels &&
+        alive->pattern.samples == decoded.samples) {
+      return alive;
+    }
+  }
+  auto named = std::make_shared<const NamedPattern>(
+      NamedPattern{std::move(decoded), renderer::NewPatternId()});
+  bucket.push_back(named);
+  absl::erase_if(*cache,
+                 [](const auto& entry) { return entry.second.empty(); });
+  return named;
+}
+
 // The Start's uploaded pattern, decoded (its size is bounded by
-// kMaxPatternPngSize before the decoder allocates). Null without one: the
-// default sinusoids, made once the session's memory is reserved.
-absl::StatusOr<std::shared_ptr<const WrinklePattern>> UploadedPattern(
+// kMaxPatternPngSize before the decoder allocates) and named. Null without
+// one: the default sinusoids, made once the session's memory is reserved.
+absl::StatusOr<std::shared_ptr<const NamedPattern>> UploadedPattern(
     const v1::AmplitudeMapParameters& p) {
   if (p.pattern_png().empty()) return nullptr;
   if (p.pattern_channels() > 3) {
@@ -111,7 +154,7 @@ absl::StatusOr<std::shared_ptr<const WrinklePattern>> UploadedPattern(
     return Invalid(
         absl::StrFormat(".pattern_png: %s", pattern.status().message()));
   }
-  return std::make_shared<const WrinklePattern>(std::move(*pattern));
+  return SharedUploadedPattern(*std::move(pattern));
 }
 
 // The default pattern's wavelength as the Start decides it: asked for (in
@@ -130,12 +173,6 @@ absl::StatusOr<double> StartWavelength(const ModelStart& in) {
   return DefaultPatternWavelength(in.triangles, in.rest_positions,
                                   in.corner_uvs);
 }
-
-// A default pattern and the id that names it to the renderer.
-struct NamedPattern {
-  WrinklePattern pattern;
-  uint64_t id = 0;
-};
 
 // The default pattern at `wavelength`, shared by every session that uses it
 // while one does: sessions of one mesh get the same wavelength, so a render
@@ -246,24 +283,32 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> WrinkleMapModel::FromStart(
   const v1::AmplitudeMapParameters& a = start.parameters().amplitude_maps();
   CREASE_ASSIGN_OR_RETURN(AmplitudeModelParams params,
                           ModelParams(a, !in.rest_positions.empty()));
-  CREASE_ASSIGN_OR_RETURN(std::shared_ptr<const WrinklePattern> uploaded,
+  CREASE_ASSIGN_OR_RETURN(std::shared_ptr<const NamedPattern> uploaded,
                           UploadedPattern(a));
   double wavelength = 0.0;  // the default pattern's, if known now
   if (!uploaded) {
     CREASE_ASSIGN_OR_RETURN(wavelength, StartWavelength(in));
   }
   effective->set_model(v1::WRINKLE_MODEL_AMPLITUDE_MAPS);
-  FillEffective(params, uploaded ? uploaded->channels : kMaxPatternChannels,
+  FillEffective(params,
+                uploaded ? uploaded->pattern.channels : kMaxPatternChannels,
                 wavelength, a.displace(), effective->mutable_amplitude_maps());
   auto model = std::make_unique<WrinkleMapModel>(
-      params, std::move(uploaded), start.outputs().vertex_amplitudes(),
-      a.displace());
+      params,
+      uploaded
+          ? std::shared_ptr<const WrinklePattern>(uploaded, &uploaded->pattern)
+          : nullptr,
+      start.outputs().vertex_amplitudes(), a.displace());
   model->wavelength_ = wavelength;
+  if (uploaded) {
+    model->pattern_id_ = uploaded->id;
+    model->uploaded_pattern_ = true;
+  }
   return model;
 }
 
 int64_t WrinkleMapModel::MemoryBytes() const {
-  if (pattern_id_ == 0 && pattern_) {  // uploaded: decoded at the Start
+  if (uploaded_pattern_) {  // decoded at the Start
     return static_cast<int64_t>(pattern_->samples.size() * sizeof(float));
   }
   // The default pattern; the largest when the first frame decides.

@@ -88,11 +88,11 @@ class WrinkleMapModel : public WrinkleModel {
   // from the first frame when its wavelength is chosen from it (no rest
   // positions at the Start).
   std::shared_ptr<const WrinklePattern> pattern_;
-  // Names a default pattern_ to the renderer, which then skips comparing its
-  // samples (SharedDefaultPattern: one id for every session of one
-  // wavelength). 0 for an uploaded pattern: compared by its samples, so
-  // sessions that upload the same PNG still share one texture.
+  // Names pattern_ to the renderer, which keeps a texture per id and so
+  // compares no samples: one id for every session of one default wavelength
+  // (SharedDefaultPattern) or of one uploaded PNG (SharedUploadedPattern).
   uint64_t pattern_id_ = 0;
+  bool uploaded_pattern_ = false;   // pattern_ came with the Start
   double wavelength_ = 0;           // the default pattern's; 0 for a PNG
   bool vertex_amplitudes_ = false;  // Outputs.vertex_amplitudes
   bool displace_ = false;           // images displaced, not bump-mapped

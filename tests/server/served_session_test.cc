@@ -116,9 +116,10 @@ TEST_F(ServedSessionTest, WrinkleMapPatternCountsBeforeItIsMade) {
 }
 
 // An uploaded pattern is decoded at the Start and counted by its samples; it
-// has no wavelength to echo or report, and is drawn unnamed (compared by its
-// samples, so sessions uploading the same PNG share a texture).
-TEST_F(ServedSessionTest, UploadedPatternIsCountedAndUnnamed) {
+// has no wavelength to echo or report. It is named, so a render thread keeps
+// its texture by id: sessions uploading the same PNG share the pattern and its
+// id; another PNG (one sample apart) gets its own.
+TEST_F(ServedSessionTest, UploadedPatternIsCountedAndNamed) {
   image::RgbaImage tile;
   tile.width = 8;
   tile.height = 4;
@@ -126,26 +127,48 @@ TEST_F(ServedSessionTest, UploadedPatternIsCountedAndUnnamed) {
   for (size_t i = 0; i < tile.pixels.size(); ++i) {
     tile.pixels[i] = static_cast<uint8_t>(i % 4 == 3 ? 255 : 37 * i % 256);
   }
-  absl::StatusOr<std::string> png = image::EncodePng(tile);
-  ASSERT_TRUE(png.ok()) << png.status();
-  v1::Start start = MapsStart();
-  start.mutable_parameters()->mutable_amplitude_maps()->set_pattern_png(*png);
+  const auto start_with = [&](const image::RgbaImage& image) {
+    absl::StatusOr<std::string> png = image::EncodePng(image);
+    EXPECT_TRUE(png.ok()) << png.status();
+    v1::Start start = MapsStart();
+    start.mutable_parameters()->mutable_amplitude_maps()->set_pattern_png(
+        png.ok() ? *png : "");
+    return start;
+  };
+  const v1::Start start = start_with(tile);
   absl::StatusOr<SessionSetup> setup =
       ValidateStart(start, ServerLimits(), true);
   ASSERT_TRUE(setup.ok()) << setup.status();
   EXPECT_EQ(setup->model->MemoryBytes(), 8 * 4 * 3 * 4);
   EXPECT_FALSE(setup->effective.amplitude_maps().has_wavelength());
+  const auto pattern_of = [](const ServedSession& served) {
+    const renderer::WrinkleDraw draw =
+        served.setup().model->Draw(*served.analysis());
+    const auto* maps = std::get_if<renderer::PatternWrinkles>(&draw);
+    EXPECT_NE(maps, nullptr);
+    return maps != nullptr ? maps->pattern : renderer::PatternMap{};
+  };
   std::unique_ptr<ServedSession> served = Serve(start);
+  std::unique_ptr<ServedSession> same = Serve(start);
+  image::RgbaImage changed = tile;
+  changed.pixels[0] ^= 1;
+  std::unique_ptr<ServedSession> other = Serve(start_with(changed));
   ASSERT_NE(served, nullptr);
+  ASSERT_NE(same, nullptr);
+  ASSERT_NE(other, nullptr);
   const v1::FrameResult first = Answer(*served, 0);
   EXPECT_EQ(first.vertex_amplitudes().wavelength(), 0.0);
-  const renderer::WrinkleDraw draw =
-      served->setup().model->Draw(*served->analysis());
-  const auto* maps = std::get_if<renderer::PatternWrinkles>(&draw);
-  ASSERT_NE(maps, nullptr);
-  EXPECT_EQ(maps->pattern.id, 0u);
-  EXPECT_EQ(maps->pattern.width, 8);
-  EXPECT_EQ(maps->pattern.height, 4);
+  (void)Answer(*same, 0);
+  (void)Answer(*other, 0);
+  const renderer::PatternMap mine = pattern_of(*served);
+  EXPECT_NE(mine.id, 0u);
+  EXPECT_EQ(mine.width, 8);
+  EXPECT_EQ(mine.height, 4);
+  EXPECT_EQ(pattern_of(*same).id, mine.id);
+  EXPECT_EQ(pattern_of(*same).samples.data(), mine.samples.data());
+  EXPECT_NE(pattern_of(*other).id, mine.id);
+  EXPECT_NE(pattern_of(*other).id, 0u);
+  EXPECT_EQ(served->setup().model->MemoryBytes(), 8 * 4 * 3 * 4);
 }
 
 // With a rest pose the wrinkle-map model reads only the welding: no labels,
