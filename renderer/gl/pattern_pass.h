@@ -45,9 +45,12 @@ class PatternPass {
   };
   // Named patterns kept on the GPU at once, and their bytes at most: a
   // render thread drawing sessions of different meshes in turn keeps each
-  // one's texture (the least recently drawn goes first).
+  // one's texture (the least recently drawn goes first). 64 MiB is one
+  // texture of the largest default pattern (1,024², 3 channels), what the
+  // thread held when it kept one texture: under llvmpipe textures are the
+  // server's own memory, outside the sessions' budget.
   static constexpr int kMaxNamedPatterns = 8;
-  static constexpr int64_t kMaxNamedPatternBytes = int64_t{192} << 20;
+  static constexpr int64_t kMaxNamedPatternBytes = int64_t{64} << 20;
 
   // Makes `pattern`'s texture current: the one kept for its id (named) or the
   // unnamed one when its samples are the same, else built and uploaded;
