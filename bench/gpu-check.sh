@@ -71,7 +71,7 @@ service_tests=$(gtest service_test)
 echo "renderer_test: $renderer_tests"; echo "service_test: $service_tests"
 
 bench=$(find_program render_bench) && "$bench" --benchmark_min_time=0.3 \
-  --benchmark_filter='BM_Render/(fox_walk|cesiumman_walk|cloth_pants_knee)/(640x480|1920x1080)/wrinkled|BM_UvMaps/(cesiumman_walk|fox_walk)/1024/(drawn|drawn_whole)$|BM_FramePrepare|BM_DrawPipeline/fox_walk/(640x480|1920x1080)/(draw|readback/slots:4)/|BM_RenderPool/fox_walk/(640x480|1920x1080)/jpeg/in_flight:(1|64)/gl_threads:1/(plain/)?real_time|BM_FrameTimes/fox_walk/(640x480|1920x1080)/wrinkled(/no_displacement)?/' \
+  --benchmark_filter='BM_Render/(fox_walk|cesiumman_walk|cloth_pants_knee)/(640x480|1920x1080)/wrinkled|BM_UvMaps/(cesiumman_walk|fox_walk)/1024/(drawn|drawn_whole)$|BM_FramePrepare|BM_DrawPipeline/fox_walk/(640x480|1920x1080)/(draw|readback/slots:4)/|BM_RenderPool/fox_walk/(640x480|1920x1080)/jpeg/in_flight:(1|64)/gl_threads:1/(plain/)?real_time|BM_FrameTimes/fox_walk/(640x480|1920x1080)/wrinkled(/no_displacement)?/|BM_RenderPattern/Fox.glb/640x480/(bump|bump/two_patterns|displaced)$' \
   --benchmark_format=json >"$out/render_bench.json" 2>"$out/render_bench.log"
 frames=$(python3 - "$out/render_bench.json" <<'PY'
 import json, sys
