@@ -113,17 +113,24 @@ std::shared_ptr<const NamedPattern> SharedUploadedPattern(
   static auto* cache =
       new absl::flat_hash_map<size_t,
                               std::vector<std::weak_ptr<const NamedPattern>>>();
-  const size_t key =
-      absl::HashOf(decoded.width, decoded.height, decoded.channels,
-                   absl::MakeConstSpan(decoded.samples));
+  const size_t key = absl::HashOf(decoded.width, decoded.height,
+                                  decoded.channels, decoded.wrap,
+                                  absl::MakeConstSpan(decoded.samples));
   absl::MutexLock lock(&mu);
+  // Forget the patterns no session uses any more (every key's, not only this
+  // one's: the map would otherwise keep an entry per PNG ever uploaded).
+  absl::erase_if(*cache, [](auto& entry) {
+    std::erase_if(entry.second,
+                  [](const auto& weak) { return weak.expired(); });
+    return entry.second.empty();
+  });
   std::vector<std::weak_ptr<const NamedPattern>>& bucket = (*cache)[key];
-  std::erase_if(bucket, [](const auto& weak) { return weak.expired(); });
   for (const auto& weak : bucket) {
     std::shared_ptr<const NamedPattern> alive = weak.lock();
     if (alive && alive->pattern.width == decoded.width &&
         alive->pattern.height == decoded.height &&
         alive->pattern.channels == decoded.channels &&
+        alive->pattern.wrap == decoded.wrap &&
         alive->pattern.samples == decoded.samples) {
       return alive;
     }
@@ -131,8 +138,6 @@ std::shared_ptr<const NamedPattern> SharedUploadedPattern(
   auto named = std::make_shared<const NamedPattern>(
       NamedPattern{std::move(decoded), renderer::NewPatternId()});
   bucket.push_back(named);
-  absl::erase_if(*cache,
-                 [](const auto& entry) { return entry.second.empty(); });
   return named;
 }
 

@@ -29,14 +29,15 @@
 
 ABSL_FLAG(std::string, shape, "sleeve", "sleeve or gathered_edge.");
 ABSL_FLAG(std::string, out, "",
-          "Output stem: writes STEM.obj and STEM.pc2 (required).");
+          "Output stem: writes STEM.obj (the rest shape: the first frame "
+          "without its noise) and STEM.pc2 (every frame); required.");
 ABSL_FLAG(double, angle, 100, "sleeve: the elbow's bend in degrees, 0..150.");
 ABSL_FLAG(bool, skinned, false,
           "sleeve: two bones blended linearly (a game engine's skinning, the "
           "inside caves in) instead of a circular bend.");
 ABSL_FLAG(double, noise, 0,
-          "sleeve: move each vertex by up to this fraction of the radius, "
-          "afresh every frame, 0..0.5.");
+          "sleeve: move each coordinate of each vertex by up to this fraction "
+          "of the radius, afresh every frame, 0..0.5.");
 ABSL_FLAG(uint64_t, noise_seed, 1, "sleeve: seed of the noise.");
 ABSL_FLAG(int, around, 12, "sleeve: vertices round the tube, 3..256.");
 ABSL_FLAG(int, rings, 25, "sleeve: rings of vertices along it, 2..1024.");
@@ -82,6 +83,16 @@ absl::Status Run() {
     params.noise_seed = absl::GetFlag(FLAGS_noise_seed);
     animation = SleeveBendAnimation(params);
   } else if (shape == "gathered_edge") {
+    const SleeveBendParams sleeve;
+    if (angle != sleeve.angle_degrees || absl::GetFlag(FLAGS_skinned) ||
+        absl::GetFlag(FLAGS_noise) != 0 ||
+        absl::GetFlag(FLAGS_noise_seed) != sleeve.noise_seed ||
+        absl::GetFlag(FLAGS_around) != sleeve.around ||
+        absl::GetFlag(FLAGS_rings) != sleeve.rings) {
+      return absl::InvalidArgumentError(
+          "--angle, --skinned, --noise, --noise_seed, --around and --rings "
+          "shape the sleeve only, not --shape gathered_edge");
+    }
     animation = GatheredEdgeAnimation(GatheredEdgeParams{});
     // Hung up: the sheet turned a quarter about +x, so its gathered edge
     // (z = 0) is at the top and it faces +z, the way a viewer sees a curtain.
@@ -97,13 +108,15 @@ absl::Status Run() {
   for (const std::vector<float>& frame : animation.frames) {
     cache.positions.insert(cache.positions.end(), frame.begin(), frame.end());
   }
-  io::TriangleMesh first = animation.rest;
-  first.positions = animation.frames.front();
-  if (absl::Status s = io::WriteObj(out + ".obj", first); !s.ok()) return s;
+  // The rest shape: the first frame, without its noise if any.
+  if (absl::Status s = io::WriteObj(out + ".obj", animation.rest); !s.ok()) {
+    return s;
+  }
   if (absl::Status s = io::WritePc2(out + ".pc2", cache); !s.ok()) return s;
   std::printf("%s: %d vertices, %d triangles, %d frames -> %s.obj, %s.pc2\n",
-              shape.c_str(), first.num_vertices(), first.num_triangles(),
-              cache.num_samples, out.c_str(), out.c_str());
+              shape.c_str(), animation.rest.num_vertices(),
+              animation.rest.num_triangles(), cache.num_samples, out.c_str(),
+              out.c_str());
   return absl::OkStatus();
 }
 

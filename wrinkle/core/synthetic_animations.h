@@ -36,8 +36,9 @@ struct SleeveBendParams {
   // over bend_length (a smoothstep of s), so the inside of the bend caves in
   // and its rings crowd, as linear blend skinning does.
   bool skinned = false;
-  // Each vertex moved in a random direction by up to this fraction of the
-  // radius, afresh every frame (a noisy capture or simulation); 0: none.
+  // Each coordinate of each vertex moved by a uniform random amount of up to
+  // this fraction of the radius, afresh every frame (a noisy capture or
+  // simulation); 0: none.
   double noise = 0;
   uint64_t noise_seed = 1;
 };

@@ -13,7 +13,7 @@ io::TriangleMesh MakeGridSheet(int nx, int nz, float width, float depth);
 
 // An open cylinder around +y: `rings` rings of `around` vertices (angle
 // counter-clockwise about +y from +x) from y = y0 to y0 + length, wound with
-// outward normals. For the buckling model's tests and benchmarks.
+// its normals inward. For the buckling model's tests and benchmarks.
 io::TriangleMesh MakeOpenCylinder(double radius, double length, int around,
                                   int rings, double y0 = 0);
 
@@ -57,9 +57,11 @@ void GatherSheetEdge(const io::TriangleMesh& rest, float gather, float band,
 // centre line bent by `angle` radians about +z, uniformly over the stretch
 // `bend_length` long centred at s = `elbow` (a circular arc), towards +y.
 // Cross-sections stay round and normal to the centre line, so the side on the
-// inside of the bend (rest +x) shortens by 1 - radius angle / bend_length, as
-// a skinned sleeve's does, and the outside lengthens as much; the upper arm
-// (s < elbow - bend_length / 2) does not move. Writes packed xyz.
+// inside of the bend (rest +x) shortens to 1 - radius angle / bend_length of
+// its length, and the outside lengthens as much; the upper arm (s < elbow -
+// bend_length / 2) does not move. Laying the tube down swaps rest x and y (a
+// mirror), so MakeOpenCylinder's inward winding comes out outward. Writes
+// packed xyz.
 void BendSleeve(const io::TriangleMesh& rest, double angle, double elbow,
                 double bend_length, std::vector<float>* positions);
 

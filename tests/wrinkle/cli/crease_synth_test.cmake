@@ -49,6 +49,11 @@ foreach(bad "--shape=cape;'cape' is neither sleeve nor gathered_edge"
     message(FATAL_ERROR "crease-synth ${flag}: exit ${rc}, stderr: ${err}")
   endif()
 endforeach()
+execute_process(COMMAND "${SYNTH}" --shape gathered_edge --angle 45 --out "${OUT}/bad"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "shape the sleeve only")
+  message(FATAL_ERROR "crease-synth --shape gathered_edge --angle 45: exit ${rc}, stderr: ${err}")
+endif()
 execute_process(COMMAND "${SYNTH}" --shape sleeve RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(rc EQUAL 0 OR NOT err MATCHES "--out is required")
   message(FATAL_ERROR "crease-synth without --out: exit ${rc}, stderr: ${err}")
