@@ -17,6 +17,7 @@
 #include "wrinkle/core/mesh.h"
 #include "wrinkle/core/surface.h"
 #include "wrinkle/core/synthetic_animations.h"
+#include "wrinkle/core/synthetic_sheet.h"
 #include "wrinkle/sca2015/session.h"
 #include "wrinkle/sca2015/wrinkle_stats.h"
 
@@ -60,6 +61,77 @@ OnSleeve Locate(const SleeveBendParams& params, double angle,
                                 Eigen::Vector2d(std::sin(phi), -std::cos(phi)));
   on.inside = (p.head<2>() - on_centre_line).dot(normal) > 0;
   return on;
+}
+
+// The bend's schedule: straight while resting, rising without a step to the
+// full bend, held, falling back, straight at the end; with no frames to
+// straighten over, straight at once.
+TEST(SleeveBendTest, AngleFollowsTheSchedule) {
+  SleeveBendParams p;
+  const double full = p.angle_degrees * std::numbers::pi / 180.0;
+  const int held = p.rest_frames + p.bend_frames;
+  const int unbend = held + p.held_frames;
+  const int end = unbend + p.unbend_frames + p.final_rest_frames;
+  for (int f = 0; f <= p.rest_frames; ++f) EXPECT_EQ(SleeveBendAngle(p, f), 0);
+  for (int f = p.rest_frames + 1; f < held; ++f) {
+    EXPECT_GT(SleeveBendAngle(p, f), SleeveBendAngle(p, f - 1)) << f;
+  }
+  for (int f = held; f <= unbend; ++f) EXPECT_EQ(SleeveBendAngle(p, f), full);
+  for (int f = unbend + 1; f <= unbend + p.unbend_frames; ++f) {
+    EXPECT_LT(SleeveBendAngle(p, f), SleeveBendAngle(p, f - 1)) << f;
+  }
+  for (int f = unbend + p.unbend_frames; f < end; ++f) {
+    EXPECT_EQ(SleeveBendAngle(p, f), 0) << f;
+  }
+  EXPECT_EQ(SleeveBendAnimation(p).frames.size(), static_cast<size_t>(end));
+  p.unbend_frames = 0;
+  EXPECT_EQ(SleeveBendAngle(p, unbend - 1), full);
+  EXPECT_EQ(SleeveBendAngle(p, unbend), 0);
+}
+
+// BendSleeve by hand: the upper arm stays where it lay; along the bend the
+// line of the sleeve nearest its centre shortens to 1 - r angle / L of its
+// length and the farthest lengthens to 1 + r angle / L (chords of the arcs,
+// within 1 %); every edge round a ring keeps its length (round sections).
+TEST(SleeveBendTest, TheArcShortensTheInsideAndLengthensTheOutside) {
+  const SleeveBendParams p;
+  const io::TriangleMesh tube =
+      MakeOpenCylinder(p.radius, p.length, p.around, p.rings);
+  std::vector<float> straight, bent;
+  const double angle = p.angle_degrees * std::numbers::pi / 180.0;
+  BendSleeve(tube, 0.0, p.elbow, p.bend_length, &straight);
+  BendSleeve(tube, angle, p.elbow, p.bend_length, &bent);
+  const auto at = [&](const std::vector<float>& x, int ring, int k) {
+    const int v = ring * p.around + k;
+    return Eigen::Vector3d(x[3 * v], x[3 * v + 1], x[3 * v + 2]);
+  };
+  const double step = p.length / (p.rings - 1);
+  const double start = p.elbow - 0.5 * p.bend_length;
+  double inside = 0, outside = 0, rest = 0;
+  for (int ring = 0; ring + 1 < p.rings; ++ring) {
+    const double s0 = ring * step, s1 = s0 + step;
+    if (s1 <= start) {  // the upper arm
+      for (int k = 0; k < p.around; ++k) {
+        EXPECT_EQ(at(bent, ring, k), at(straight, ring, k)) << ring << " " << k;
+      }
+    }
+    for (int k = 0; k < p.around; ++k) {
+      const int next = (k + 1) % p.around;
+      EXPECT_NEAR((at(bent, ring, k) - at(bent, ring, next)).norm(),
+                  (at(straight, ring, k) - at(straight, ring, next)).norm(),
+                  1e-6);
+    }
+    if (s0 < start || s1 > start + p.bend_length) continue;
+    // Rest +x (k = 0) faces the bend; k = around / 2 faces away.
+    inside += (at(bent, ring + 1, 0) - at(bent, ring, 0)).norm();
+    outside += (at(bent, ring + 1, p.around / 2) - at(bent, ring, p.around / 2))
+                   .norm();
+    rest += step;
+  }
+  ASSERT_GT(rest, 0.5 * p.bend_length);
+  const double squeeze = p.radius * angle / p.bend_length;
+  EXPECT_NEAR(inside / rest, 1.0 - squeeze, 0.01);
+  EXPECT_NEAR(outside / rest, 1.0 + squeeze, 0.01);
 }
 
 struct Fold {

@@ -57,8 +57,9 @@ double SleeveBendAngle(const SleeveBendParams& params, int frame) {
                              std::max(params.bend_frames, 1));
   }
   const int unbending = bending - params.bend_frames - params.held_frames;
+  if (params.unbend_frames <= 0) return unbending < 0 ? full : 0.0;
   return full * (1.0 - Smoothstep(static_cast<double>(unbending) /
-                                  std::max(params.unbend_frames, 1)));
+                                  params.unbend_frames));
 }
 
 SyntheticAnimation SleeveBendAnimation(const SleeveBendParams& params) {
