@@ -113,9 +113,9 @@ std::shared_ptr<const NamedPattern> SharedUploadedPattern(
   static auto* cache =
       new absl::flat_hash_map<size_t,
                               std::vector<std::weak_ptr<const NamedPattern>>>();
-  const size_t key = absl::HashOf(decoded.width, decoded.height,
-                                  decoded.channels, decoded.wrap,
-                                  absl::MakeConstSpan(decoded.samples));
+  const size_t key =
+      absl::HashOf(decoded.width, decoded.height, decoded.channels,
+                   decoded.wrap, absl::MakeConstSpan(decoded.samples));
   absl::MutexLock lock(&mu);
   // Forget the patterns no session uses any more (every key's, not only this
   // one's: the map would otherwise keep an entry per PNG ever uploaded).
