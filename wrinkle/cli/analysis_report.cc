@@ -17,6 +17,7 @@ ReportSummary Summarize(const AnalysisReport& report) {
   int flicker_frames = 0;
   for (const FrameReport& f : report.frames) {
     s.peak_compression = std::max(s.peak_compression, f.max_compression);
+    s.peak_input_noise = std::max(s.peak_input_noise, f.input_noise);
     if (f.frame >= 2) {
       s.mean_flicker += f.flicker;
       s.mean_argmin_flicker += f.argmin_flicker;
@@ -178,6 +179,7 @@ std::string FormatReportJson(const AnalysisReport& report) {
       {"mean_flicker", s.mean_flicker},
       {"mean_argmin_flicker", s.mean_argmin_flicker},
       {"peak_compression", s.peak_compression},
+      {"peak_input_noise", s.peak_input_noise},
       {"median_tensors_ms", s.median_tensors_ms},
       {"median_labeling_ms", s.median_labeling_ms},
       {"median_reference_ms", s.median_reference_ms},
@@ -229,6 +231,7 @@ std::string FormatReportJson(const AnalysisReport& report) {
          {"flicker", f.flicker},
          {"argmin_flicker", f.argmin_flicker},
          {"max_compression", f.max_compression},
+         {"input_noise", f.input_noise},
          {"energy", f.energy},
          {"wrinkles", f.wrinkles},
          {"births", f.births},

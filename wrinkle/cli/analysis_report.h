@@ -18,6 +18,7 @@ struct FrameReport {
   double flicker = 0;  // graph-cut labels changed since the previous frame
   double argmin_flicker = 0;  // the same for per-triangle argmin labels
   double max_compression = 1;
+  double input_noise = 0;  // Session::input_noise after the frame
   double energy = 0;
   int wrinkles = 0;
   int births = 0;
@@ -65,6 +66,7 @@ struct ReportSummary {
   double mean_flicker = 0;  // over frames 2.. (frame 1 compares to all-Rest)
   double mean_argmin_flicker = 0;
   double peak_compression = 1;
+  double peak_input_noise = 0;
   double median_tensors_ms = 0;
   double median_labeling_ms = 0;
   double median_reference_ms = 0;

@@ -259,6 +259,7 @@ FrameReport ReportFrame(int frame, const Sessions& sessions, double c_max,
   }
   analysis.wrinkle_stats.AddFrame(sess.surface(), tracker);
   analysis.report.min_width = tracker.min_width();
+  f.input_noise = sess.input_noise();
   const int n = sess.topology().num_triangles();
   for (int t = 0; t < n; ++t) {
     const double c = sess.compression_field()[t].compression;

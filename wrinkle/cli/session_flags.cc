@@ -60,6 +60,20 @@ ABSL_FLAG(bool, align_where_compressed, true,
           "The persistence solve turns wrinkles towards the field only where "
           "the cloth is compressed, from the keep threshold (none) to tau "
           "(full) (false: everywhere alike, as the papers' Eq. 5.2).");
+ABSL_FLAG(double, noise_floor, 0.01,
+          "Input noise (deviation of edge lengths per frame) up to this "
+          "leaves the papers' rules as they are; above it the labeling, "
+          "references and field allow for the excess.");
+ABSL_FLAG(double, noise_sigma_factor, 8.0,
+          "Labeling sigma widened by this times the noise above the floor.");
+ABSL_FLAG(double, noise_stretch_factor, 6.0,
+          "A Stretch replaces a reference only past 1 + this times the noise "
+          "above the floor.");
+ABSL_FLAG(double, noise_band_factor, 6.0,
+          "A Rest reference averages in shapes within 1 +- this times the "
+          "noise above the floor.");
+ABSL_FLAG(double, noise_field_factor, 3.0,
+          "The compression field loses this times the noise above the floor.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 
 namespace crease::cli {
@@ -72,6 +86,11 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
   params.wrinkles.min_width = absl::GetFlag(FLAGS_min_width);
   params.wrinkles.min_width_fraction = absl::GetFlag(FLAGS_min_width_fraction);
   params.wrinkles.seed = absl::GetFlag(FLAGS_seed);
+  params.noise_floor = absl::GetFlag(FLAGS_noise_floor);
+  params.noise_sigma_factor = absl::GetFlag(FLAGS_noise_sigma_factor);
+  params.noise_stretch_factor = absl::GetFlag(FLAGS_noise_stretch_factor);
+  params.noise_band_factor = absl::GetFlag(FLAGS_noise_band_factor);
+  params.noise_field_factor = absl::GetFlag(FLAGS_noise_field_factor);
   params.wrinkles.min_seed_segments = absl::GetFlag(FLAGS_min_seed_segments);
   params.wrinkles.dormant_frames = absl::GetFlag(FLAGS_dormant_frames);
   params.wrinkles.seed_at_peaks = absl::GetFlag(FLAGS_seed_at_peaks);
@@ -90,6 +109,16 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
       absl::GetFlag(FLAGS_max_turn_degrees);
   params.wrinkles.family_spacing_widths =
       absl::GetFlag(FLAGS_family_spacing_widths);
+  for (const double factor :
+       {params.noise_floor, params.noise_sigma_factor,
+        params.noise_stretch_factor, params.noise_band_factor,
+        params.noise_field_factor}) {
+    if (!(factor >= 0 && factor < 1e6)) {
+      return absl::InvalidArgumentError(
+          "--noise_floor and the --noise_*_factor flags must be finite and "
+          ">= 0");
+    }
+  }
   if (params.field_smoothing.passes < 0 ||
       !(params.wrinkles.tracing.max_turn_degrees > 0) ||
       !(params.wrinkles.family_spacing_widths >= 0)) {

@@ -1,5 +1,7 @@
 #include "wrinkle/sca2015/reference.h"
 
+#include <cmath>
+
 namespace crease {
 
 ReferenceUpdate UpdateReference(Label label, const Eigen::Matrix2d& current,
@@ -16,7 +18,7 @@ ReferenceUpdate UpdateReference(Label label, const Eigen::Matrix2d& current,
       return ReferenceUpdate::kRelaxed;
     }
     case Label::kStretch:
-      if (svd.s1 > 1.0 && svd.s2 > 1.0) {
+      if (svd.s2 > 1.0 + params.stretch_margin) {  // s1 >= s2
         *reference = current;
         updated->s1 = updated->s2 = 1.0;
         updated->v = svd.u;  // F = I = U I U^T
@@ -24,6 +26,14 @@ ReferenceUpdate UpdateReference(Label label, const Eigen::Matrix2d& current,
       }
       return ReferenceUpdate::kKept;
     case Label::kRest:
+      if (params.rest_noise_band > 0 &&
+          std::abs(svd.s1 - 1.0) < params.rest_noise_band &&
+          std::abs(svd.s2 - 1.0) < params.rest_noise_band) {
+        const double w = params.rest_averaging;
+        *reference = (1.0 - w) * *reference + w * current;
+        *updated = ClosedFormSvd(current * Inverse2(*reference));
+        return ReferenceUpdate::kRelaxed;
+      }
       return ReferenceUpdate::kKept;
   }
   return ReferenceUpdate::kKept;

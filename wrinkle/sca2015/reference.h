@@ -14,6 +14,17 @@ struct ReferenceParams {
   // 0.05). The update runs once per frame, so the rate depends on the
   // animation's frame rate.
   double compress_relaxation = 0.05;
+  // Stretch replaces the reference only when both singular values exceed
+  // 1 + stretch_margin: a margin above the input's noise keeps a noisy
+  // triangle from ratcheting its reference up to its longest jitter.
+  double stretch_margin = 0.0;
+  // Rest: where both singular values lie within 1 +- rest_noise_band, the
+  // difference is the input's noise, not a deformation, and the reference
+  // moves rest_averaging of the way to the current shape (a running mean:
+  // a noisy first frame is not frozen into the reference). 0: Rest keeps
+  // the reference, as in the papers.
+  double rest_noise_band = 0.0;
+  double rest_averaging = 0.05;
 };
 
 // What one triangle's reference shape did this frame.

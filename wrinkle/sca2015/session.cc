@@ -33,6 +33,9 @@ Session::Session(MeshTopology topology, const SessionParams& params)
       spatial_edges_(SpatialEdges(topology_.adjacent_face_pairs(),
                                   params.labeling.spatial_step)),
       labeler_(topology_.num_triangles(), spatial_edges_),
+      noise_(topology_.num_triangles()),
+      frame_labeling_(params.labeling),
+      frame_reference_(params.reference),
       tracker_(params.wrinkles) {
   const size_t n = topology_.num_triangles();
   current_.resize(n);
@@ -90,7 +93,7 @@ void Session::ComputeEdgeMatrices(absl::Span<const float> positions) {
 }
 
 void Session::ComputeInterframeCosts() {
-  const LabelingParams& lp = params_.labeling;
+  const LabelingParams& lp = frame_labeling_;
   const size_t n = current_.size();
   // A block at a time, two triangles at a time within it (the costs' exps
   // were a fifth of this stage), with scratch of a block, not of the mesh.
@@ -162,9 +165,14 @@ void Session::UpdateReferencesAndField() {
         continue;
       }
       Svd2 updated;
-      UpdateReference(labels_[f], current_[f], block_.svd[i], params_.reference,
+      UpdateReference(labels_[f], current_[f], block_.svd[i], frame_reference_,
                       &reference_[f], &updated);
       field_[f] = MakeStretchTensor(updated, frames_[f]);
+      if (field_margin_ > 0 && field_[f].compression > 1.0) {
+        field_[f].compression =
+            1.0 + std::max(0.0, field_[f].compression - 1.0 - field_margin_);
+        field_[f].lambda_min = 1.0 / field_[f].compression;
+      }
     }
   }
   // Where a wrinkle may run (above the keep threshold), as if every
@@ -173,6 +181,20 @@ void Session::UpdateReferencesAndField() {
   SmoothFieldDirections(topology_, frames_, current_, params_.field_smoothing,
                         params_.wrinkles.tracing.KeepThreshold(),
                         field_smoothing_scratch_, absl::MakeSpan(field_));
+}
+
+void Session::AdaptToInputNoise() {
+  const double excess = std::max(0.0, noise_.sigma() - params_.noise_floor);
+  frame_labeling_ = params_.labeling;
+  frame_reference_ = params_.reference;
+  field_margin_ = 0;
+  if (excess == 0) return;  // the papers' rules, bit for bit
+  const double widen = params_.noise_sigma_factor * excess;
+  frame_labeling_.sigma = std::sqrt(
+      params_.labeling.sigma * params_.labeling.sigma + widen * widen);
+  frame_reference_.stretch_margin += params_.noise_stretch_factor * excess;
+  frame_reference_.rest_noise_band += params_.noise_band_factor * excess;
+  field_margin_ = params_.noise_field_factor * excess;
 }
 
 absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
@@ -185,6 +207,8 @@ absl::Status Session::ProcessFrame(absl::Span<const float> positions) {
 
   Stopwatch stopwatch;
   ComputeEdgeMatrices(positions);
+  noise_.AddFrame(current_, current_degenerate_);
+  AdaptToInputNoise();
   if (frames_processed_ == 0) {
     // First frame: the reference is the current shape, everything rests.
     reference_ = current_;

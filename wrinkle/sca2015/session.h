@@ -14,6 +14,7 @@
 #include "wrinkle/core/stretch.h"
 #include "wrinkle/core/surface.h"
 #include "wrinkle/io/triangle_mesh.h"
+#include "wrinkle/sca2015/input_noise.h"
 #include "wrinkle/sca2015/labeling.h"
 #include "wrinkle/sca2015/reference.h"
 #include "wrinkle/sca2015/wrinkle_tracker.h"
@@ -37,6 +38,19 @@ struct SessionParams {
   // the identity, the references empty, and nothing is traced. For a served
   // session whose model and outputs read none of it (server/served_session.h).
   bool compute_field = true;
+  // Noisy input (docs/algorithm.md, "Noisy input"). Where the input's noise
+  // (InputNoiseEstimate, the deviation of edge lengths per frame) exceeds
+  // noise_floor by e, the labeling's sigma becomes sqrt(sigma^2 +
+  // (noise_sigma_factor e)^2), a Stretch replaces a reference only past
+  // 1 + noise_stretch_factor e, a Rest reference averages in the current
+  // shape within 1 +- noise_band_factor e, and the compression field loses
+  // noise_field_factor e. At or below the floor the papers' rules hold bit
+  // for bit (the bundled sets read at most 0.3 %).
+  double noise_floor = 0.01;
+  double noise_sigma_factor = 8.0;
+  double noise_stretch_factor = 6.0;
+  double noise_band_factor = 6.0;
+  double noise_field_factor = 3.0;
   bool trace_wrinkles = true;  // steps 6-11; needs compute_field
   // Baseline for metrics: forget every wrinkle each frame and trace anew.
   bool retrace_every_frame = false;
@@ -107,6 +121,8 @@ class Session {
   // The last frame's mesh as the wrinkle stages saw it: evaluates edge points.
   const SurfaceFrame& surface() const { return surface_; }
   const StageTimings& timings() const { return timings_; }
+  // The input's estimated noise (InputNoiseEstimate::sigma) after this frame.
+  double input_noise() const { return noise_.sigma(); }
 
  private:
   Session(MeshTopology topology, const SessionParams& params);
@@ -115,11 +131,18 @@ class Session {
   void ComputeEdgeMatrices(absl::Span<const float> positions);
   void ComputeInterframeCosts();
   void UpdateReferencesAndField();
+  void AdaptToInputNoise();
 
   MeshTopology topology_;
   SessionParams params_;
   std::vector<LabelEdge> spatial_edges_;
   GraphCutLabeler labeler_;
+  InputNoiseEstimate noise_;
+  // This frame's labeling and reference parameters: params_'s, widened by
+  // the input's noise above the floor.
+  LabelingParams frame_labeling_;
+  ReferenceParams frame_reference_;
+  double field_margin_ = 0;
   int frames_processed_ = 0;
 
   std::vector<Eigen::Matrix2d> current_, previous_, reference_;
