@@ -97,5 +97,69 @@ TEST(ReferenceTest, RestKeeps) {
   EXPECT_EQ(updated.s2, svd.s2);
 }
 
+// Stretch replaces the reference only when the smaller singular value passes
+// 1 + stretch_margin: a triangle stretched 2 % by jitter keeps it under a 3 %
+// margin and loses it without one.
+TEST(ReferenceTest, StretchMarginKeepsJitterFromReplacingTheReference) {
+  Matrix2d current;
+  current << 1.03, 0, 0, 1.02;
+  const Matrix2d original = Matrix2d::Identity();
+  const Svd2 svd = ClosedFormSvd(current * Inverse2(original));
+  ASSERT_GT(svd.s2, 1.0);
+  ASSERT_LT(svd.s2, 1.03);
+  ReferenceParams params;
+  params.stretch_margin = 0.03;
+  Matrix2d reference = original;
+  Svd2 updated;
+  EXPECT_EQ(UpdateReference(Label::kStretch, current, svd, params, &reference,
+                            &updated),
+            ReferenceUpdate::kKept);
+  EXPECT_EQ(reference, original);
+  params.stretch_margin = 0;
+  EXPECT_EQ(UpdateReference(Label::kStretch, current, svd, params, &reference,
+                            &updated),
+            ReferenceUpdate::kReplaced);
+  EXPECT_EQ(reference, current);
+}
+
+// Rest within the noise band: the reference moves rest_averaging of the way
+// to the current shape, and *updated is the decomposition against the moved
+// reference. Outside the band, or with no band (the papers), Rest keeps it.
+TEST(ReferenceTest, RestAveragesShapesWithinTheNoiseBand) {
+  Matrix2d reference_before;
+  reference_before << 1.0, 0.5, 0, 0.9;
+  Matrix2d jittered;
+  jittered << 1.02, 0.49, 0, 0.91;
+  ReferenceParams params;
+  params.rest_noise_band = 0.05;
+  Matrix2d reference = reference_before;
+  Svd2 updated;
+  const Svd2 svd = ClosedFormSvd(jittered * Inverse2(reference));
+  ASSERT_EQ(UpdateReference(Label::kRest, jittered, svd, params, &reference,
+                            &updated),
+            ReferenceUpdate::kRelaxed);
+  const Matrix2d expected = 0.95 * reference_before + 0.05 * jittered;
+  EXPECT_TRUE(reference.isApprox(expected, 1e-14));
+  const Svd2 after = ClosedFormSvd(jittered * Inverse2(expected));
+  EXPECT_NEAR(updated.s1, after.s1, 1e-14);
+  EXPECT_NEAR(updated.s2, after.s2, 1e-14);
+  // Closer than before: averaging pulls the reference towards the mean shape.
+  EXPECT_LT(std::abs(after.s1 - 1.0), std::abs(svd.s1 - 1.0));
+
+  Matrix2d squeezed;  // a 20 % squeeze is a deformation, not noise
+  squeezed << 0.8, 0.5, 0, 0.9;
+  reference = reference_before;
+  EXPECT_EQ(UpdateReference(Label::kRest, squeezed,
+                            ClosedFormSvd(squeezed * Inverse2(reference)),
+                            params, &reference, &updated),
+            ReferenceUpdate::kKept);
+  EXPECT_EQ(reference, reference_before);
+  params.rest_noise_band = 0;
+  EXPECT_EQ(UpdateReference(Label::kRest, jittered, svd, params, &reference,
+                            &updated),
+            ReferenceUpdate::kKept);
+  EXPECT_EQ(reference, reference_before);
+}
+
 }  // namespace
 }  // namespace crease
