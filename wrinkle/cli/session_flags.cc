@@ -63,7 +63,7 @@ ABSL_FLAG(bool, align_where_compressed, true,
 ABSL_FLAG(double, noise_floor, 0.01,
           "Input noise (deviation of edge lengths per frame) up to this "
           "leaves the papers' rules as they are; above it the labeling, "
-          "references and field allow for the excess.");
+          "references and field allow for the excess (inf: never).");
 ABSL_FLAG(double, noise_sigma_factor, 8.0,
           "Labeling sigma widened by this times the noise above the floor.");
 ABSL_FLAG(double, noise_stretch_factor, 6.0,
@@ -72,7 +72,7 @@ ABSL_FLAG(double, noise_stretch_factor, 6.0,
 ABSL_FLAG(double, noise_band_factor, 6.0,
           "A Rest reference averages in shapes within 1 +- this times the "
           "noise above the floor.");
-ABSL_FLAG(double, noise_field_factor, 3.0,
+ABSL_FLAG(double, noise_field_factor, 5.0,
           "The compression field loses this times the noise above the floor.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 
@@ -109,15 +109,14 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
       absl::GetFlag(FLAGS_max_turn_degrees);
   params.wrinkles.family_spacing_widths =
       absl::GetFlag(FLAGS_family_spacing_widths);
-  for (const double factor :
-       {params.noise_floor, params.noise_sigma_factor,
-        params.noise_stretch_factor, params.noise_band_factor,
-        params.noise_field_factor}) {
-    if (!(factor >= 0 && factor < 1e6)) {
-      return absl::InvalidArgumentError(
-          "--noise_floor and the --noise_*_factor flags must be finite and "
-          ">= 0");
-    }
+  if (!(params.noise_floor >= 0) ||
+      !(params.noise_sigma_factor >= 0 && params.noise_sigma_factor < 1e6 &&
+        params.noise_stretch_factor >= 0 && params.noise_stretch_factor < 1e6 &&
+        params.noise_band_factor >= 0 && params.noise_band_factor < 1e6 &&
+        params.noise_field_factor >= 0 && params.noise_field_factor < 1e6)) {
+    return absl::InvalidArgumentError(
+        "--noise_floor must be >= 0 (inf: never allow for noise) and the "
+        "--noise_*_factor flags finite and >= 0");
   }
   if (params.field_smoothing.passes < 0 ||
       !(params.wrinkles.tracing.max_turn_degrees > 0) ||

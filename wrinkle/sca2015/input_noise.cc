@@ -15,16 +15,19 @@ const double kMedianPerSigma = 0.6745 * std::sqrt(20.0);
 }  // namespace
 
 InputNoiseEstimate::InputNoiseEstimate(size_t num_triangles)
-    : history_(num_triangles) {
-  magnitudes_.reserve(2 * num_triangles);
+    : stride_(
+          std::max<size_t>(1, (num_triangles + kMaxSampled - 1) / kMaxSampled)),
+      history_((num_triangles + stride_ - 1) / stride_) {
+  magnitudes_.reserve(2 * history_.size());
 }
 
 void InputNoiseEstimate::AddFrame(
     absl::Span<const Eigen::Matrix2d> edge_matrices,
     absl::Span<const uint8_t> degenerate) {
   magnitudes_.clear();
-  for (size_t f = 0; f < history_.size(); ++f) {
-    History& h = history_[f];
+  for (size_t i = 0; i < history_.size(); ++i) {
+    const size_t f = i * stride_;
+    History& h = history_[i];
     if (degenerate[f]) {
       h.valid_frames = 0;
       continue;

@@ -22,11 +22,16 @@ namespace crease {
 // normal x is 0.6745 of its deviation): a few triangles jerked by a seam in
 // the animation cannot raise it. Over frames, an exponential mean (weight 0.1
 // on the newest, a half-life of about 7 frames).
+// It reads a sample of at most kMaxSampled triangles spread evenly over the
+// mesh (every k-th): plenty for a median, and a bounded cost and memory
+// (under 0.3 MB) however large the mesh.
 // Measured on the bundled sets: at most 0.7 % on any frame (most are 0-0.2 %);
 // per-coordinate noise of 1 / 2 / 3 % of a sleeve's radius reads 1.45 / 2.9 /
 // 4.35 % (crease-analyze's input_noise).
 class InputNoiseEstimate {
  public:
+  static constexpr size_t kMaxSampled = 4096;
+
   explicit InputNoiseEstimate(size_t num_triangles);
 
   // One frame's edge matrices (EdgeMatrix) and which triangles are
@@ -35,6 +40,11 @@ class InputNoiseEstimate {
                 absl::Span<const uint8_t> degenerate);
 
   // 0 until four frames have been added.
+  // Bytes it holds (for a session's memory estimate).
+  size_t MemoryBytes() const {
+    return history_.capacity() * sizeof(History) +
+           magnitudes_.capacity() * sizeof(double);
+  }
   double sigma() const { return sigma_; }
 
  private:
@@ -43,7 +53,8 @@ class InputNoiseEstimate {
     std::array<std::array<double, 2>, 3> log_lengths{};
     int valid_frames = 0;  // consecutive non-degenerate frames seen
   };
-  std::vector<History> history_;
+  size_t stride_ = 1;               // every stride_-th triangle is sampled
+  std::vector<History> history_;    // per sampled triangle
   std::vector<double> magnitudes_;  // scratch: one frame's |third difference|
   bool have_sigma_ = false;
   double sigma_ = 0;

@@ -50,7 +50,7 @@ struct SessionParams {
   double noise_sigma_factor = 8.0;
   double noise_stretch_factor = 6.0;
   double noise_band_factor = 6.0;
-  double noise_field_factor = 3.0;
+  double noise_field_factor = 5.0;
   bool trace_wrinkles = true;  // steps 6-11; needs compute_field
   // Baseline for metrics: forget every wrinkle each frame and trace anew.
   bool retrace_every_frame = false;
