@@ -433,6 +433,7 @@ void FillFrameResult(const Session& session, const v1::Outputs& outputs,
       }
     }
   }
+  result->set_input_noise(static_cast<float>(session.input_noise()));
   const StageTimings& t = session.timings();
   v1::StageTimings* timings = result->mutable_timings();
   timings->set_tensors_ms(t.tensors_ms);

@@ -17,6 +17,7 @@
 #include "server/session_setup.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
+#include "wrinkle/core/synthetic_animations.h"
 #include "wrinkle/sca2015/session.h"
 #include "wrinkle/wrinkle_maps/amplitude_model.h"
 #include "wrinkle/wrinkle_maps/default_pattern.h"
@@ -256,9 +257,38 @@ TEST_F(ServedSessionTest, Sca2015AnswersAreTheSessions) {
       EXPECT_EQ(result.labels()[t] == v1::TRIANGLE_LABEL_COMPRESS,
                 (*library)->labels()[t] == Label::kCompress);
     }
+    EXPECT_EQ(result.input_noise(),
+              static_cast<float>((*library)->input_noise()));
     wrinkles += result.wrinkles_size();
   }
   EXPECT_GT(wrinkles, 0);
+}
+
+// A client streaming a jittery mesh learns so: the sleeve with every
+// coordinate jittered by up to 2 % of its radius reads about 3 % (edges jitter
+// by that much of their length) within ten frames, the clean sleeve 0.
+TEST_F(ServedSessionTest, InputNoiseIsReported) {
+  for (const double noise : {0.0, 0.02}) {
+    SleeveBendParams params;
+    params.noise = noise;
+    const SyntheticAnimation sleeve = SleeveBendAnimation(params);
+    v1::Start start = client::StartForMesh(sleeve.rest);
+    std::unique_ptr<ServedSession> served = Serve(start);
+    ASSERT_NE(served, nullptr);
+    v1::FrameResult result;
+    for (int f = 0; f < 10; ++f) {
+      result.Clear();
+      served->AnswerFrame(
+          client::FrameOf(sleeve.frames[f], static_cast<uint32_t>(f)), &result);
+      ASSERT_FALSE(result.has_error()) << result.error().message();
+    }
+    if (noise == 0) {
+      EXPECT_LT(result.input_noise(), 1e-6);
+    } else {
+      EXPECT_GT(result.input_noise(), 0.025);
+      EXPECT_LT(result.input_noise(), 0.035);
+    }
+  }
 }
 
 // A bad frame is answered with its error and leaves the session as it was:
