@@ -1,6 +1,7 @@
 #include "wrinkle/sca2015/input_noise.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace crease {
@@ -12,19 +13,42 @@ constexpr double kNewFrameWeight = 0.1;
 // median of |x| for a unit normal x.
 const double kMedianPerSigma = 0.6745 * std::sqrt(20.0);
 
+// The histogram's bins: kBinsPerOctave a factor of two, from 2^-kOctaves
+// (below: the first bin) to 1 (above: the last). A bin is 9 % wide; the
+// median is interpolated within its bin.
+constexpr int kBinsPerOctave = 8;
+constexpr int kOctaves = 24;
+
+// The bin of v >= 0: its float's exponent and top three mantissa bits, so no
+// log is taken.
+int BinOf(double v) {
+  const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(v));
+  const int exponent = static_cast<int>(bits >> 23) - (127 - kOctaves);
+  const int key =
+      exponent * kBinsPerOctave + static_cast<int>((bits >> 20) & 7);
+  return std::clamp(key, 0, InputNoiseEstimate::kBins - 1);
+}
+
+// The lower edge of bin b.
+double BinStart(int b) {
+  return std::ldexp(1.0 + (b % kBinsPerOctave) / double{kBinsPerOctave},
+                    b / kBinsPerOctave - kOctaves);
+}
+
 }  // namespace
+
+static_assert(InputNoiseEstimate::kBins == kBinsPerOctave * kOctaves);
 
 InputNoiseEstimate::InputNoiseEstimate(size_t num_triangles)
     : stride_(
           std::max<size_t>(1, (num_triangles + kMaxSampled - 1) / kMaxSampled)),
-      history_((num_triangles + stride_ - 1) / stride_) {
-  magnitudes_.reserve(2 * history_.size());
-}
+      history_((num_triangles + stride_ - 1) / stride_) {}
 
 void InputNoiseEstimate::AddFrame(
     absl::Span<const Eigen::Matrix2d> edge_matrices,
     absl::Span<const uint8_t> degenerate) {
-  magnitudes_.clear();
+  counts_.fill(0);
+  int total = 0;
   for (size_t i = 0; i < history_.size(); ++i) {
     const size_t f = i * stride_;
     History& h = history_[i];
@@ -32,26 +56,37 @@ void InputNoiseEstimate::AddFrame(
       h.valid_frames = 0;
       continue;
     }
+    // Squared lengths, not logs (a log per edge was a tenth of a small
+    // mesh's frame): for small changes the third difference of q = l^2
+    // over 2 q is that of log l.
     const Eigen::Matrix2d& m = edge_matrices[f];
-    const std::array<double, 2> log_length = {
-        std::log(m(0, 0)),
-        0.5 * std::log(m(0, 1) * m(0, 1) + m(1, 1) * m(1, 1))};
-    auto& past = h.log_lengths;
+    const std::array<double, 2> q = {m(0, 0) * m(0, 0),
+                                     m(0, 1) * m(0, 1) + m(1, 1) * m(1, 1)};
+    auto& past = h.squared_lengths;
     if (h.valid_frames >= 3) {
       for (int e = 0; e < 2; ++e) {
-        magnitudes_.push_back(std::abs(log_length[e] - 3 * past[0][e] +
-                                       3 * past[1][e] - past[2][e]));
+        ++counts_[BinOf(
+            std::abs(q[e] - 3 * past[0][e] + 3 * past[1][e] - past[2][e]) /
+            (2 * q[e]))];
+        ++total;
       }
     }
     past[2] = past[1];
     past[1] = past[0];
-    past[0] = log_length;
+    past[0] = q;
     ++h.valid_frames;
   }
-  if (magnitudes_.empty()) return;
-  const auto middle = magnitudes_.begin() + magnitudes_.size() / 2;
-  std::nth_element(magnitudes_.begin(), middle, magnitudes_.end());
-  const double frame_sigma = *middle / kMedianPerSigma;
+  if (total == 0) return;
+  // The median from the histogram (a selection over the values themselves was
+  // a fifth of a small mesh's frame): the bin holding the middle value, then
+  // linearly within it.
+  const int middle = total / 2;
+  int below = 0, b = 0;
+  while (below + counts_[b] <= middle) below += counts_[b++];
+  const double within = (middle - below + 0.5) / counts_[b];
+  const double median =
+      b == 0 ? 0.0 : BinStart(b) + within * (BinStart(b + 1) - BinStart(b));
+  const double frame_sigma = median / kMedianPerSigma;
   sigma_ = have_sigma_ ? sigma_ + kNewFrameWeight * (frame_sigma - sigma_)
                        : frame_sigma;
   have_sigma_ = true;
