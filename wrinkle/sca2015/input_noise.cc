@@ -22,7 +22,10 @@ constexpr int kOctaves = 24;
 // The bin of v >= 0: its float's exponent and top three mantissa bits, so no
 // log is taken.
 int BinOf(double v) {
-  const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(v));
+  // 1 and above (and NaN) land in the last bin; clamped first, as a double
+  // past float's range has no float to convert to.
+  const uint32_t bits =
+      std::bit_cast<uint32_t>(static_cast<float>(v < 1.0 ? v : 1.0));
   const int exponent = static_cast<int>(bits >> 23) - (127 - kOctaves);
   const int key =
       exponent * kBinsPerOctave + static_cast<int>((bits >> 20) & 7);
