@@ -19,6 +19,8 @@ void StreamSummary::Add(const v1::FrameResult& result, double latency_ms) {
   }
   wrinkles_total += result.wrinkles_size();
   wrinkles_max = std::max(wrinkles_max, result.wrinkles_size());
+  input_noise_max =
+      std::max(input_noise_max, static_cast<double>(result.input_noise()));
 }
 
 double StreamSummary::WrinklesMean() const {
@@ -66,16 +68,16 @@ std::string SummaryJson(const StreamSummary& s) {
   return absl::StrFormat(
       "{\"session_id\":\"%s\",\"server_version\":\"%s\","
       "\"parameters_hash\":\"%s\",\"frames\":%d,\"frame_errors\":%d,"
-      "\"wrinkles_mean\":%.3f,\"wrinkles_max\":%d,"
+      "\"wrinkles_mean\":%.3f,\"wrinkles_max\":%d,\"input_noise_max\":%.4f,"
       "\"latency_ms\":{\"p50\":%.4f,\"p99\":%.4f,\"max\":%.4f},"
       "\"bytes_sent\":%d,\"bytes_received\":%d,\"wall_seconds\":%.4f,"
       "\"frames_per_second\":%.3f,\"contact_sheet_frames\":[%s],"
       "\"contact_sheet_visible_change\":[%s]}\n",
       s.session_id, s.server_version, s.parameters_hash, s.frames,
-      s.frame_errors, s.WrinklesMean(), s.wrinkles_max, s.LatencyPercentile(50),
-      s.LatencyPercentile(99), s.LatencyPercentile(100), s.bytes_sent,
-      s.bytes_received, s.wall_seconds, s.FramesPerSecond(),
-      absl::StrJoin(s.contact_sheet_frames, ","),
+      s.frame_errors, s.WrinklesMean(), s.wrinkles_max, s.input_noise_max,
+      s.LatencyPercentile(50), s.LatencyPercentile(99),
+      s.LatencyPercentile(100), s.bytes_sent, s.bytes_received, s.wall_seconds,
+      s.FramesPerSecond(), absl::StrJoin(s.contact_sheet_frames, ","),
       absl::StrJoin(s.contact_sheet_visible_change, ",",
                     [](std::string* o, const std::vector<double>& column) {
                       absl::StrAppend(
@@ -89,16 +91,26 @@ std::string SummaryJson(const StreamSummary& s) {
 }
 
 std::string SummaryTable(const StreamSummary& s) {
-  return absl::StrFormat(
-      "session %s (server %s, parameters %s): %d frames (%d errors) in "
-      "%.2f s (%.1f fps)\n"
-      "  wrinkles per frame: mean %.1f, max %d\n"
-      "  round trip: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n"
-      "  sent %.2f MB, received %.2f MB\n",
-      s.session_id, s.server_version, s.parameters_hash, s.frames,
-      s.frame_errors, s.wall_seconds, s.FramesPerSecond(), s.WrinklesMean(),
-      s.wrinkles_max, s.LatencyPercentile(50), s.LatencyPercentile(99),
-      s.LatencyPercentile(100), s.bytes_sent / 1e6, s.bytes_received / 1e6);
+  // Only when there is something to say: a clean stream reads about 0.
+  const std::string noise =
+      s.input_noise_max > 0.01
+          ? absl::StrFormat(
+                "  input noise: up to %.1f %% of an edge a frame (the server "
+                "allows for jitter above 1 %%; fewer small folds)\n",
+                100 * s.input_noise_max)
+          : "";
+  return absl::StrCat(
+      absl::StrFormat(
+          "session %s (server %s, parameters %s): %d frames (%d errors) in "
+          "%.2f s (%.1f fps)\n"
+          "  wrinkles per frame: mean %.1f, max %d\n"
+          "  round trip: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n"
+          "  sent %.2f MB, received %.2f MB\n",
+          s.session_id, s.server_version, s.parameters_hash, s.frames,
+          s.frame_errors, s.wall_seconds, s.FramesPerSecond(), s.WrinklesMean(),
+          s.wrinkles_max, s.LatencyPercentile(50), s.LatencyPercentile(99),
+          s.LatencyPercentile(100), s.bytes_sent / 1e6, s.bytes_received / 1e6),
+      noise);
 }
 
 void PrintProgress(const StreamSummary& s, int total_frames) {

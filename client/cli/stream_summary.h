@@ -18,6 +18,9 @@ struct StreamSummary {
   int frame_errors = 0;
   int64_t wrinkles_total = 0;  // summed over frames
   int wrinkles_max = 0;
+  // The largest FrameResult.input_noise: how much the streamed mesh jitters
+  // (above 0.01 the server allows for it; docs/algorithm.md, "Noisy input").
+  double input_noise_max = 0;
   std::vector<double> latencies_ms;  // send to result, per frame
   int64_t bytes_sent = 0;
   int64_t bytes_received = 0;

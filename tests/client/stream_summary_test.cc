@@ -32,6 +32,25 @@ TEST(StreamSummaryTest, CountsWrinklesAndErrors) {
   EXPECT_THAT(SummaryJson(s), ::testing::HasSubstr("\"wrinkles_mean\":2.000"));
 }
 
+// The largest input noise the server read is kept and reported; the table
+// says so only above the server's 1 % floor.
+TEST(StreamSummaryTest, ReportsTheInputNoise) {
+  StreamSummary s;
+  v1::FrameResult result;
+  result.set_input_noise(0.004f);
+  s.Add(result, 1);
+  EXPECT_THAT(SummaryTable(s), ::testing::Not(::testing::HasSubstr("noise")));
+  result.set_input_noise(0.031f);
+  s.Add(result, 1);
+  result.set_input_noise(0.02f);
+  s.Add(result, 1);
+  EXPECT_FLOAT_EQ(s.input_noise_max, 0.031f);
+  EXPECT_THAT(SummaryJson(s),
+              ::testing::HasSubstr("\"input_noise_max\":0.0310"));
+  EXPECT_THAT(SummaryTable(s),
+              ::testing::HasSubstr("input noise: up to 3.1 % of an edge"));
+}
+
 TEST(StreamSummaryTest, NamesTheServerVersionAndParametersHash) {
   StreamSummary s;
   s.session_id = "s-1";

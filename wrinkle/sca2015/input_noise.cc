@@ -7,8 +7,6 @@
 namespace crease {
 namespace {
 
-// Weight of the newest frame in the mean over frames.
-constexpr double kNewFrameWeight = 0.1;
 // A third difference's deviation under white noise of deviation 1, times the
 // median of |x| for a unit normal x.
 const double kMedianPerSigma = 0.6745 * std::sqrt(20.0);
@@ -89,10 +87,20 @@ void InputNoiseEstimate::AddFrame(
   const double within = (middle - below + 0.5) / counts_[b];
   const double median =
       b == 0 ? 0.0 : BinStart(b) + within * (BinStart(b + 1) - BinStart(b));
-  const double frame_sigma = median / kMedianPerSigma;
-  sigma_ = have_sigma_ ? sigma_ + kNewFrameWeight * (frame_sigma - sigma_)
-                       : frame_sigma;
-  have_sigma_ = true;
+  // Over frames: a cut, a loop's seam or one bad frame moves every triangle
+  // at once, but for only three or four frames. So the median of the last
+  // kWindow frames' values; before there are that many, the least of them
+  // (a low reading, not a transient's), from kFirstValues on.
+  recent_[frames_ % kWindow] = median / kMedianPerSigma;
+  ++frames_;
+  if (frames_ < kFirstValues) return;
+  if (frames_ < kWindow) {
+    sigma_ = *std::min_element(recent_.begin(), recent_.begin() + frames_);
+    return;
+  }
+  std::array<double, kWindow> sorted = recent_;
+  std::nth_element(sorted.begin(), sorted.begin() + kWindow / 2, sorted.end());
+  sigma_ = sorted[kWindow / 2];
 }
 
 }  // namespace crease

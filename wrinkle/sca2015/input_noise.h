@@ -22,8 +22,11 @@ namespace crease {
 // Per frame, s = the median of their magnitudes over the mesh / (0.6745
 // sqrt(20)) (the median of |x| for a normal x is 0.6745 of its deviation; taken
 // from a histogram with bins 9 % wide, interpolated within its bin): a few
-// triangles jerked by a seam in the animation cannot raise it. Over frames, an
-// exponential mean (weight 0.1 on the newest, a half-life of about 7 frames).
+// triangles jerked by a seam in the animation cannot raise it. Over frames,
+// the median of the last kWindow frames' values (the least of the first
+// ones): a cut, a loop's seam or a bad frame moves every triangle at once,
+// but for only three or four frames (an exponential mean read a whole sheet
+// squeezed in one frame as noise).
 // It reads a sample of at most kMaxSampled triangles spread evenly over the
 // mesh (every k-th): plenty for a median, and a bounded cost and memory
 // (under 60 KB) however large the mesh.
@@ -34,6 +37,11 @@ class InputNoiseEstimate {
  public:
   static constexpr size_t kMaxSampled = 1024;
   static constexpr int kBins = 192;  // of the per-frame histogram
+  // Frames whose values the estimate is the median of (a bad frame moves
+  // four, under half); before there are so many, the least of them, from
+  // kFirstValues on.
+  static constexpr int kWindow = 9;
+  static constexpr int kFirstValues = 4;
 
   explicit InputNoiseEstimate(size_t num_triangles);
 
@@ -42,7 +50,7 @@ class InputNoiseEstimate {
   void AddFrame(absl::Span<const Eigen::Matrix2d> edge_matrices,
                 absl::Span<const uint8_t> degenerate);
 
-  // 0 until four frames have been added.
+  // 0 until 3 + kFirstValues frames (seven) have been added.
   // Bytes it holds (for a session's memory estimate).
   size_t MemoryBytes() const { return history_.capacity() * sizeof(History); }
   double sigma() const { return sigma_; }
@@ -58,7 +66,8 @@ class InputNoiseEstimate {
   // Scratch: one frame's |third differences| / 2 q, counted in log-spaced
   // bins (the median of a frame from them, without sorting).
   std::array<int, kBins> counts_{};
-  bool have_sigma_ = false;
+  std::array<double, kWindow> recent_{};  // the last frames' values, a ring
+  int frames_ = 0;                        // frames with a value so far
   double sigma_ = 0;
 };
 
