@@ -55,12 +55,14 @@ echo "gallery: Fox.glb Walk, amplitude_maps (azimuth 60)"
 tail -n 1 "$work/fox_amplitude_maps.log"
 cp "$work/fox_amplitude_maps/contact_sheet.png" "$gallery/fox_walk_amplitude_maps.png"
 # The synthetic garments (docs/algorithm.md, "Synthetic animations"): the sleeve
-# whole, from the side (rows: bending, held, straightening, straight), and the
+# whole, from the side (rows: bending, held, straightening, straight), the same
+# sleeve jittered every frame (docs/algorithm.md, "Noisy input"), and the
 # gathered edge close up on its band, from the front.
-for entry in sleeve:0: gathered_edge:0:--close_up; do
-  IFS=: read -r name azimuth framing <<< "$entry"
+for entry in sleeve:sleeve:0:: sleeve_noisy:sleeve:0::--noise=0.02 \
+    gathered_edge:gathered_edge:0:--close_up:; do
+  IFS=: read -r name shape azimuth framing synth_flags <<< "$entry"
   echo "gallery: synthetic $name (azimuth $azimuth)"
-  "$synth" --shape "$name" --out "$work/synthetic_$name" > /dev/null
+  "$synth" --shape "$shape" $synth_flags --out "$work/synthetic_$name" > /dev/null
   "$render" --obj "$work/synthetic_$name.obj" --pc2 "$work/synthetic_$name.pc2" \
     --out "$work/synthetic_$name" $framing --width 960 --height 720 --start_frame 8 \
     --every 4 --sheet_rows 4 --azimuth "$azimuth" --format jpeg --quality 85 \
