@@ -307,9 +307,12 @@ TEST(BentSleeveTest, NoisySleeveFoldsWhileBentAndLetsGoOnceStraight) {
   }
 }
 
-// Without noise the allowance stays off: the same folds, frame by frame, as
-// with the papers' rules (the bundled sets read far below the floor too,
-// InputNoiseEstimateTest.BundledAnimationsAreBelowTheFloor).
+// Without noise the clean sleeve's estimate stays under the floor, so the
+// allowance never engages: the same folds, frame by frame, as with it turned
+// off (the bundled sets read far below the floor too,
+// InputNoiseEstimateTest.BundledAnimationsAreBelowTheFloor). That the
+// rules with no allowance are the papers' is ReferenceTest's (a zero margin
+// and band keep the old updates) and the early return's.
 TEST(BentSleeveTest, CleanSleeveIsUnchangedByTheNoiseAllowance) {
   SessionParams papers;
   papers.noise_floor = 1e9;

@@ -9,11 +9,11 @@ namespace {
 
 // A third difference's deviation under white noise of deviation 1, times the
 // median of |x| for a unit normal x.
-const double kMedianPerSigma = 0.6745 * std::sqrt(20.0);
+constexpr double kMedianPerSigma = 3.0164;  // 0.6745 * sqrt(20)
 
 // The histogram's bins: kBinsPerOctave a factor of two, from 2^-kOctaves
-// (below: the first bin) to 1 (above: the last). A bin is 9 % wide; the
-// median is interpolated within its bin.
+// (below: the first bin) to 1 (above: the last). A bin is an eighth of an
+// octave (6.7-12.5 % of its start); the median is interpolated within it.
 constexpr int kBinsPerOctave = 8;
 constexpr int kOctaves = 24;
 
@@ -75,7 +75,7 @@ void InputNoiseEstimate::AddFrame(
     past[2] = past[1];
     past[1] = past[0];
     past[0] = q;
-    ++h.valid_frames;
+    h.valid_frames = std::min(h.valid_frames + 1, 3);
   }
   if (total == 0) return;
   // The median from the histogram (a selection over the values themselves was
@@ -91,8 +91,9 @@ void InputNoiseEstimate::AddFrame(
   // at once, but for only three or four frames. So the median of the last
   // kWindow frames' values; before there are that many, the least of them
   // (a low reading, not a transient's), from kFirstValues on.
-  recent_[frames_ % kWindow] = median / kMedianPerSigma;
-  ++frames_;
+  recent_[next_] = median / kMedianPerSigma;
+  next_ = (next_ + 1) % kWindow;
+  frames_ = std::min(frames_ + 1, kWindow);
   if (frames_ < kFirstValues) return;
   if (frames_ < kWindow) {
     sigma_ = *std::min_element(recent_.begin(), recent_.begin() + frames_);

@@ -18,7 +18,9 @@ ReferenceUpdate UpdateReference(Label label, const Eigen::Matrix2d& current,
       return ReferenceUpdate::kRelaxed;
     }
     case Label::kStretch:
-      if (svd.s2 > 1.0 + params.stretch_margin) {  // s1 >= s2
+      // Both tested, as the papers do: s1 >= s2 holds only up to rounding.
+      if (svd.s1 > 1.0 + params.stretch_margin &&
+          svd.s2 > 1.0 + params.stretch_margin) {
         *reference = current;
         updated->s1 = updated->s2 = 1.0;
         updated->v = svd.u;  // F = I = U I U^T

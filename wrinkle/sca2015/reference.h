@@ -34,9 +34,11 @@ enum class ReferenceUpdate { kKept, kRelaxed, kReplaced };
 // given the current edge matrix and the SVD of F = current * reference^-1
 // before the update:
 //   Compress: R <- V S'^-1 U^T M (keeps U and V, so only the magnitudes
-//   change); Stretch:  R <- M when both singular values exceed 1; Rest:     R
-//   unchanged.
-// Writes the SVD of the updated F to *updated (no second decomposition needed).
+//   change);
+//   Stretch: R <- M when both singular values exceed 1 + stretch_margin;
+//   Rest: R unchanged, or, within 1 +- rest_noise_band, R <- R + w (M - R).
+// Writes the SVD of the updated F to *updated (no second decomposition
+// needed, except for the Rest average).
 ReferenceUpdate UpdateReference(Label label, const Eigen::Matrix2d& current,
                                 const Svd2& svd, const ReferenceParams& params,
                                 Eigen::Matrix2d* reference, Svd2* updated);

@@ -33,7 +33,8 @@ Session::Session(MeshTopology topology, const SessionParams& params)
       spatial_edges_(SpatialEdges(topology_.adjacent_face_pairs(),
                                   params.labeling.spatial_step)),
       labeler_(topology_.num_triangles(), spatial_edges_),
-      noise_(topology_.num_triangles()),
+      // With no field nothing reads it: no history to keep.
+      noise_(params.compute_field ? topology_.num_triangles() : 0),
       frame_labeling_(params.labeling),
       frame_reference_(params.reference),
       tracker_(params.wrinkles) {
