@@ -44,6 +44,10 @@ ABSL_FLAG(double, directional_sharpness, 0,
           "amplitude_maps: p of the directional channels (a channel at "
           "angle theta to the compression gets cos^p theta of it), 1..64 "
           "(0: the server's default, 4).");
+ABSL_FLAG(int32_t, direction_fit_rings, -1,
+          "amplitude_maps: rings of neighbours whose edges join a vertex's "
+          "fit of the compression's direction, 0..3 (-1: the server's "
+          "default, 1).");
 ABSL_FLAG(double, channel_selectivity, -1,
           "amplitude_maps: k of the directional channels (each channel's "
           "weight times (r / r_max)^k, r its cos^2 to the compression, so the "
@@ -100,6 +104,10 @@ absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
   }
   if (const double k = absl::GetFlag(FLAGS_channel_selectivity); k >= 0) {
     params->set_channel_selectivity(k);
+  }
+  if (const int32_t rings = absl::GetFlag(FLAGS_direction_fit_rings);
+      rings >= 0) {
+    params->set_direction_fit_rings(static_cast<uint32_t>(rings));
   }
   if (const double s = absl::GetFlag(FLAGS_max_slope); s >= 0) {
     params->set_max_slope(s);

@@ -47,6 +47,13 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   if (p.has_channel_selectivity()) {
     params.channel_selectivity = p.channel_selectivity();
   }
+  if (p.has_direction_fit_rings()) {
+    if (p.direction_fit_rings() > 3) {
+      return Invalid(absl::StrFormat(".direction_fit_rings: %u is outside 0..3",
+                                     p.direction_fit_rings()));
+    }
+    params.direction_fit_rings = static_cast<int>(p.direction_fit_rings());
+  }
   params.clamp_negative = !p.keep_negative();
   switch (p.rest_lengths()) {
     case v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS:
@@ -228,6 +235,8 @@ void FillEffective(const AmplitudeModelParams& params, int channels,
                                    SensitivityFormula::kReconstructed);
   out->set_directional_sharpness(params.directional_sharpness);
   out->set_channel_selectivity(params.channel_selectivity);
+  out->set_direction_fit_rings(
+      static_cast<uint32_t>(params.direction_fit_rings));
   out->set_keep_negative(!params.clamp_negative);
   out->set_displace(displace);
   out->clear_pattern_png();  // not echoed: the client has it

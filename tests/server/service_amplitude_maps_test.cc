@@ -70,6 +70,7 @@ TEST_F(AmplitudeMapsServiceTest, StartedEchoesTheEffectiveParameters) {
   EXPECT_FALSE(a.crest_count_sensitivity());  // directional channels
   EXPECT_EQ(a.directional_sharpness(), 4.0);
   EXPECT_EQ(a.channel_selectivity(), 4.0);
+  EXPECT_EQ(a.direction_fit_rings(), 1u);
   // An SCA 2015 session says so too.
   auto sca = running_->Client()->OpenSession(StartFor(*pants_));
   ASSERT_TRUE(sca.ok()) << sca.status();
@@ -241,6 +242,13 @@ TEST_F(AmplitudeMapsServiceTest, BadRequestsAreRefusedNamingTheField) {
          s->mutable_parameters()
              ->mutable_amplitude_maps()
              ->set_channel_selectivity(65);
+       }},
+      {"start.parameters.amplitude_maps.direction_fit_rings: 4 is outside "
+       "0..3",
+       [](v1::Start* s) {
+         s->mutable_parameters()
+             ->mutable_amplitude_maps()
+             ->set_direction_fit_rings(4);
        }},
       {"start.parameters.amplitude_maps.wavelength",
        [](v1::Start* s) {

@@ -451,6 +451,12 @@ TEST(AmplitudeModelTest, RejectsBadInput) {
   p.scale = 101;
   EXPECT_THAT(create(p, uvs, rest).message(), HasSubstr("scale is 101"));
   p = {};
+  p.direction_fit_rings = 4;
+  EXPECT_THAT(create(p, uvs, rest).message(),
+              HasSubstr("direction_fit_rings is 4, expected 0..3"));
+  p.direction_fit_rings = -1;
+  EXPECT_THAT(create(p, uvs, rest).message(), HasSubstr("direction_fit_rings"));
+  p = {};
   p.min_edge_segments = 0;
   EXPECT_THAT(create(p, uvs, rest).message(), HasSubstr("min_edge_segments"));
   EXPECT_THAT(create({}, {}, rest).message(), HasSubstr("corner_uvs: none"));

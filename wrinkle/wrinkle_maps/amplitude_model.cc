@@ -95,6 +95,10 @@ absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params) {
     return out_of_range("channel_selectivity", params.channel_selectivity,
                         "[0, 64]");
   }
+  if (params.direction_fit_rings < 0 || params.direction_fit_rings > 3) {
+    return out_of_range("direction_fit_rings", params.direction_fit_rings,
+                        "0..3");
+  }
   if (params.min_edge_segments < 1 ||
       params.min_edge_segments > kMaxEdgeSegments) {
     return out_of_range("min_edge_segments", params.min_edge_segments,
@@ -433,6 +437,16 @@ void AmplitudeModel::BuildDirectionalFits(absl::Span<const float> corner_uvs) {
     normal[edge_welded_[2 * e]] += outer;
     normal[edge_welded_[2 * e + 1]] += outer;
   }
+  // Each ring widens the fit by the neighbours' edges: the normal matrix
+  // here, its right-hand side each frame (WidenFits), by the same sums.
+  for (int ring = 0; ring < params_.direction_fit_rings; ++ring) {
+    std::vector<Eigen::Matrix3d> wide = normal;
+    for (int e = 0; e < num_edges(); ++e) {
+      wide[edge_welded_[2 * e]] += normal[edge_welded_[2 * e + 1]];
+      wide[edge_welded_[2 * e + 1]] += normal[edge_welded_[2 * e]];
+    }
+    normal = std::move(wide);
+  }
   welded_fit_inverse_.resize(num_welded);
   for (size_t w = 0; w < num_welded; ++w) {
     // A vertex whose edges run in fewer than three UV directions leaves T
@@ -442,6 +456,7 @@ void AmplitudeModel::BuildDirectionalFits(absl::Span<const float> corner_uvs) {
         (normal[w] + ridge * Eigen::Matrix3d::Identity()).inverse();
   }
   welded_fit_.assign(num_welded, Eigen::Vector3d::Zero());
+  welded_fit_wide_.assign(num_welded, Eigen::Vector3d::Zero());
 }
 
 void AmplitudeModel::ComputeRestLengths(
@@ -578,18 +593,38 @@ absl::Status AmplitudeModel::Update(
   switch (channels_) {
     case 1:
       AccumulateEdges<1>(positions.data());
+      WidenFits();
       AverageToVertices<1>();
       break;
     case 2:
       AccumulateEdges<2>(positions.data());
+      WidenFits();
       AverageToVertices<2>();
       break;
     default:
       AccumulateEdges<3>(positions.data());
+      WidenFits();
       AverageToVertices<3>();
       break;
   }
   return absl::OkStatus();
+}
+
+void AmplitudeModel::WidenFits() {
+  if (channel_structure_.empty()) return;
+  const int32_t* welded = edge_welded_.data();
+  const int num = num_edges();
+  for (int ring = 0; ring < params_.direction_fit_rings; ++ring) {
+    // Same size: copies without allocating.
+    std::copy(welded_fit_.begin(), welded_fit_.end(), welded_fit_wide_.begin());
+    const Eigen::Vector3d* own = welded_fit_.data();
+    Eigen::Vector3d* __restrict wide = welded_fit_wide_.data();
+    for (int e = 0; e < num; ++e) {
+      wide[welded[2 * e]] += own[welded[2 * e + 1]];
+      wide[welded[2 * e + 1]] += own[welded[2 * e]];
+    }
+    welded_fit_.swap(welded_fit_wide_);
+  }
 }
 
 template <int kChannels>

@@ -91,6 +91,16 @@ struct AmplitudeModelParams {
   // at 4 it gets 8 %, and only within a few degrees of the exact midpoint do
   // both show. The leading channel is never reduced.
   double channel_selectivity = 4.0;
+  // Ours, 0..3, of kDirectional: the compression tensor of a vertex is
+  // fitted to the shrinking of its own edges and, for each ring, of its
+  // neighbours' edges too. A coarse vertex has five or six edges, and a fit
+  // to them alone turns from vertex to vertex with the mesh's irregularity:
+  // neighbouring vertices led with channels 60° apart and the Fox's flank
+  // showed a crosshatch of chevrons. With 1 ring the directions agree over
+  // a compressed region and it shows one family of folds; 2 rings blur two
+  // regions' directions where they meet (docs/algorithm.md, "Directional
+  // channels"). 0: the vertex's own edges.
+  int direction_fit_rings = 1;
   // Not in the paper: vertex amplitudes below 0 (stretching outweighs
   // compression around the vertex) become 0 instead of inverting the pattern.
   bool clamp_negative = true;
@@ -200,6 +210,8 @@ class AmplitudeModel {
   void AverageToVertices();
   template <int kChannels>
   void CapSlopes();
+  // kDirectional: adds the neighbours' fit sums, direction_fit_rings times.
+  void WidenFits();
 
   AmplitudeModelParams params_;
   int channels_ = 0;
@@ -229,7 +241,7 @@ class AmplitudeModel {
   // frame's right-hand side Σ form t (AccumulateEdges; solved per vertex in
   // AverageToVertices).
   std::vector<Eigen::Vector3d> channel_structure_;
-  std::vector<Eigen::Vector3d> edge_form_, welded_fit_;
+  std::vector<Eigen::Vector3d> edge_form_, welded_fit_, welded_fit_wide_;
   std::vector<Eigen::Matrix3d> welded_fit_inverse_;
   std::vector<double> welded_uv_weight_, welded_uv_scale_;
 };
