@@ -4,7 +4,10 @@
 
 #include "server/tls_files.h"
 
+#include <stdlib.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "absl/strings/str_format.h"
@@ -20,9 +23,14 @@ using ::testing::HasSubstr;
 class TlsFilesTest : public ::testing::Test {
  protected:
   // Two self-signed pairs, "a" and "b", made once by openssl (skipped
-  // without it).
+  // without it or a temporary directory), in a directory of this process's own:
+  // ctest runs each test as a process of its own, in parallel, and two
+  // processes writing the same files made one read a certificate with the
+  // other's key.
   static void SetUpTestSuite() {
-    dir_ = ::testing::TempDir();
+    std::string pattern = ::testing::TempDir() + "/tls_files_test_XXXXXX";
+    made_ = mkdtemp(pattern.data()) != nullptr;
+    dir_ = pattern;
     for (const char* name : {"a", "b"}) {
       const std::string command = absl::StrFormat(
           "openssl req -x509 -newkey rsa:2048 -nodes -days 1 "
@@ -32,8 +40,14 @@ class TlsFilesTest : public ::testing::Test {
       made_ = made_ && std::system(command.c_str()) == 0;
     }
   }
+  static void TearDownTestSuite() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
   void SetUp() override {
-    if (!made_) GTEST_SKIP() << "no openssl to make certificates";
+    if (!made_)
+      GTEST_SKIP()
+          << "no certificates: openssl or a temporary directory missing";
   }
   static std::string Path(const char* name) { return dir_ + "/" + name; }
 
