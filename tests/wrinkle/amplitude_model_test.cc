@@ -652,5 +652,54 @@ TEST(AmplitudeModelTest, UniaxialCompressionDrivesOneChannel) {
   }
 }
 
+// Each frame's fit stands alone whatever the rings: a model that has seen
+// one squeeze gives the next frame exactly what a fresh model gives it (the
+// widened sums swap buffers once per ring, an odd or even number of times).
+// And on a sheet squeezed alike everywhere the rings change nothing in the
+// interior: every fit there sees the same compression.
+TEST(AmplitudeModelTest, RingsOfNeighboursKeepFramesApart) {
+  const Sheet sheet = MakeSheet();
+  std::vector<float> first, second;
+  testing::SqueezeSheet(sheet.mesh, 0.7, 0.4, 2.0, &first);
+  testing::SqueezeSheet(sheet.mesh, 0.8, 0.0, 2.0, &second);
+  AmplitudeModelParams alone;
+  alone.max_slope = 0.0;
+  alone.direction_fit_rings = 0;
+  AmplitudeModel reference = MakeModel(sheet, alone);
+  ASSERT_TRUE(reference.Update(second).ok());
+  for (int rings = 0; rings <= 3; ++rings) {
+    SCOPED_TRACE(rings);
+    AmplitudeModelParams p = alone;
+    p.direction_fit_rings = rings;
+    AmplitudeModel seen = MakeModel(sheet, p);
+    AmplitudeModel fresh = MakeModel(sheet, p);
+    ASSERT_TRUE(seen.Update(first).ok());
+    ASSERT_TRUE(seen.Update(second).ok());
+    ASSERT_TRUE(fresh.Update(second).ok());
+    double largest = 0;
+    for (size_t i = 0; i < fresh.vertex_amplitudes().size(); ++i) {
+      ASSERT_EQ(seen.vertex_amplitudes()[i], fresh.vertex_amplitudes()[i])
+          << "value " << i;
+      largest = std::max<double>(largest, fresh.vertex_amplitudes()[i]);
+    }
+    EXPECT_GT(largest, 0.005);
+    for (int v = 0; v < sheet.mesh.num_vertices(); ++v) {
+      const float x = sheet.mesh.positions[3 * v];
+      const float z = sheet.mesh.positions[3 * v + 2];
+      // Interior and away from the border by the rings: its fit sees only
+      // interior edges.
+      const float margin = 0.125f * static_cast<float>(rings + 1);
+      if (x < margin || x > 1 - margin || z < margin || z > 1 - margin)
+        continue;
+      const int channels = fresh.channels();
+      for (int c = 0; c < channels; ++c) {
+        EXPECT_NEAR(fresh.vertex_amplitudes()[channels * v + c],
+                    reference.vertex_amplitudes()[channels * v + c], 1e-6)
+            << "vertex " << v << " channel " << c;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace crease

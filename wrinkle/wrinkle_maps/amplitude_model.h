@@ -98,8 +98,8 @@ struct AmplitudeModelParams {
   // neighbouring vertices led with channels 60° apart and the Fox's flank
   // showed a crosshatch of chevrons. With 1 ring the directions agree over
   // a compressed region and it shows one family of folds; 2 rings blur two
-  // regions' directions where they meet (docs/algorithm.md, "Directional
-  // channels"). 0: the vertex's own edges.
+  // regions' directions where they meet (docs/algorithm.md, "Fitted over a
+  // ring of neighbours"). 0: the vertex's own edges.
   int direction_fit_rings = 1;
   // Not in the paper: vertex amplitudes below 0 (stretching outweighs
   // compression around the vertex) become 0 instead of inverting the pattern.
@@ -238,8 +238,10 @@ class AmplitudeModel {
   // kDirectional: per channel S_c / λ_max(S_c) as (xx, xy, yy); per edge
   // (dx², 2 dx dy, dy²) of its unit UV direction (mean over its triangles);
   // per welded vertex the inverse of its fit's normal matrix and this
-  // frame's right-hand side Σ form t (AccumulateEdges; solved per vertex in
-  // AverageToVertices).
+  // frame's right-hand side Σ form t (AccumulateEdges), both summed over
+  // direction_fit_rings rings of neighbours (BuildDirectionalFits, WidenFits,
+  // which swaps welded_fit_ with its scratch welded_fit_wide_ each ring);
+  // solved per vertex in AverageToVertices.
   std::vector<Eigen::Vector3d> channel_structure_;
   std::vector<Eigen::Vector3d> edge_form_, welded_fit_, welded_fit_wide_;
   std::vector<Eigen::Matrix3d> welded_fit_inverse_;
