@@ -20,6 +20,22 @@
 namespace crease {
 namespace {
 
+// The model on the session's topology, made on its first frame, updated
+// with the frame's positions and the session's adaptive references.
+void UpdateOnFrame(const io::Animation& animation, int frame, const Session& s,
+                   const WrinklePattern& pattern,
+                   const AmplitudeModelParams& params,
+                   std::unique_ptr<AmplitudeModel>* model) {
+  if (*model == nullptr) {
+    auto created = AmplitudeModel::Create(
+        s.topology(), animation.mesh.corner_uvs, pattern, {}, params);
+    ASSERT_TRUE(created.ok()) << created.status();
+    *model = std::make_unique<AmplitudeModel>(*std::move(created));
+  }
+  ASSERT_TRUE(
+      (*model)->Update(animation.frames.Sample(frame), s.references()).ok());
+}
+
 // Over the walk with rest lengths from the adaptive references: amplitudes
 // are finite, >= 0, at most k times the longest edge (|m t| <= 1), equal on
 // the copies of a seam vertex, and where the Session labels triangles
@@ -39,14 +55,8 @@ TEST(AmplitudeModelBundledTest, FoxWalkWithAdaptiveReferences) {
   int compressed_count = 0, other_count = 0;
   auto session = testing::RunSessionTo(
       *fox, fox->num_frames() - 1, {}, [&](int frame, const Session& s) {
-        if (model == nullptr) {
-          auto created = AmplitudeModel::Create(
-              s.topology(), fox->mesh.corner_uvs, *pattern, {}, params);
-          ASSERT_TRUE(created.ok()) << created.status();
-          model = std::make_unique<AmplitudeModel>(*std::move(created));
-        }
-        ASSERT_TRUE(
-            model->Update(fox->frames.Sample(frame), s.references()).ok());
+        ASSERT_NO_FATAL_FAILURE(
+            UpdateOnFrame(*fox, frame, s, *pattern, params, &model));
         const double longest =
             *std::max_element(model->edge_rest_lengths().begin(),
                               model->edge_rest_lengths().end());
@@ -122,14 +132,8 @@ ChannelCoherence ChannelCoherenceOver(const char* file, const char* animation,
   std::vector<double> ratios;
   testing::RunSessionTo(
       *fox, fox->num_frames() - 1, {}, [&](int frame, const Session& s) {
-        if (model == nullptr) {
-          auto created = AmplitudeModel::Create(
-              s.topology(), fox->mesh.corner_uvs, *pattern, {}, params);
-          ASSERT_TRUE(created.ok()) << created.status();
-          model = std::make_unique<AmplitudeModel>(*std::move(created));
-        }
-        ASSERT_TRUE(
-            model->Update(fox->frames.Sample(frame), s.references()).ok());
+        ASSERT_NO_FATAL_FAILURE(
+            UpdateOnFrame(*fox, frame, s, *pattern, params, &model));
         const int channels = model->channels();
         ASSERT_EQ(channels, 3);
         const auto amplitudes = model->vertex_amplitudes();
