@@ -540,8 +540,6 @@ absl::Status Run() {
       const std::unique_ptr<GltfExport> gltf_export,
       GltfExportFromFlags(animation, absl::GetFlag(FLAGS_fps)));
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
-  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
-                          ConnectFromFlags());
   // --close_up: a camera per frame that follows where the animation
   // compresses most, at a fixed zoom.
   const std::vector<image::Camera> close_up =
@@ -554,6 +552,10 @@ absl::Status Run() {
           : std::vector<image::Camera>();
   v1::Start start = StartFromFlags(animation, request.image, close_up);
   CREASE_RETURN_IF_ERROR(ApplyModelFlags(&start));
+  // Every flag is checked before the client connects: no server needed to
+  // hear of a bad one.
+  CREASE_ASSIGN_OR_RETURN(std::unique_ptr<CreaseClient> client,
+                          ConnectFromFlags());
   // The buckling model's folds are its mesh: --export asks for it.
   if (gltf_export != nullptr &&
       start.parameters().model() == v1::WRINKLE_MODEL_BUCKLING &&

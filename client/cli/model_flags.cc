@@ -90,7 +90,21 @@ absl::Status NeedsUvs(const v1::Start& start, const char* what) {
       "%s needs UVs in the input (OBJ vt, glTF TEXCOORD_0)", what));
 }
 
+// For the flags whose -1 means "the server's default": another negative
+// value is a mistake, not the default.
+absl::Status CheckDefaultOrValue(const char* flag, double value) {
+  if (value >= 0 || value == -1) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "--%s: %g is negative (-1 means the server's default)", flag, value));
+}
+
 absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
+  CREASE_RETURN_IF_ERROR(CheckDefaultOrValue(
+      "channel_selectivity", absl::GetFlag(FLAGS_channel_selectivity)));
+  CREASE_RETURN_IF_ERROR(CheckDefaultOrValue(
+      "direction_fit_rings", absl::GetFlag(FLAGS_direction_fit_rings)));
+  CREASE_RETURN_IF_ERROR(
+      CheckDefaultOrValue("max_slope", absl::GetFlag(FLAGS_max_slope)));
   if (const double k = absl::GetFlag(FLAGS_amplitude_scale); k != 0) {
     params->set_scale(k);
   }
