@@ -134,6 +134,12 @@ absl::Status ValidatePatternWrinkles(const PatternWrinkles& wrinkles,
                           i / p.channels, i % p.channels));
     }
   }
+  if (!(wrinkles.leading_channel_power >= 0.0f &&
+        wrinkles.leading_channel_power <= 64.0f)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("leading_channel_power: %g, need [0, 64]",
+                        wrinkles.leading_channel_power));
+  }
   return absl::OkStatus();
 }
 

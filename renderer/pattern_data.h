@@ -38,9 +38,20 @@ struct PatternMap {
 // pattern's id cannot name a new one).
 uint64_t NewPatternId();
 
+// Ours: at each point the channels' amplitudes a_c, interpolated from the
+// vertices, are drawn as a_c (a_c / a_max)^power (the positive ones; a_max
+// the largest there), so where a coarse triangle's corners lead with
+// channels 60° apart each part of it draws its own leader and the two fold
+// families meet along a line, where the plain sum crossed them as a
+// crosshatch over the whole triangle (docs/algorithm.md, "Drawing the
+// wrinkle-map model"). At 8 both show only where the two lie within 30 % of
+// each other (a fifth of such a triangle); at 4, within half.
+inline constexpr float kLeadingChannelPower = 8.0f;
+
 // One frame of the model: per vertex of the RenderMesh, `pattern.channels`
 // amplitudes (AmplitudeModel::vertex_amplitudes(), k s in mesh units). The
-// surface is Σ_c amplitude_c h_c(uv) above the smooth surface.
+// surface is Σ_c ã_c h_c(uv) above the smooth surface, ã the amplitudes at
+// the point with the leading channel kept (kLeadingChannelPower).
 struct PatternWrinkles {
   PatternMap pattern;
   absl::Span<const float> amplitudes;
@@ -52,6 +63,9 @@ struct PatternWrinkles {
   // surface watertight where the two sides sample h at different UVs. false
   // only for tests, to show the cracks it prevents.
   bool seam_fade = true;
+  // The power keeping the leading channel per point, [0, 64]; 0 draws the
+  // plain sum Σ_c a_c h_c (for tests, to show the crosshatch it removes).
+  float leading_channel_power = kLeadingChannelPower;
 };
 
 // Per side. The renderer keeps 2 half-float RGBA layers per channel with
@@ -62,7 +76,8 @@ inline constexpr int kMaxPatternMapSize = 1024;
 // InvalidArgument naming the field and the numbers: sizes outside
 // 1..kMaxPatternMapSize, channels outside 1..3, a sample count other than
 // width * height * channels, samples not finite or outside [-1, 1],
-// amplitudes other than channels per vertex or not finite.
+// amplitudes other than channels per vertex or not finite, a leading
+// channel power outside [0, 64].
 absl::Status ValidatePatternWrinkles(const PatternWrinkles& wrinkles,
                                      size_t num_vertices);
 

@@ -1,6 +1,7 @@
 #version 450 core
 // The wrinkle-map model by bump mapping: the smooth normal bent by the
-// surface gradient of H = sum_c a_c h_c(uv) (Mikkelsen's surface gradient
+// surface gradient of H = sum_c a_c h_c(uv), a the amplitudes with the
+// leading channel kept (LeadingChannel) (Mikkelsen's surface gradient
 // from screen derivatives), every pattern quantity the mip-mapped mean over
 // the pixel's footprint (textureGrad), the mean normal shortened by the mean
 // squared slope (Toksvig, as mesh.frag), channels faded out below about two
@@ -20,6 +21,8 @@ uniform vec3 u_wavelength;
 uniform vec2 u_fade_pixels;
 // The pattern's texels per UV unit: its layers hold derivatives per texel.
 uniform vec2 u_texels;
+// q of LeadingChannel (0: the plain sum).
+uniform float u_leading_power;
 layout(binding = 0) uniform sampler2DArray u_pattern;
 // Shade, u_eye and the lights: cloth_lighting.glsl, inserted before.
 
@@ -29,13 +32,29 @@ vec3 SurfaceGradient(float dfdx, float dfdy, vec3 r1, vec3 r2, float det) {
   return (dfdx * r1 + dfdy * r2) / det;
 }
 
+// Per channel the factor (a_c / a_max)^q on the positive amplitudes (1 on
+// the others, and everywhere at q = 0): where a triangle's corners lead
+// with different channels, each part of it keeps its own leader (as
+// pattern.tese).
+vec3 LeadingChannel(vec3 a) {
+  float lead = max(max(a.x, a.y), a.z);
+  if (u_leading_power <= 0.0 || lead <= 0.0) return vec3(1.0);
+  vec3 kept = pow(clamp(a / lead, 0.0, 1.0), vec3(u_leading_power));
+  return mix(vec3(1.0), kept, greaterThan(a, vec3(0.0)));
+}
+
 void main() {
   vec3 n = normalize(te_normal);
   vec3 v = normalize(u_eye - te_position);
   float facing = dot(n, v) < 0.0 ? -1.0 : 1.0;
   vec3 dpdx = dFdx(te_center), dpdy = dFdy(te_center);
   vec2 duvdx = dFdx(te_uv), duvdy = dFdy(te_uv);
-  vec3 dadx = dFdx(te_amplitude), dady = dFdy(te_amplitude);
+  // The factor's own gradient is left out of the amplitudes' gradient: it
+  // is steep where the leader changes, and screen derivatives (per 2x2
+  // quad) drew that as a jagged bright line.
+  vec3 keep = LeadingChannel(te_amplitude);
+  vec3 amplitude = keep * te_amplitude;
+  vec3 dadx = keep * dFdx(te_amplitude), dady = keep * dFdy(te_amplitude);
   vec3 r1 = cross(dpdy, n), r2 = cross(n, dpdx);
   float det = dot(dpdx, r1);
   // UV units a pixel spans, along its longer footprint axis.
@@ -50,7 +69,7 @@ void main() {
     for (int c = 0; c < u_channels; ++c) {
       float fade = smoothstep(u_fade_pixels.x, u_fade_pixels.y,
                               u_wavelength[c] / footprint);
-      float a = te_amplitude[c] * fade;
+      float a = amplitude[c] * fade;
       if (a == 0.0) continue;
       vec4 h = textureGrad(u_pattern, vec3(te_uv, 2 * c), duvdx, duvdy);
       vec4 m = textureGrad(u_pattern, vec3(te_uv, 2 * c + 1), duvdx, duvdy);

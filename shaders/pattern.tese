@@ -1,8 +1,8 @@
 #version 450 core
 // Interpolates the corners over the patch and, in the displaced variant,
 // moves the point along the smooth normal by weight * sum_c a_c h_c(uv), h
-// at the vertex's mip level (docs/algorithm.md, "Drawing the wrinkle-map
-// model").
+// at the vertex's mip level, a with the leading channel kept (as
+// pattern.frag) (docs/algorithm.md, "Drawing the wrinkle-map model").
 layout(triangles, equal_spacing, ccw) in;
 in vec3 tc_position[];
 in vec3 tc_normal[];
@@ -19,6 +19,7 @@ out vec3 te_amplitude;
 uniform mat4 u_view_projection;
 uniform bool u_displace;
 uniform int u_channels;
+uniform float u_leading_power;
 // Unit 1: the pattern through a sampler without anisotropy
 // (gl/pattern_pass.h says why).
 layout(binding = 1) uniform sampler2DArray u_heights;
@@ -46,6 +47,15 @@ void EdgeParameter(vec3 b) {
   t = round(b[second] * level) / level;
   on_edge = true;
 }
+// pattern.frag's LeadingChannel: (a_c / a_max)^q on the positive
+// amplitudes, 1 on the others and at q = 0.
+vec3 LeadingChannel(vec3 a) {
+  float lead = max(max(a.x, a.y), a.z);
+  if (u_leading_power <= 0.0 || lead <= 0.0) return vec3(1.0);
+  vec3 kept = pow(clamp(a / lead, 0.0, 1.0), vec3(u_leading_power));
+  return mix(vec3(1.0), kept, greaterThan(a, vec3(0.0)));
+}
+
 #define INTERPOLATE(a)                                   \
   (on_edge ? a[first] + t * (a[second] - a[first])       \
            : gl_TessCoord.x * a[0] + gl_TessCoord.y * a[1] + \
@@ -67,8 +77,9 @@ void main() {
   precise vec3 displaced = position;
   if (u_displace && weight_lod.x > 0.0) {
     precise float height = 0.0;
+    precise vec3 kept = LeadingChannel(amplitude) * amplitude;
     for (int c = 0; c < u_channels; ++c) {
-      height += amplitude[c] *
+      height += kept[c] *
                 textureLod(u_heights, vec3(uv, 2 * c), weight_lod.y).x;
     }
     displaced += weight_lod.x * height * te_normal;

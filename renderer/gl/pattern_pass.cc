@@ -49,6 +49,7 @@ absl::StatusOr<std::unique_ptr<PatternPass>> PatternPass::Create() {
   pass->wavelength_ = glGetUniformLocation(p, "u_wavelength");
   pass->fade_pixels_ = glGetUniformLocation(p, "u_fade_pixels");
   pass->texels_ = glGetUniformLocation(p, "u_texels");
+  pass->leading_power_ = glGetUniformLocation(p, "u_leading_power");
   glGetIntegerv(GL_MAX_TESS_GEN_LEVEL, &pass->max_level_);
   // Anisotropic filtering sharpens the pattern at grazing angles for free on
   // a GPU, but on Mesa's software rasterisers it made the bump-mapped Fox at
@@ -183,13 +184,14 @@ void PatternPass::UploadCorners(const RenderMesh& mesh,
 
 void PatternPass::SetUniforms(const SceneView& view,
                               const RenderOptions& options, int channels,
-                              bool displace) {
+                              bool displace, float leading_power) {
   glUseProgram(program_.get());
   glUniformMatrix4fv(view_projection_, 1, GL_FALSE,
                      view.view_projection.data());
   lighting_.Set(view, options.base_color);
   glUniform1i(displace_, displace ? 1 : 0);
   glUniform1i(channels_, channels);
+  glUniform1f(leading_power_, leading_power);
   glUniform3fv(wavelength_, 1, current_->wavelengths.data());
   // A wavelength holds one crest and one valley, about two of an SCA
   // wrinkle's widths: the same fade (LevelOfDetailFade) at twice the pixels.
@@ -223,7 +225,8 @@ void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
   }
   UploadCorners(mesh, wrinkles);
   levels_buffer_.UploadStorage(0, tessellation_.levels);
-  SetUniforms(view, options, channels, displace);
+  SetUniforms(view, options, channels, displace,
+              wrinkles.leading_channel_power);
   const int draw_calls = DrawTrianglePatches(
       vao_.get(), static_cast<int>(mesh.triangles.size()),
       PatchesPerDraw(tessellation_.max_level, options.max_patches_per_draw));

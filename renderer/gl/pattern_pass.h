@@ -59,7 +59,7 @@ class PatternPass {
   void BuildTexture(const PatternMap& pattern, PatternTexture* out);
   void UploadCorners(const RenderMesh& mesh, const PatternWrinkles& wrinkles);
   void SetUniforms(const SceneView& view, const RenderOptions& options,
-                   int channels, bool displace);
+                   int channels, bool displace, float leading_power);
 
   Program program_;
   VertexArray vao_;
@@ -81,7 +81,7 @@ class PatternPass {
   std::vector<float> corners_;
   LightingUniforms lighting_;
   GLint view_projection_ = -1, displace_ = -1, channels_ = -1, wavelength_ = -1,
-        fade_pixels_ = -1, texels_ = -1;
+        fade_pixels_ = -1, texels_ = -1, leading_power_ = -1;
   GLint max_level_ = 64;
 };
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -232,6 +233,86 @@ TEST_F(PatternRenderTest, ZeroAmplitudesMatchThePlainMesh) {
       worst = std::max(worst, std::abs(plain->pixels[i] - image->pixels[i]));
     }
     EXPECT_LE(worst, 1) << "displace " << displace;
+  }
+}
+
+// Luminance differences along y over along x, summed over the pixels of
+// columns [x_from, x_to) and rows [y_from, y_to): about 0 for crests along
+// y (a sinusoid across u), over 1 for crests that turn towards x.
+double AlongYOverAlongX(const image::RgbaImage& image, int x_from, int x_to,
+                        int y_from, int y_to, double* along_x = nullptr) {
+  const auto luminance = [&](int x, int y) {
+    const auto p = image.At(x, y);
+    return static_cast<double>(p[0] + p[1] + p[2]);
+  };
+  double x_energy = 0, y_energy = 0;
+  for (int y = y_from; y < y_to; ++y) {
+    for (int x = x_from; x < x_to; ++x) {
+      const double here = luminance(x, y);
+      x_energy += (luminance(x + 1, y) - here) * (luminance(x + 1, y) - here);
+      y_energy += (luminance(x, y + 1) - here) * (luminance(x, y + 1) - here);
+    }
+  }
+  if (along_x != nullptr) *along_x = x_energy;
+  return x_energy > 0 ? y_energy / x_energy : 0;
+}
+
+// Two channels, sinusoids at 0° and 60°: the first's amplitude falls from A
+// on the sheet's left edge to 0 on its right, the second's rises from 0 to
+// A, as across a coarse triangle whose corners lead with different
+// channels. A third of the way across (the band at 25-40 %) the first leads
+// by 1.5-3 to 1: the plain sum draws the second's crests across the
+// first's there (a crosshatch), and keeping the leading channel per point
+// draws the first's alone, as strong as the first channel drawn without
+// the second. Bump-mapped and displaced.
+TEST_F(PatternRenderTest, LeadingChannelKeepsOneFamilyWhereTheLeaderChanges) {
+  FlatSheet sheet(1.0 / 8.0, 256, 0.0f, 256);
+  sheet.pattern = *MakeSinusoidPattern({1.0 / 8.0, 256, 2});
+  const float amplitude = 0.5f / (2 * 3.14159265f * 8);
+  const size_t num_vertices = sheet.mesh.positions.size() / 3;
+  // Drawn: the two channels with the plain sum, kept, and the first alone.
+  struct Drawn {
+    const char* name;
+    float power, second;
+  };
+  for (const bool displace : {false, true}) {
+    SCOPED_TRACE(displace);
+    double ratio[3], along_x[3];
+    int i = 0;
+    for (const Drawn drawn : {Drawn{"summed", 0.0f, 1.0f},
+                              Drawn{"kept", kLeadingChannelPower, 1.0f},
+                              Drawn{"first_alone", 0.0f, 0.0f}}) {
+      sheet.amplitudes.assign(2 * num_vertices, 0.0f);
+      for (size_t v = 0; v < num_vertices; ++v) {
+        const float x = sheet.mesh.positions[3 * v];
+        sheet.amplitudes[2 * v] = amplitude * (1 - x);
+        sheet.amplitudes[2 * v + 1] = drawn.second * amplitude * x;
+      }
+      PatternWrinkles wrinkles = sheet.Wrinkles();
+      wrinkles.displace = displace;
+      wrinkles.leading_channel_power = drawn.power;
+      const auto image =
+          renderer_->RenderPattern(sheet.Mesh(), wrinkles, sheet.options);
+      ASSERT_TRUE(image.ok()) << image.status();
+      Keep(*image, std::string("pattern_leading_channel_") +
+                       (displace ? "displaced_" : "") + drawn.name);
+      const int y = image->height / 2;
+      int x0 = 0, x1 = image->width - 1;
+      while (image->At(x0, y)[3] == 0) ++x0;
+      while (image->At(x1, y)[3] == 0) --x1;
+      const int span = x1 - x0;
+      ratio[i] = AlongYOverAlongX(*image, x0 + span / 4, x0 + 2 * span / 5,
+                                  y - span / 4, y + span / 4, &along_x[i]);
+      ++i;
+    }
+    std::printf(
+        "%s: along y / along x in the band %.3f summed, %.3f kept, %.3f the "
+        "first alone; along x kept / first alone %.2f\n",
+        displace ? "displaced" : "bump-mapped", ratio[0], ratio[1], ratio[2],
+        along_x[1] / along_x[2]);
+    EXPECT_GT(ratio[0], 0.3);
+    EXPECT_LT(ratio[1], 0.05);
+    EXPECT_NEAR(along_x[1], along_x[2], 0.15 * along_x[2]);
   }
 }
 
