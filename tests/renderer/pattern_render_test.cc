@@ -1,7 +1,8 @@
 // FrameRenderer::RenderPattern, the wrinkle-map model (Volino 1999) drawn by
 // bump mapping and by displacement (docs/algorithm.md, "Drawing the
-// wrinkle-map model"): the analytic flat sheet, zero amplitudes, sub-pixel
-// patterns against their supersampled reference, and no cracks in a bundled
+// wrinkle-map model"): the analytic flat sheet, zero amplitudes, the leading
+// channel kept where it changes, sub-pixel patterns against their
+// supersampled reference, and no cracks in a bundled
 // animation displaced (across UV seams or along tessellated edges). Set
 // CREASE_TEST_OUTPUT_DIR to keep the images (the crack test marks the
 // cracks green).
