@@ -539,6 +539,8 @@ absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(
       const std::unique_ptr<GltfExport> gltf_export,
       GltfExportFromFlags(animation, absl::GetFlag(FLAGS_fps)));
+  // Before anything is written: a mistyped flag leaves no empty --out.
+  CREASE_RETURN_IF_ERROR(CheckModelFlags());
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(request.out));
   // --close_up: a camera per frame that follows where the animation
   // compresses most, at a fixed zoom.

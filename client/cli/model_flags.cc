@@ -99,12 +99,6 @@ absl::Status CheckDefaultOrValue(const char* flag, double value) {
 }
 
 absl::Status FillAmplitudeMaps(v1::AmplitudeMapParameters* params) {
-  CREASE_RETURN_IF_ERROR(CheckDefaultOrValue(
-      "channel_selectivity", absl::GetFlag(FLAGS_channel_selectivity)));
-  CREASE_RETURN_IF_ERROR(CheckDefaultOrValue(
-      "direction_fit_rings", absl::GetFlag(FLAGS_direction_fit_rings)));
-  CREASE_RETURN_IF_ERROR(
-      CheckDefaultOrValue("max_slope", absl::GetFlag(FLAGS_max_slope)));
   if (const double k = absl::GetFlag(FLAGS_amplitude_scale); k != 0) {
     params->set_scale(k);
   }
@@ -169,7 +163,16 @@ void FillBuckling(v1::BucklingParameters* params) {
 
 }  // namespace
 
+absl::Status CheckModelFlags() {
+  CREASE_RETURN_IF_ERROR(CheckDefaultOrValue(
+      "channel_selectivity", absl::GetFlag(FLAGS_channel_selectivity)));
+  CREASE_RETURN_IF_ERROR(CheckDefaultOrValue(
+      "direction_fit_rings", absl::GetFlag(FLAGS_direction_fit_rings)));
+  return CheckDefaultOrValue("max_slope", absl::GetFlag(FLAGS_max_slope));
+}
+
 absl::Status ApplyModelFlags(v1::Start* start) {
+  CREASE_RETURN_IF_ERROR(CheckModelFlags());
   const std::string model = absl::GetFlag(FLAGS_model);
   v1::Parameters* parameters = start->mutable_parameters();
   if (model == "amplitude_maps") {
@@ -200,6 +203,7 @@ absl::StatusOr<std::vector<v1::Start>> ComparisonStarts(
     const v1::Start& start) {
   std::vector<v1::Start> starts;
   if (!absl::GetFlag(FLAGS_compare_models)) return starts;
+  CREASE_RETURN_IF_ERROR(CheckModelFlags());
   const v1::WrinkleModel own =
       start.parameters().model() == v1::WRINKLE_MODEL_UNSPECIFIED
           ? v1::WRINKLE_MODEL_SCA2015

@@ -11,10 +11,16 @@
 
 namespace crease::client {
 
-// Sets Parameters.model, .amplitude_maps (reading --pattern) or .buckling,
-// and Outputs.vertex_amplitudes as the flags ask. InvalidArgument for an
-// unknown --model or --rest_lengths, a --pattern that cannot be read, or
-// the wrinkle-map model on a mesh without UVs.
+// InvalidArgument for a wrinkle-map flag whose -1 ("the server's default")
+// is mistyped as another negative value (--channel_selectivity,
+// --direction_fit_rings, --max_slope), whichever --model is asked for: a
+// --compare_models run draws the wrinkle maps too.
+absl::Status CheckModelFlags();
+
+// CheckModelFlags, then sets Parameters.model, .amplitude_maps (reading
+// --pattern) or .buckling, and Outputs.vertex_amplitudes as the flags ask.
+// InvalidArgument for an unknown --model or --rest_lengths, a --pattern that
+// cannot be read, or the wrinkle-map model on a mesh without UVs.
 absl::Status ApplyModelFlags(v1::Start* start);
 
 // With --compare_models: the Starts of sessions drawing the same images with
