@@ -265,28 +265,34 @@ double AlongYOverAlongX(const image::RgbaImage& image, int x_from, int x_to,
 // by 1.5-3 to 1: the plain sum draws the second's crests across the
 // first's there (a crosshatch), and keeping the leading channel per point
 // draws the first's alone, as strong as the first channel drawn without
-// the second. Bump-mapped and displaced.
+// the second. Two thirds of the way across (60-75 %) the second leads, and
+// kept draws the second's alone there (a rule that always kept the first
+// channel would not). Bump-mapped and displaced.
 TEST_F(PatternRenderTest, LeadingChannelKeepsOneFamilyWhereTheLeaderChanges) {
   FlatSheet sheet(1.0 / 8.0, 256, 0.0f, 256);
   sheet.pattern = *MakeSinusoidPattern({1.0 / 8.0, 256, 2});
   const float amplitude = 0.5f / (2 * 3.14159265f * 8);
   const size_t num_vertices = sheet.mesh.positions.size() / 3;
-  // Drawn: the two channels with the plain sum, kept, and the first alone.
+  // Drawn: the two channels summed and kept, and each alone.
   struct Drawn {
     const char* name;
-    float power, second;
+    float power, first, second;
   };
   for (const bool displace : {false, true}) {
     SCOPED_TRACE(displace);
-    double ratio[3], along_x[3];
-    int i = 0;
-    for (const Drawn drawn : {Drawn{"summed", 0.0f, 1.0f},
-                              Drawn{"kept", kLeadingChannelPower, 1.0f},
-                              Drawn{"first_alone", 0.0f, 0.0f}}) {
+    // [0..3]: summed, kept, the first alone, the second alone; in the band
+    // where the first leads (ratio, along_x) and where the second does.
+    double ratio[4], along_x[4];
+    std::vector<image::RgbaImage> images;
+    int i = 0, y = 0, x0 = 0, span = 0;
+    for (const Drawn drawn : {Drawn{"summed", 0.0f, 1.0f, 1.0f},
+                              Drawn{"kept", kLeadingChannelPower, 1.0f, 1.0f},
+                              Drawn{"first_alone", 0.0f, 1.0f, 0.0f},
+                              Drawn{"second_alone", 0.0f, 0.0f, 1.0f}}) {
       sheet.amplitudes.assign(2 * num_vertices, 0.0f);
       for (size_t v = 0; v < num_vertices; ++v) {
         const float x = sheet.mesh.positions[3 * v];
-        sheet.amplitudes[2 * v] = amplitude * (1 - x);
+        sheet.amplitudes[2 * v] = drawn.first * amplitude * (1 - x);
         sheet.amplitudes[2 * v + 1] = drawn.second * amplitude * x;
       }
       PatternWrinkles wrinkles = sheet.Wrinkles();
@@ -297,23 +303,44 @@ TEST_F(PatternRenderTest, LeadingChannelKeepsOneFamilyWhereTheLeaderChanges) {
       ASSERT_TRUE(image.ok()) << image.status();
       Keep(*image, std::string("pattern_leading_channel_") +
                        (displace ? "displaced_" : "") + drawn.name);
-      const int y = image->height / 2;
-      int x0 = 0, x1 = image->width - 1;
+      y = image->height / 2;
+      x0 = 0;
+      int x1 = image->width - 1;
       while (image->At(x0, y)[3] == 0) ++x0;
       while (image->At(x1, y)[3] == 0) --x1;
-      const int span = x1 - x0;
+      span = x1 - x0;
       ratio[i] = AlongYOverAlongX(*image, x0 + span / 4, x0 + 2 * span / 5,
                                   y - span / 4, y + span / 4, &along_x[i]);
+      images.push_back(*image);
       ++i;
     }
+    // Where the second leads: how far summed and kept are from the second
+    // drawn alone (mean absolute difference of R + G + B).
+    const auto from_second_alone = [&](int drawn) {
+      double sum = 0;
+      int n = 0;
+      for (int yy = y - span / 4; yy < y + span / 4; ++yy) {
+        for (int x = x0 + 3 * span / 5; x < x0 + 3 * span / 4; ++x, ++n) {
+          for (int c = 0; c < 3; ++c) {
+            sum +=
+                std::abs(images[drawn].At(x, yy)[c] - images[3].At(x, yy)[c]);
+          }
+        }
+      }
+      return sum / n;
+    };
+    const double summed_off = from_second_alone(0);
+    const double kept_off = from_second_alone(1);
     std::printf(
-        "%s: along y / along x in the band %.3f summed, %.3f kept, %.3f the "
-        "first alone; along x kept / first alone %.2f\n",
+        "%s: along y / along x where the first leads %.3f summed, %.3f kept, "
+        "%.3f the first alone (along x kept / first alone %.2f); where the "
+        "second leads, off the second alone by %.2f summed, %.2f kept\n",
         displace ? "displaced" : "bump-mapped", ratio[0], ratio[1], ratio[2],
-        along_x[1] / along_x[2]);
+        along_x[1] / along_x[2], summed_off, kept_off);
     EXPECT_GT(ratio[0], 0.3);
     EXPECT_LT(ratio[1], 0.05);
     EXPECT_NEAR(along_x[1], along_x[2], 0.15 * along_x[2]);
+    EXPECT_LT(kept_off, 0.25 * summed_off);
   }
 }
 
