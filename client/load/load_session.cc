@@ -136,6 +136,11 @@ void LoadSession::OnReadDone(bool ok) {
         in_flight_.pop_front();
         if (result.index() >= first_counted_) {
           ++stats_.answered;
+          if (!result.image().data().empty()) {
+            ++stats_.images;
+            stats_.image_bytes +=
+                static_cast<int64_t>(result.image().data().size());
+          }
           stats_.latencies_ms.push_back(ms);
           if (ms > absl::ToDoubleMilliseconds(period_)) ++stats_.late;
         }

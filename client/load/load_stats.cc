@@ -29,6 +29,8 @@ void LoadStats::Merge(const LoadStats& other) {
   for (const auto& [code, n] : other.errors) errors[code] += n;
   bytes_sent += other.bytes_sent;
   bytes_received += other.bytes_received;
+  images += other.images;
+  image_bytes += other.image_bytes;
   sessions += other.sessions;
   sessions_started += other.sessions_started;
 }
@@ -148,7 +150,7 @@ std::string StatsJson(const LoadStats& stats, double seconds, double fps) {
       "\"answered_fps_per_session\": %.2f, \"late\": %d, \"dropped\": %d, "
       "\"frame_errors\": %d, \"errors\": {%s}, \"latency_ms\": {\"p50\": %.3f, "
       "\"p90\": %.3f, \"p99\": %.3f, \"max\": %.3f}, \"bytes_sent\": %d, "
-      "\"bytes_received\": %d}",
+      "\"bytes_received\": %d, \"images\": %d, \"image_bytes\": %d}",
       stats.sessions, stats.sessions_started, stats.sent, stats.answered,
       expected,
       stats.sessions_started > 0 && seconds > 0
@@ -157,7 +159,7 @@ std::string StatsJson(const LoadStats& stats, double seconds, double fps) {
       stats.late, stats.dropped, stats.frame_errors,
       absl::StrJoin(errors, ", "), Percentile(l, 0.5), Percentile(l, 0.9),
       Percentile(l, 0.99), Percentile(l, 1.0), stats.bytes_sent,
-      stats.bytes_received);
+      stats.bytes_received, stats.images, stats.image_bytes);
 }
 
 }  // namespace crease::load

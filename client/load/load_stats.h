@@ -23,6 +23,8 @@ struct LoadStats {
   int64_t frame_errors = 0;  // FrameResult.error
   std::map<std::string, int> errors;  // streams or Starts that failed, by code
   int64_t bytes_sent = 0, bytes_received = 0;
+  // Answered frames that carried an encoded image, and those images' bytes.
+  int64_t images = 0, image_bytes = 0;
   int sessions = 0, sessions_started = 0;
 
   void Merge(const LoadStats& other);

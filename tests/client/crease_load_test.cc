@@ -124,16 +124,11 @@ TEST(CreaseLoadTest, ReportsKindsLatencyAndServerStages) {
   EXPECT_GE(image_frames, 6);
   EXPECT_GT(NumberAfter(*json, "p50", image), 0);
   EXPECT_GE(NumberAfter(*json, "max", image), NumberAfter(*json, "p99", image));
-  // Every image answer carries a JPEG (a 96x72 one of this cloth is several
-  // KB). Compared with the paths-only answers only when no image frame was
-  // dropped: the paths grow as wrinkles are born, and a slow machine (ASan)
-  // answers only the image sessions' early frames (21 of 60, 8.3 KB each,
-  // against 10.8 KB for the paths sessions' twenty).
-  EXPECT_GT(NumberAfter(*json, "bytes_received", image) / image_frames, 1000);
-  if (NumberAfter(*json, "dropped", image) == 0) {
-    EXPECT_GT(NumberAfter(*json, "bytes_received", image) / image_frames,
-              NumberAfter(*json, "bytes_received", paths) / paths_frames);
-  }
+  // Every answered image frame carries a JPEG (a 96x72 one of this cloth is
+  // a few KB); the paths-only answers carry none.
+  EXPECT_EQ(NumberAfter(*json, "images", image), image_frames);
+  EXPECT_GT(NumberAfter(*json, "image_bytes", image) / image_frames, 1000);
+  EXPECT_EQ(NumberAfter(*json, "images", paths), 0);
   EXPECT_EQ(json->find("\"errors\": {\"", pooled), std::string::npos) << *json;
   EXPECT_GT(NumberAfter(*json, "render"), 0) << *json;
 }
