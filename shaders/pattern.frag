@@ -35,9 +35,11 @@ vec3 SurfaceGradient(float dfdx, float dfdy, vec3 r1, vec3 r2, float det) {
 // Per channel the factor (a_c / a_max)^q on the positive amplitudes (1 on
 // the others, and everywhere at q = 0): where a triangle's corners lead
 // with different channels, each part of it keeps its own leader (as
-// pattern.tese).
+// pattern.tese). A flat channel (wavelength 0) draws no folds, so it never
+// leads.
 vec3 LeadingChannel(vec3 a) {
-  float lead = max(max(a.x, a.y), a.z);
+  vec3 may_lead = mix(vec3(0.0), a, greaterThan(u_wavelength, vec3(0.0)));
+  float lead = max(max(may_lead.x, may_lead.y), may_lead.z);
   if (u_leading_power <= 0.0 || lead <= 0.0) return vec3(1.0);
   vec3 kept = pow(clamp(a / lead, 0.0, 1.0), vec3(u_leading_power));
   return mix(vec3(1.0), kept, greaterThan(a, vec3(0.0)));

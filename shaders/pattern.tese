@@ -20,6 +20,7 @@ uniform mat4 u_view_projection;
 uniform bool u_displace;
 uniform int u_channels;
 uniform float u_leading_power;
+uniform vec3 u_wavelength;  // per channel, 0 for a flat one (as pattern.frag)
 // Unit 1: the pattern through a sampler without anisotropy
 // (gl/pattern_pass.h says why).
 layout(binding = 1) uniform sampler2DArray u_heights;
@@ -48,9 +49,10 @@ void EdgeParameter(vec3 b) {
   on_edge = true;
 }
 // pattern.frag's LeadingChannel: (a_c / a_max)^q on the positive
-// amplitudes, 1 on the others and at q = 0.
+// amplitudes, 1 on the others and at q = 0; a flat channel never leads.
 vec3 LeadingChannel(vec3 a) {
-  float lead = max(max(a.x, a.y), a.z);
+  vec3 may_lead = mix(vec3(0.0), a, greaterThan(u_wavelength, vec3(0.0)));
+  float lead = max(max(may_lead.x, may_lead.y), may_lead.z);
   if (u_leading_power <= 0.0 || lead <= 0.0) return vec3(1.0);
   vec3 kept = pow(clamp(a / lead, 0.0, 1.0), vec3(u_leading_power));
   return mix(vec3(1.0), kept, greaterThan(a, vec3(0.0)));

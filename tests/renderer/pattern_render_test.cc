@@ -344,6 +344,54 @@ TEST_F(PatternRenderTest, LeadingChannelKeepsOneFamilyWhereTheLeaderChanges) {
   }
 }
 
+// A flat channel (an uploaded pattern's constant one) draws no folds, so it
+// never leads: a sinusoid with amplitude A beside a flat channel with 2A
+// draws as the sinusoid alone, where letting the flat one lead would keep
+// (1/2)^8 of the sinusoid, a plain sheet. Bump-mapped and displaced.
+TEST_F(PatternRenderTest, AFlatChannelNeverLeads) {
+  FlatSheet sheet(1.0 / 8.0, 256, 0.0f, 256);
+  const WrinklePattern sinusoid = *MakeSinusoidPattern({1.0 / 8.0, 256, 1});
+  sheet.pattern = sinusoid;
+  sheet.pattern.channels = 2;
+  sheet.pattern.samples.assign(2 * sinusoid.samples.size(), 0.0f);
+  for (size_t i = 0; i < sinusoid.samples.size(); ++i) {
+    sheet.pattern.samples[2 * i] = sinusoid.samples[i];
+  }
+  const float amplitude = 0.5f / (2 * 3.14159265f * 8);
+  const size_t num_vertices = sheet.mesh.positions.size() / 3;
+  for (const bool displace : {false, true}) {
+    SCOPED_TRACE(displace);
+    std::vector<image::RgbaImage> images;  // with the flat channel, without
+    for (const float flat : {2 * amplitude, 0.0f}) {
+      sheet.amplitudes.assign(2 * num_vertices, 0.0f);
+      for (size_t v = 0; v < num_vertices; ++v) {
+        sheet.amplitudes[2 * v] = amplitude;
+        sheet.amplitudes[2 * v + 1] = flat;
+      }
+      PatternWrinkles wrinkles = sheet.Wrinkles();
+      wrinkles.displace = displace;
+      const auto image =
+          renderer_->RenderPattern(sheet.Mesh(), wrinkles, sheet.options);
+      ASSERT_TRUE(image.ok()) << image.status();
+      images.push_back(*image);
+    }
+    const int y = images[1].height / 2;
+    const std::vector<int> with_flat = Row(images[0], y);
+    const std::vector<int> alone = Row(images[1], y);
+    const auto [low, high] = std::minmax_element(alone.begin(), alone.end());
+    int worst = 0;
+    for (size_t x = 0; x < alone.size(); ++x) {
+      worst = std::max(worst, std::abs(with_flat[x] - alone[x]));
+    }
+    std::printf(
+        "%s: the sinusoid alone spans %d levels along a row; with a "
+        "flat channel beside it, at most %d off\n",
+        displace ? "displaced" : "bump-mapped", *high - *low, worst);
+    EXPECT_GT(*high - *low, 60);
+    EXPECT_LE(worst, 6);
+  }
+}
+
 // A sinusoid of 0.5 pixel wavelength and slope 3 (sampled once a pixel it
 // would be noise) draws like its 4x supersampled reference, and both like
 // the plain sheet: the mip-mapped filter and the fade leave no stipple.
