@@ -172,7 +172,6 @@ absl::Status CheckModelFlags() {
 }
 
 absl::Status ApplyModelFlags(v1::Start* start) {
-  CREASE_RETURN_IF_ERROR(CheckModelFlags());
   const std::string model = absl::GetFlag(FLAGS_model);
   v1::Parameters* parameters = start->mutable_parameters();
   if (model == "amplitude_maps") {
@@ -203,7 +202,6 @@ absl::StatusOr<std::vector<v1::Start>> ComparisonStarts(
     const v1::Start& start) {
   std::vector<v1::Start> starts;
   if (!absl::GetFlag(FLAGS_compare_models)) return starts;
-  CREASE_RETURN_IF_ERROR(CheckModelFlags());
   const v1::WrinkleModel own =
       start.parameters().model() == v1::WRINKLE_MODEL_UNSPECIFIED
           ? v1::WRINKLE_MODEL_SCA2015

@@ -14,10 +14,11 @@ namespace crease::client {
 // InvalidArgument for a wrinkle-map flag whose -1 ("the server's default")
 // is mistyped as another negative value (--channel_selectivity,
 // --direction_fit_rings, --max_slope), whichever --model is asked for: a
-// --compare_models run draws the wrinkle maps too.
+// --compare_models run draws the wrinkle maps too. Run it before anything is
+// written or connected; ApplyModelFlags and ComparisonStarts assume it passed.
 absl::Status CheckModelFlags();
 
-// CheckModelFlags, then sets Parameters.model, .amplitude_maps (reading
+// Sets Parameters.model, .amplitude_maps (reading
 // --pattern) or .buckling, and Outputs.vertex_amplitudes as the flags ask.
 // InvalidArgument for an unknown --model or --rest_lengths, a --pattern that
 // cannot be read, or the wrinkle-map model on a mesh without UVs.
