@@ -132,7 +132,7 @@ class RenderPool {
   int threads() const { return static_cast<int>(lanes_.size()); }
   // Bytes of read-back buffers the GL threads hold (each slot keeps one of
   // the largest frame it carried, until the thread has been idle a while:
-  // kIdleTrimAfter in render_pool.cc).
+  // kIdleTrimAfter in render_lane.cc).
   int64_t held_readback_bytes() const { return held_readback_bytes_.load(); }
   int gpus() const { return static_cast<int>(queues_.size()); }
   int encode_threads() const { return encode_threads_; }
@@ -155,7 +155,7 @@ class RenderPool {
     std::deque<Queued> jobs;
     int busy = 0;  // jobs taken by its GL threads and not yet handed over
   };
-  class Lane;  // render_pool.cc: one GL thread
+  class Lane;  // render_lane.h: one GL thread
   RenderPool() = default;
   // Blocks until `queue` has a job or the pool stops (`wait`), else returns
   // at once; false when there is none.
