@@ -9,6 +9,7 @@
 #include "common/file_util.h"
 #include "gtest/gtest.h"
 #include "tests/server/service_fixture.h"
+#include "tests/testing/temp_path.h"
 
 namespace crease::load {
 namespace {
@@ -99,7 +100,7 @@ TEST(CreaseLoadTest, ReportsKindsLatencyAndServerStages) {
   options.metrics_address = "127.0.0.1:0";
   const server::RunningServer running = server::RunningServer::Start(options);
   ASSERT_NE(running.server, nullptr);
-  const std::string report = ::testing::TempDir() + "/crease_load_report.json";
+  const std::string report = testing::TempPath("crease_load_report.json");
   RunLoad("--server " + running.target + " --sessions 3 --paths_sessions 2 " +
           "--fps 10 --duration 2 --warmup 0.5 --image jpeg --width 96 " +
           "--height 72 --metrics 127.0.0.1:" +

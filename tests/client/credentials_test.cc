@@ -8,12 +8,13 @@
 #include <string>
 
 #include "common/file_util.h"
+#include "tests/testing/temp_path.h"
 
 namespace crease::client {
 namespace {
 
 std::string Write(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  const std::string path = testing::TempPath(name);
   EXPECT_TRUE(files::WriteStringToFile(path, text).ok());
   return path;
 }
@@ -37,11 +38,9 @@ TEST(CredentialsTest, AnEmptyTokenOrAMissingFileIsAnError) {
   EXPECT_THAT(ReadCredentials(empty, "", &options).message(),
               ::testing::HasSubstr("no token"));
   EXPECT_FALSE(
-      ReadCredentials(::testing::TempDir() + "/no_such_file", "", &options)
-          .ok());
+      ReadCredentials(testing::TempPath("no_such_file"), "", &options).ok());
   EXPECT_FALSE(
-      ReadCredentials("", ::testing::TempDir() + "/no_such_pem", &options)
-          .ok());
+      ReadCredentials("", testing::TempPath("no_such_pem"), &options).ok());
 }
 
 }  // namespace

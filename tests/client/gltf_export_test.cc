@@ -20,6 +20,7 @@
 #include "image/image_encoding.h"
 #include "image/rgba_image.h"
 #include "tests/testing/bundled_path.h"
+#include "tests/testing/temp_path.h"
 #include "wrinkle/data/refined_topology.h"
 #include "wrinkle/io/gltf.h"
 #include "wrinkle/io/gltf_model.h"
@@ -67,9 +68,7 @@ io::Animation ReadFrame(const std::string& glb, int k) {
   return back.value_or(io::Animation{});
 }
 
-std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "/" + name;
-}
+using testing::TempPath;
 
 // The coarse mesh with maps: PNG on frame 1, raw on frame 2, none on 0 and 3.
 TEST(GltfExportTest, CoarseFoxWithSmoothNormalsAndTheServersNormalMaps) {

@@ -22,6 +22,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "client/preview/preview_server.h"
+#include "tests/testing/temp_path.h"
 
 namespace crease::client::preview {
 namespace {
@@ -150,7 +151,7 @@ bool WaitFor(Received* received, size_t count) {
 
 TEST(PreviewServerTest, PagesGetTheTopologyTheKeptFramesThenNewOnes) {
   const std::filesystem::path root =
-      std::filesystem::path(::testing::TempDir()) / "preview_root";
+      std::filesystem::path(testing::TempPath("preview_root"));
   std::filesystem::create_directories(root);
   std::ofstream(root / "index.html") << "<!doctype html><p>page</p>";
   mg_init_library(0);
@@ -243,7 +244,7 @@ std::unique_ptr<RawPage> Handshake(int port, const std::string& origin) {
 
 std::unique_ptr<PreviewServer> StartInTemp(const std::string& name, int keep) {
   const std::filesystem::path root =
-      std::filesystem::path(::testing::TempDir()) / name;
+      std::filesystem::path(testing::TempPath(name));
   std::filesystem::create_directories(root);
   std::ofstream(root / "index.html") << "<!doctype html>";
   absl::StatusOr<std::unique_ptr<PreviewServer>> server =
@@ -286,7 +287,7 @@ TEST(PreviewServerTest, APageThatReadsNothingHoldsUpNoOne) {
 
 TEST(PreviewServerTest, RefusesARootWithoutItsPage) {
   absl::StatusOr<std::unique_ptr<PreviewServer>> server =
-      PreviewServer::Start(::testing::TempDir() + "/no_such_root", 0, "{}", 1);
+      PreviewServer::Start(testing::TempPath("no_such_root"), 0, "{}", 1);
   EXPECT_EQ(server.status().code(), absl::StatusCode::kNotFound);
 }
 

@@ -9,6 +9,7 @@
 #include "common/file_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/temp_path.h"
 
 namespace crease::server {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string Write(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  const std::string path = testing::TempPath(name);
   EXPECT_TRUE(files::WriteStringToFile(path, text).ok());
   return path;
 }
@@ -35,7 +36,7 @@ TEST(TokenSetTest, AFileWithNoTokensOrNoFileIsRefusedNamingIt) {
   absl::StatusOr<TokenSet> none = TokenSet::FromFile(empty);
   EXPECT_TRUE(absl::IsInvalidArgument(none.status())) << none.status();
   EXPECT_THAT(none.status().message(), HasSubstr(empty));
-  const std::string missing = ::testing::TempDir() + "/auth_test_missing.txt";
+  const std::string missing = testing::TempPath("auth_test_missing.txt");
   absl::StatusOr<TokenSet> absent = TokenSet::FromFile(missing);
   EXPECT_FALSE(absent.ok());
   EXPECT_THAT(absent.status().message(), HasSubstr("auth_test_missing.txt"));

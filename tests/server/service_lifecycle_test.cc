@@ -18,6 +18,7 @@
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
+#include "tests/testing/temp_path.h"
 #include "wrinkle/sca2015/session.h"
 
 namespace crease::server {
@@ -236,7 +237,7 @@ TEST(ServiceLifecycleTest, GracefulShutdownFinishesFramesInFlight) {
 // One token's sessions are capped wherever they come from; another token's
 // are not held by them.
 TEST(ServiceLifecycleTest, SessionsPerTokenAreCapped) {
-  const std::string tokens = ::testing::TempDir() + "/crease_tokens_quota.txt";
+  const std::string tokens = testing::TempPath("tokens_quota.txt");
   ASSERT_TRUE(files::WriteStringToFile(tokens, "alpha\nbeta\n").ok());
   ServerOptions options = LoopbackOptions();
   options.tokens_file = tokens;
@@ -267,7 +268,7 @@ TEST(ServiceLifecycleTest, SessionsPerTokenAreCapped) {
 }
 
 TEST(ServiceLifecycleTest, TokensAreRequiredWhenConfigured) {
-  const std::string tokens = ::testing::TempDir() + "/crease_tokens.txt";
+  const std::string tokens = testing::TempPath("tokens.txt");
   ASSERT_TRUE(files::WriteStringToFile(
                   tokens, "# service tokens\nsecret-1\n\nsecret-2\n")
                   .ok());
@@ -295,24 +296,24 @@ TEST(ServiceLifecycleTest, TokensAreRequiredWhenConfigured) {
   EXPECT_FALSE(second.ok());
 
   ServerOptions missing = LoopbackOptions();
-  missing.tokens_file = ::testing::TempDir() + "/no_such_tokens.txt";
+  missing.tokens_file = testing::TempPath("no_such_tokens.txt");
   EXPECT_FALSE(CreaseServer::Start(missing).ok());
 }
 
 TEST(ServiceLifecycleTest, TlsWithASelfSignedCertificate) {
-  const std::string dir = ::testing::TempDir();
+  const std::string key = testing::TempPath("key.pem");
+  const std::string cert = testing::TempPath("cert.pem");
   const std::string command =
       "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
       "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
-      dir + "/crease_key.pem -out " + dir + "/crease_cert.pem 2>/dev/null";
+      key + " -out " + cert + " 2>/dev/null";
   if (std::system(command.c_str()) != 0) GTEST_SKIP() << "no openssl";
   ServerOptions options = LoopbackOptions();
-  options.tls_cert_file = dir + "/crease_cert.pem";
-  options.tls_key_file = dir + "/crease_key.pem";
+  options.tls_cert_file = cert;
+  options.tls_key_file = key;
   RunningServer running = RunningServer::Start(options);
   client::ClientOptions tls;
-  tls.tls_root_certificates =
-      *files::ReadFileToString(dir + "/crease_cert.pem");
+  tls.tls_root_certificates = *files::ReadFileToString(cert);
   auto info = running.Client(tls)->GetServerInfo(absl::Seconds(5));
   EXPECT_TRUE(info.ok()) << info.status();
   // Plaintext against a TLS server fails.
@@ -372,7 +373,7 @@ TEST(ServiceLifecycleTest, SessionLogSaysWhatStartedAndHowItEnded) {
 // CreaseClient::IsServing reading the response bytes): SERVING with no token
 // even where tokens are required; after shutdown, an error.
 TEST(ServiceLifecycleTest, ClientHealthCheckNeedsNoToken) {
-  const std::string tokens = ::testing::TempDir() + "/crease_health_tokens.txt";
+  const std::string tokens = testing::TempPath("health_tokens.txt");
   ASSERT_TRUE(files::WriteStringToFile(tokens, "secret\n").ok());
   ServerOptions options = LoopbackOptions();
   options.tokens_file = tokens;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
@@ -24,6 +25,7 @@
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/temp_path.h"
 #include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease::server {
@@ -525,17 +527,17 @@ TEST(ServiceReliabilityTest, DrainingShowsNotServing) {
 // A certificate with another certificate's key used to give only "cannot
 // listen"; the files are now checked first and the error says which.
 TEST(ServiceReliabilityTest, AMismatchedTlsKeyIsNamed) {
-  const std::string dir = ::testing::TempDir();
   for (const char* name : {"a", "b"}) {
     const std::string command = absl::StrFormat(
         "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
-        "-keyout %s/crease_%s_key.pem -out %s/crease_%s_cert.pem 2>/dev/null",
-        dir, name, dir, name);
+        "-keyout %s -out %s 2>/dev/null",
+        testing::TempPath(absl::StrCat(name, "_key.pem")),
+        testing::TempPath(absl::StrCat(name, "_cert.pem")));
     if (std::system(command.c_str()) != 0) GTEST_SKIP() << "no openssl";
   }
   ServerOptions options = LoopbackOptions();
-  options.tls_cert_file = dir + "/crease_a_cert.pem";
-  options.tls_key_file = dir + "/crease_b_key.pem";
+  options.tls_cert_file = testing::TempPath("a_cert.pem");
+  options.tls_key_file = testing::TempPath("b_key.pem");
   absl::StatusOr<std::unique_ptr<CreaseServer>> server =
       CreaseServer::Start(options);
   ASSERT_FALSE(server.ok());
@@ -552,7 +554,7 @@ TEST(ServiceReliabilityTest, AMismatchedTlsKeyIsNamed) {
 // Every failed token check used to write a log line: a flood of bad calls
 // became a flood of lines. Now at most one a second, counting the rest.
 TEST(ServiceReliabilityTest, RefusedTokensAreLoggedOnceASecond) {
-  const std::string tokens = ::testing::TempDir() + "/crease_flood_tokens.txt";
+  const std::string tokens = testing::TempPath("flood_tokens.txt");
   ASSERT_TRUE(files::WriteStringToFile(tokens, "secret\n").ok());
   absl::Mutex mu;
   std::vector<std::string> lines;

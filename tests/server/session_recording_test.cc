@@ -17,6 +17,7 @@
 #include "server/recording/session_replay.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/temp_path.h"
 
 namespace crease::server {
 namespace {
@@ -24,9 +25,9 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string FreshFolder(const std::string& name) {
-  const std::string dir =
-      std::string(::testing::TempDir()) + "/" + name + "_" +
-      ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string dir = testing::TempPath(
+      name + "_" +
+      ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

@@ -1,11 +1,19 @@
 // The shared helpers themselves: where they stop, and what they report.
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <string>
 
 #include "gtest/gtest-spi.h"
 #include "gtest/gtest.h"
 #include "tests/testing/bundled_data.h"
 #include "tests/testing/session_runner.h"
+#include "tests/testing/temp_path.h"
 #include "wrinkle/io/animation.h"
 #include "wrinkle/sca2015/session.h"
 
@@ -45,6 +53,47 @@ TEST(RunSessionToTest, FailsPastTheLastFrameAndOnAnEmptyAnimation) {
   EXPECT_NONFATAL_FAILURE(session = testing::RunSessionTo(io::Animation{}, -1),
                           "triangles: none given");
   EXPECT_EQ(session, nullptr);
+}
+
+// Two processes (ctest's parallel cases) asking for one name get two paths,
+// both under TempDir(); one process asking twice gets the same path back. The
+// child's folder is gone once it has exited; the parent's is still there.
+TEST(TempPathTest, OneNameGivesEachProcessItsOwnPath) {
+  const std::string here = testing::TempPath("same_name.glb");
+  EXPECT_EQ(testing::TempPath("same_name.glb"), here);
+  EXPECT_EQ(here.rfind(::testing::TempDir(), 0), 0u) << here;
+  EXPECT_TRUE(here.ends_with("same_name.glb")) << here;
+  int pipe_ends[2];
+  ASSERT_EQ(pipe(pipe_ends), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const std::string there = testing::TempPath("same_name.glb");
+    std::FILE* file = std::fopen(there.c_str(), "w");
+    const ssize_t written = write(pipe_ends[1], there.data(), there.size());
+    const bool ok = file != nullptr && std::fclose(file) == 0 &&
+                    written == static_cast<ssize_t>(there.size());
+    std::exit(ok ? 0 : 1);  // exit, not _exit: the folder's removal runs
+  }
+  close(pipe_ends[1]);
+  std::string there;
+  char chunk[256];
+  ssize_t got;
+  while ((got = read(pipe_ends[0], chunk, sizeof(chunk))) > 0) {
+    there.append(chunk, got);
+  }
+  close(pipe_ends[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_TRUE(there.ends_with("same_name.glb")) << there;
+  EXPECT_NE(there, here);
+  EXPECT_FALSE(
+      std::filesystem::exists(std::filesystem::path(there).parent_path()))
+      << there;
+  EXPECT_TRUE(
+      std::filesystem::is_directory(std::filesystem::path(here).parent_path()))
+      << here;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/temp_path.h"
 #include "tests/wrinkle/io/gltf_builder.h"
 
 namespace crease::io {
@@ -325,7 +326,7 @@ TEST(GltfErrorTest, MissingAndMalformedAccessors) {
 
 TEST(GltfErrorTest, ExternalBufferNotFound) {
   const std::filesystem::path dir =
-      std::filesystem::path(::testing::TempDir()) / "gltf_external";
+      std::filesystem::path(testing::TempPath("gltf_external"));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "external.gltf").string();
   ASSERT_TRUE(

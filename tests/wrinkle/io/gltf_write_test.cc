@@ -20,6 +20,7 @@
 #include "image/image_encoding.h"
 #include "image/rgba_image.h"
 #include "tests/testing/bundled_path.h"
+#include "tests/testing/temp_path.h"
 #include "wrinkle/io/gltf.h"
 #include "wrinkle/io/gltf_model.h"
 
@@ -203,8 +204,8 @@ TEST_P(GltfWriteBundledTest, GltfpackLoadsIt) {
     GTEST_SKIP() << "gltfpack is not installed (deploy/install-deps.sh)";
   }
   const GltfMeshAnimation animation = BundledExport(GetParam());
-  const std::string in = ::testing::TempDir() + "/gltfpack_in.glb";
-  const std::string out = ::testing::TempDir() + "/gltfpack_out.glb";
+  const std::string in = testing::TempPath("gltfpack_in.glb");
+  const std::string out = testing::TempPath("gltfpack_out.glb");
   ASSERT_TRUE(WriteGlb(in, animation).ok());
   const std::string command =
       absl::StrFormat("gltfpack -i '%s' -o '%s' 2>&1", in, out);
@@ -390,7 +391,7 @@ TEST(GltfWriteErrorTest, NamesTheProblem) {
 }
 
 TEST(GltfWriteErrorTest, UnwritablePath) {
-  const std::string dir = ::testing::TempDir() + "/gltf_write_test_file";
+  const std::string dir = testing::TempPath("gltf_write_test_file");
   ASSERT_TRUE(files::WriteStringToFile(dir, "a file, not a directory").ok());
   const absl::Status status = WriteGlb(dir + "/out.glb", OneTriangle());
   EXPECT_FALSE(status.ok());

@@ -6,6 +6,7 @@
 #include "common/file_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/temp_path.h"
 
 namespace crease::io {
 namespace {
@@ -18,7 +19,7 @@ TEST(PlyTest, WritesBinaryFacesWithColorsAndScalars) {
   const Rgb colors[] = {{10, 20, 30}};
   const float compression[] = {1.5f};
   const FaceScalar scalars[] = {{"compression", compression}};
-  const std::string path = ::testing::TempDir() + "/one.ply";
+  const std::string path = testing::TempPath("one.ply");
   ASSERT_TRUE(
       WritePlyWithFaceColors(path, positions, triangles, colors, scalars).ok());
   const auto bytes = files::ReadFileToString(path);
@@ -45,7 +46,7 @@ TEST(PlyTest, RejectsMismatchedArrays) {
   const Triangle triangles[] = {{0, 1, 2}};
   const Triangle bad_triangles[] = {{0, 1, 3}};
   const Rgb colors[] = {{10, 20, 30}};
-  const std::string path = ::testing::TempDir() + "/bad.ply";
+  const std::string path = testing::TempPath("bad.ply");
   EXPECT_EQ(WritePlyWithFaceColors(path, positions, triangles, {}).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(
