@@ -7,6 +7,7 @@
 // CREASE_TEST_OUTPUT_DIR to keep the images (the crack test marks the
 // cracks green).
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -390,6 +391,142 @@ TEST_F(PatternRenderTest, AFlatChannelNeverLeads) {
     EXPECT_GT(*high - *low, 60);
     EXPECT_LE(worst, 6);
   }
+}
+
+// The height pattern.tese samples for a channel whose samples vary along u
+// only (`row`, one texel row): textureLod over the mip chain
+// glGenerateTextureMipmap makes (each level the mean of two texels of the
+// one below), bilinear in a level with the repeat wrap, the two levels
+// around `lod` blended.
+float FilteredHeight(const std::vector<float>& row, float u, float lod) {
+  std::vector<std::vector<float>> levels = {row};
+  while (levels.back().size() > 1) {
+    const std::vector<float>& below = levels.back();
+    std::vector<float> level(below.size() / 2);
+    for (size_t j = 0; j < level.size(); ++j) {
+      level[j] = 0.5f * (below[2 * j] + below[2 * j + 1]);
+    }
+    levels.push_back(std::move(level));
+  }
+  const auto bilinear = [&](int l) {
+    const std::vector<float>& level =
+        levels[std::min<size_t>(static_cast<size_t>(l), levels.size() - 1)];
+    const int width = static_cast<int>(level.size());
+    const float t = u * width - 0.5f;
+    const int j = static_cast<int>(std::floor(t));
+    const float f = t - j;
+    return (1 - f) * level[((j % width) + width) % width] +
+           f * level[(((j + 1) % width) + width) % width];
+  };
+  const int l = static_cast<int>(std::floor(lod));
+  return bilinear(l) + (lod - l) * (bilinear(l + 1) - bilinear(l));
+}
+
+// The displaced variant's geometry, not its shading: the flat sheet seen
+// from 10° above its plane, nearly orthographically, across the crests (they
+// run along z, towards the camera), so the sheet's far edge is its top
+// outline. Each far-edge vertex x_k = k / 16 moves up by a h(x_k), h the
+// sinusoid of 2 cycles (the grid's vertices sample it, no tessellation): the
+// outline's rise over the plain sheet's at that vertex's column is the
+// projection of a h(x_k) up the smooth normal (+y), within a pixel, h as
+// filtered at the vertex's mip level (FillPatternTessellation's lod: at 8
+// vertices a wavelength a crest's h is about 0.75, FilteredHeight), and the
+// bump-mapped variant's outline does not move. With a flat channel of twice
+// the amplitude beside the sinusoid, the heights are the sinusoid's alone (a
+// flat channel never leads, in pattern.tese as in pattern.frag).
+TEST_F(PatternRenderTest, DisplacedOutlineRisesByTheAmplitudeTimesTheHeight) {
+  constexpr int kSize = 512;
+  constexpr float kAmplitude = 0.05f;
+  constexpr double kWavelength = 0.5;
+  FlatSheet sheet(kWavelength, 256, 0.0f, kSize);
+  const WrinklePattern sinusoid = *MakeSinusoidPattern({kWavelength, 256, 1});
+  sheet.pattern = sinusoid;
+  sheet.pattern.channels = 2;  // the sinusoid and a flat channel
+  sheet.pattern.samples.assign(2 * sinusoid.samples.size(), 0.0f);
+  for (size_t i = 0; i < sinusoid.samples.size(); ++i) {
+    sheet.pattern.samples[2 * i] = sinusoid.samples[i];
+  }
+  const float elevation = 10.0f * 3.14159265f / 180.0f;
+  const float distance = 40.0f;
+  sheet.options.camera = image::Camera{
+      {0.5f, distance * std::sin(elevation), distance * std::cos(elevation)},
+      {0.5f, 0.0f, 0.0f},
+      {0, 1, 0},
+      1.8f};
+  const size_t num_vertices = sheet.mesh.positions.size() / 3;
+  // The topmost covered row of each column (kSize where none is).
+  const auto outline = [&](float sinusoid_amplitude, float flat_amplitude,
+                           bool displace, const std::string& name) {
+    sheet.amplitudes.assign(2 * num_vertices, 0.0f);
+    for (size_t v = 0; v < num_vertices; ++v) {
+      sheet.amplitudes[2 * v] = sinusoid_amplitude;
+      sheet.amplitudes[2 * v + 1] = flat_amplitude;
+    }
+    PatternWrinkles wrinkles = sheet.Wrinkles();
+    wrinkles.displace = displace;
+    const auto image =
+        renderer_->RenderPattern(sheet.Mesh(), wrinkles, sheet.options);
+    EXPECT_TRUE(image.ok()) << image.status();
+    std::vector<int> top(kSize, kSize);
+    if (!image.ok()) return top;
+    Keep(*image, "pattern_outline_" + name);
+    for (int x = 0; x < kSize; ++x) {
+      for (int y = 0; y < kSize; ++y) {
+        if (image->At(x, y)[3] != 0) {
+          top[x] = y;
+          break;
+        }
+      }
+    }
+    return top;
+  };
+  const std::vector<int> plain = outline(0.0f, 0.0f, true, "plain");
+  const std::vector<int> displaced =
+      outline(kAmplitude, 0.0f, true, "displaced");
+  const std::vector<int> beside_flat =
+      outline(kAmplitude, 2 * kAmplitude, true, "displaced_beside_flat");
+  const std::vector<int> bumped = outline(kAmplitude, 0.0f, false, "bumped");
+  // Each vertex's mip level, as RenderPattern finds it.
+  std::vector<int32_t> welded(num_vertices);
+  for (size_t v = 0; v < num_vertices; ++v) welded[v] = static_cast<int32_t>(v);
+  RenderMesh mesh = sheet.Mesh();
+  mesh.welded = welded;
+  std::vector<float> layers;
+  BuildPatternLayers(MapOf(sheet.pattern), &layers);
+  PatternTessellation tessellation;
+  FillPatternTessellation(mesh, sheet.Wrinkles(),
+                          PatternWavelengths(MapOf(sheet.pattern), layers),
+                          PatternTarget{}, &tessellation);
+  std::vector<float> row(sinusoid.samples.begin(),
+                         sinusoid.samples.begin() + sinusoid.width);
+  // Where the far edge's vertices project, and how far up a h(x) moves them.
+  const Eigen::Matrix4f view_projection =
+      image::ViewProjection(*sheet.options.camera, sheet.mesh.positions, 1.0f);
+  const auto project = [&](float x, float y) {
+    const Eigen::Vector4f clip = view_projection * Eigen::Vector4f(x, y, 0, 1);
+    return Eigen::Vector2f((clip.x() / clip.w() + 1) * 0.5f * kSize,
+                           (1 - clip.y() / clip.w()) * 0.5f * kSize);
+  };
+  double largest_rise = 0;
+  for (int k = 1; k < 16; ++k) {
+    const float x = k / 16.0f;  // vertex k of the far edge (z = 0)
+    ASSERT_EQ(sheet.mesh.positions[3 * k], x);
+    ASSERT_EQ(sheet.mesh.positions[3 * k + 2], 0.0f);
+    const float h = FilteredHeight(row, x, tessellation.lod[k]);
+    const Eigen::Vector2f at = project(x, 0.0f);
+    const float rise = at.y() - project(x, kAmplitude * h).y();
+    const int column = static_cast<int>(at.x());
+    SCOPED_TRACE(::testing::Message()
+                 << "vertex " << k << ", column " << column << ", h " << h);
+    ASSERT_LT(plain[column], kSize);
+    EXPECT_NEAR(plain[column], at.y(), 1.0);  // the projection is read right
+    EXPECT_NEAR(plain[column] - displaced[column], rise, 1.0);
+    EXPECT_NEAR(plain[column] - beside_flat[column], rise, 1.0);
+    EXPECT_NEAR(plain[column], bumped[column], 1.0);
+    largest_rise = std::max(largest_rise, static_cast<double>(rise));
+  }
+  // Heights worth measuring: a h = 0.05 rises about 20 pixels.
+  EXPECT_GT(largest_rise, 15.0);
 }
 
 // A sinusoid of 0.5 pixel wavelength and slope 3 (sampled once a pixel it
