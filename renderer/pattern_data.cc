@@ -194,6 +194,18 @@ std::array<float, 3> PatternWavelengths(const PatternMap& p,
   return wavelengths;
 }
 
+float DisplacementLod(float step, float shortest_wavelength) {
+  float box = 1.0f;  // of a step
+  if (std::isfinite(shortest_wavelength) && shortest_wavelength > 0 &&
+      step > 0) {
+    const float steps_a_wavelength = shortest_wavelength / step;
+    box = 0.25f +
+          0.75f * std::clamp((4.0f - steps_a_wavelength) / 2.0f, 0.0f, 1.0f);
+  }
+  const float texels = step * box;
+  return texels > 1.0f ? std::log2(texels) : 0.0f;
+}
+
 void ClearPatternTessellation(size_t num_vertices, size_t num_triangles,
                               PatternTessellation* out) {
   out->weight.assign(num_vertices, 1.0f);
@@ -275,7 +287,7 @@ void FillPatternTessellation(const RenderMesh& mesh,
     const int32_t w = mesh.welded[v];
     out->weight[v] = out->welded_seam[w] ? 0.0f : 1.0f;
     out->seam_vertices += out->welded_seam[w];
-    out->lod[v] = step[w] > 1.0f ? std::log2(step[w]) : 0.0f;
+    out->lod[v] = DisplacementLod(step[w], shortest * texels);
   }
   for (std::array<float, 4>& l : out->levels) {
     l[3] = std::max({l[0], l[1], l[2]});

@@ -101,7 +101,7 @@ std::array<float, 3> PatternWavelengths(const PatternMap& pattern,
 // levels of edges (0 1), (1 2), (2 0), then the inner level).
 struct PatternTessellation {
   std::vector<float> weight;  // per vertex: 0 on UV seams, else 1
-  std::vector<float> lod;     // per vertex: log2 of the texels per step
+  std::vector<float> lod;     // per vertex: DisplacementLod of its step
   std::vector<std::array<float, 4>> levels;
   int max_level = 1;
   int tessellated_triangles = 0;
@@ -129,14 +129,23 @@ struct PatternTarget {
 // 4 steps per shortest wavelength, capped so no generated edge is shorter
 // than min_edge_pixels on screen; all others 1. A welded vertex on a UV seam
 // (an edge whose triangles give its ends different UVs) gets weight 0 when
-// seam_fade is on; each vertex samples h at the mip level of its coarsest
-// incident step, so steps too long for a wavelength blur it out instead of
-// spiking.
+// seam_fade is on; each vertex samples h at DisplacementLod of its coarsest
+// incident step.
 void FillPatternTessellation(const RenderMesh& mesh,
                              const PatternWrinkles& wrinkles,
                              const std::array<float, 3>& wavelengths,
                              const PatternTarget& target,
                              PatternTessellation* out);
+
+// The mip level a displaced vertex samples h at, from its coarsest incident
+// step and the shortest wavelength (both in texels; the wavelength 0 or not
+// finite when there is none). Where the steps resolve the wavelength (4 or
+// more a wavelength, the tessellation's aim) a box of a quarter step, which
+// keeps its height (a whole step's box, then bilinear between texels a step
+// apart, kept 0.64 of a crest at 4 steps); widening to a whole step at 2
+// steps a wavelength and beyond, where the vertices cannot draw it and it
+// must blur out instead of aliasing.
+float DisplacementLod(float step, float shortest_wavelength);
 
 // Level 1 everywhere, weights 1, lod 0.
 void ClearPatternTessellation(size_t num_vertices, size_t num_triangles,

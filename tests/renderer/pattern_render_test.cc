@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -422,6 +423,22 @@ float FilteredHeight(const std::vector<float>& row, float u, float lod) {
   return bilinear(l) + (lod - l) * (bilinear(l + 1) - bilinear(l));
 }
 
+// A box of a quarter step where the steps resolve the shortest wavelength,
+// a whole step where they cannot (2 or fewer a wavelength), between in
+// between; a whole step without a wavelength, and level 0 under a texel.
+TEST(DisplacementLodTest, AQuarterStepWhereResolvedAWholeStepWhereNot) {
+  EXPECT_FLOAT_EQ(DisplacementLod(32, 128), 3.0f);  // 4 steps: 8 texels
+  EXPECT_FLOAT_EQ(DisplacementLod(16, 128), 2.0f);  // 8 steps: 4 texels
+  EXPECT_FLOAT_EQ(DisplacementLod(64, 128), 6.0f);  // 2 steps: 64 texels
+  EXPECT_FLOAT_EQ(DisplacementLod(256, 128), 8.0f);
+  EXPECT_FLOAT_EQ(DisplacementLod(32, 96), std::log2(32 * 0.625f));  // 3
+  EXPECT_FLOAT_EQ(DisplacementLod(32, 0), 5.0f);
+  EXPECT_FLOAT_EQ(DisplacementLod(32, std::numeric_limits<float>::infinity()),
+                  5.0f);
+  EXPECT_FLOAT_EQ(DisplacementLod(2, 128), 0.0f);
+  EXPECT_FLOAT_EQ(DisplacementLod(0, 128), 0.0f);
+}
+
 // The displaced variant's geometry, not its shading: the flat sheet seen
 // from 10° above its plane, nearly orthographically, across the crests (they
 // run along z, towards the camera), so the sheet's far edge is its top
@@ -429,11 +446,11 @@ float FilteredHeight(const std::vector<float>& row, float u, float lod) {
 // sinusoid of 2 cycles (the grid's vertices sample it, no tessellation): the
 // outline's rise over the plain sheet's at that vertex's column is the
 // projection of a h(x_k) up the smooth normal (+y), within a pixel, h as
-// filtered at the vertex's mip level (FillPatternTessellation's lod: at 8
-// vertices a wavelength a crest's h is about 0.75, FilteredHeight), and the
-// bump-mapped variant's outline does not move. With a flat channel of twice
-// the amplitude beside the sinusoid, the heights are the sinusoid's alone (a
-// flat channel never leads, in pattern.tese as in pattern.frag).
+// filtered at the vertex's mip level (FillPatternTessellation's lod,
+// FilteredHeight; at 8 vertices a wavelength a crest keeps over 0.88 of a),
+// and the bump-mapped variant's outline does not move. With a flat channel of
+// twice the amplitude beside the sinusoid, the heights are the sinusoid's alone
+// (a flat channel never leads, in pattern.tese as in pattern.frag).
 TEST_F(PatternRenderTest, DisplacedOutlineRisesByTheAmplitudeTimesTheHeight) {
   constexpr int kSize = 512;
   constexpr float kAmplitude = 0.05f;
@@ -499,6 +516,9 @@ TEST_F(PatternRenderTest, DisplacedOutlineRisesByTheAmplitudeTimesTheHeight) {
                           PatternTarget{}, &tessellation);
   std::vector<float> row(sinusoid.samples.begin(),
                          sinusoid.samples.begin() + sinusoid.width);
+  const auto h_exact = [&](float x) {
+    return std::sin(2 * 3.14159265f * x / static_cast<float>(kWavelength));
+  };
   // Where the far edge's vertices project, and how far up a h(x) moves them.
   const Eigen::Matrix4f view_projection =
       image::ViewProjection(*sheet.options.camera, sheet.mesh.positions, 1.0f);
@@ -507,7 +527,7 @@ TEST_F(PatternRenderTest, DisplacedOutlineRisesByTheAmplitudeTimesTheHeight) {
     return Eigen::Vector2f((clip.x() / clip.w() + 1) * 0.5f * kSize,
                            (1 - clip.y() / clip.w()) * 0.5f * kSize);
   };
-  double largest_rise = 0;
+  double largest_rise = 0, lowest_crest = 1;
   for (int k = 1; k < 16; ++k) {
     const float x = k / 16.0f;  // vertex k of the far edge (z = 0)
     ASSERT_EQ(sheet.mesh.positions[3 * k], x);
@@ -524,7 +544,17 @@ TEST_F(PatternRenderTest, DisplacedOutlineRisesByTheAmplitudeTimesTheHeight) {
     EXPECT_NEAR(plain[column] - beside_flat[column], rise, 1.0);
     EXPECT_NEAR(plain[column], bumped[column], 1.0);
     largest_rise = std::max(largest_rise, static_cast<double>(rise));
+    if (k % 4 == 2) {  // a crest or a trough: exact h = ±1
+      const float full = at.y() - project(x, kAmplitude * h_exact(x)).y();
+      lowest_crest = std::min(
+          lowest_crest,
+          static_cast<double>(plain[column] - displaced[column]) / full);
+    }
   }
+  // 8 vertices a wavelength resolve it: its crests keep nearly their height
+  // (0.77 with a whole step's box, the level before DisplacementLod).
+  EXPECT_GT(lowest_crest, 0.88);
+  std::printf("displaced crests rise %.2f of a at the least\n", lowest_crest);
   // Heights worth measuring: a h = 0.05 rises about 20 pixels.
   EXPECT_GT(largest_rise, 15.0);
 }
