@@ -194,11 +194,43 @@ std::array<float, 3> PatternWavelengths(const PatternMap& p,
   return wavelengths;
 }
 
-float DisplacementLod(float step, float shortest_wavelength) {
+std::array<float, 3> PatternDetailWavelengths(const PatternMap& p,
+                                              absl::Span<const float> layers) {
+  std::array<float, 3> wavelengths = {0, 0, 0};
+  const size_t layer = static_cast<size_t>(p.width) * p.height * 4;
+  const double su = p.width, sv = p.height;  // texels per UV unit
+  for (int c = 0; c < p.channels; ++c) {
+    const float* values = layers.data() + 2 * c * layer;
+    // Component k (1: dh/dx, 2: dh/dy per texel) at texel (x, y), wrapped.
+    const auto at = [&](int x, int y, int k) {
+      return values[4 * (static_cast<size_t>(Wrap(y, p.height, p.repeat)) *
+                             p.width +
+                         Wrap(x, p.width, p.repeat)) +
+                    k];
+    };
+    double slope2 = 0, curvature2 = 0;
+    for (int y = 0; y < p.height; ++y) {
+      for (int x = 0; x < p.width; ++x) {
+        const double du = at(x, y, 1) * su, dv = at(x, y, 2) * sv;
+        const double uu = 0.5 * (at(x + 1, y, 1) - at(x - 1, y, 1)) * su * su;
+        const double uv = 0.5 * (at(x, y + 1, 1) - at(x, y - 1, 1)) * su * sv;
+        const double vv = 0.5 * (at(x, y + 1, 2) - at(x, y - 1, 2)) * sv * sv;
+        slope2 += du * du + dv * dv;
+        curvature2 += uu * uu + 2 * uv * uv + vv * vv;
+      }
+    }
+    if (curvature2 > 0) {
+      wavelengths[c] = static_cast<float>(2 * std::numbers::pi *
+                                          std::sqrt(slope2 / curvature2));
+    }
+  }
+  return wavelengths;
+}
+
+float DisplacementLod(float step, float detail_wavelength) {
   float box = 1.0f;  // of a step
-  if (std::isfinite(shortest_wavelength) && shortest_wavelength > 0 &&
-      step > 0) {
-    const float steps_a_wavelength = shortest_wavelength / step;
+  if (std::isfinite(detail_wavelength) && detail_wavelength > 0 && step > 0) {
+    const float steps_a_wavelength = detail_wavelength / step;
     box = 0.25f +
           0.75f * std::clamp((4.0f - steps_a_wavelength) / 2.0f, 0.0f, 1.0f);
   }
@@ -219,6 +251,7 @@ void ClearPatternTessellation(size_t num_vertices, size_t num_triangles,
 void FillPatternTessellation(const RenderMesh& mesh,
                              const PatternWrinkles& wrinkles,
                              const std::array<float, 3>& wavelengths,
+                             const std::array<float, 3>& detail_wavelengths,
                              const PatternTarget& target,
                              PatternTessellation* out) {
   const size_t num_vertices = mesh.positions.size() / 3;
@@ -249,6 +282,12 @@ void FillPatternTessellation(const RenderMesh& mesh,
   float shortest = std::numeric_limits<float>::infinity();
   for (int c = 0; c < wrinkles.pattern.channels; ++c) {
     if (wavelengths[c] > 0) shortest = std::min(shortest, wavelengths[c]);
+  }
+  float finest = std::numeric_limits<float>::infinity();
+  for (int c = 0; c < wrinkles.pattern.channels; ++c) {
+    if (detail_wavelengths[c] > 0) {
+      finest = std::min(finest, detail_wavelengths[c]);
+    }
   }
   // Per welded vertex: the coarsest step (texels) of its displaced edges.
   std::vector<float>& step = out->welded_step;
@@ -287,7 +326,7 @@ void FillPatternTessellation(const RenderMesh& mesh,
     const int32_t w = mesh.welded[v];
     out->weight[v] = out->welded_seam[w] ? 0.0f : 1.0f;
     out->seam_vertices += out->welded_seam[w];
-    out->lod[v] = DisplacementLod(step[w], shortest * texels);
+    out->lod[v] = DisplacementLod(step[w], finest * texels);
   }
   for (std::array<float, 4>& l : out->levels) {
     l[3] = std::max({l[0], l[1], l[2]});

@@ -96,6 +96,14 @@ void BuildPatternLayers(const PatternMap& pattern, std::vector<float>* out);
 std::array<float, 3> PatternWavelengths(const PatternMap& pattern,
                                         absl::Span<const float> layers);
 
+// Per channel, the wavelength of the pattern's finest detail in UV units,
+// 2π sqrt(E[|∇h|²] / E[|∇∇h|²]) over the tile (∇∇h the Hessian, its
+// Frobenius norm): PatternWavelengths' value for one sinusoid, shorter where
+// finer harmonics ride on it; 0 for a flat or planar channel. What
+// DisplacementLod must not let alias.
+std::array<float, 3> PatternDetailWavelengths(const PatternMap& pattern,
+                                              absl::Span<const float> layers);
+
 // Per vertex of the displaced variant: the weight of its displacement and
 // the mip level it samples h at; per triangle, the tessellation levels (outer
 // levels of edges (0 1), (1 2), (2 0), then the inner level).
@@ -130,22 +138,24 @@ struct PatternTarget {
 // than min_edge_pixels on screen; all others 1. A welded vertex on a UV seam
 // (an edge whose triangles give its ends different UVs) gets weight 0 when
 // seam_fade is on; each vertex samples h at DisplacementLod of its coarsest
-// incident step.
+// incident step and the finest of `detail_wavelengths`
+// (PatternDetailWavelengths).
 void FillPatternTessellation(const RenderMesh& mesh,
                              const PatternWrinkles& wrinkles,
                              const std::array<float, 3>& wavelengths,
+                             const std::array<float, 3>& detail_wavelengths,
                              const PatternTarget& target,
                              PatternTessellation* out);
 
 // The mip level a displaced vertex samples h at, from its coarsest incident
-// step and the shortest wavelength (both in texels; the wavelength 0 or not
-// finite when there is none). Where the steps resolve the wavelength (4 or
-// more a wavelength, the tessellation's aim) a box of a quarter step, which
-// keeps its height (a whole step's box, then bilinear between texels a step
-// apart, kept 0.64 of a crest at 4 steps); widening to a whole step at 2
-// steps a wavelength and beyond, where the vertices cannot draw it and it
-// must blur out instead of aliasing.
-float DisplacementLod(float step, float shortest_wavelength);
+// step and the finest detail's wavelength (both in texels; the wavelength 0
+// or not finite when there is none: then a whole step). Where the steps
+// resolve that wavelength (4 or more a wavelength) a box of a quarter step,
+// which keeps its height (a whole step's box, then bilinear between texels a
+// step apart, keeps 0.64-0.90 of a crest at 4 steps); widening to a whole
+// step at 2 steps a wavelength and beyond, where the vertices cannot draw it
+// and it must blur out instead of aliasing.
+float DisplacementLod(float step, float detail_wavelength);
 
 // Level 1 everywhere, weights 1, lod 0.
 void ClearPatternTessellation(size_t num_vertices, size_t num_triangles,

@@ -140,6 +140,7 @@ void PatternPass::BuildTexture(const PatternMap& p, PatternTexture* out) {
   out->bytes = PatternTextureBytes(p);
   BuildPatternLayers(p, &layers_);
   out->wavelengths = PatternWavelengths(p, layers_);
+  out->detail_wavelengths = PatternDetailWavelengths(p, layers_);
   GLuint name = 0;
   glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &name);
   out->texture = Texture(name);
@@ -215,7 +216,7 @@ void PatternPass::Draw(const RenderMesh& mesh, const PatternWrinkles& wrinkles,
   const bool displace = wrinkles.displace && channels > 0;
   if (displace) {
     FillPatternTessellation(
-        mesh, wrinkles, current_->wavelengths,
+        mesh, wrinkles, current_->wavelengths, current_->detail_wavelengths,
         {view.view_projection, options.width, options.height,
          options.min_edge_pixels, max_level_, wrinkles.seam_fade},
         &tessellation_);

@@ -40,6 +40,7 @@ class PatternPass {
     std::vector<float> samples;  // unnamed only
     Texture texture;
     std::array<float, 3> wavelengths = {0, 0, 0};
+    std::array<float, 3> detail_wavelengths = {0, 0, 0};
     int64_t bytes = 0;
     uint64_t last_used = 0;
   };
