@@ -20,7 +20,7 @@ mkdir "$dir/recordings"
 "$server" --address 127.0.0.1:0 --port_file "$dir/port" --render_threads 0 \
   --record_dir "$dir/recordings" 2>"$dir/server.log" &
 pid=$!
-for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$dir/port" ] && break; sleep 0.1; done
 [ -s "$dir/port" ] || fail "the server did not start: $(cat "$dir/server.log")"
 "$load" --quiet --server "127.0.0.1:$(cat "$dir/port")" --sessions 2 --fps 60 \
   --duration 1 >/dev/null || fail "crease-load failed"

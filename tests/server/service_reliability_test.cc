@@ -37,8 +37,9 @@ using ::testing::HasSubstr;
 
 // Median round trip (send one frame, receive its answer) over `frames`.
 double MedianRoundTripMs(client::CreaseClient& client,
-                         const io::Animation& animation, int frames) {
-  auto session = client.OpenSession(StartFor(animation));
+                         const io::Animation& animation, int frames,
+                         const v1::Start& start) {
+  auto session = client.OpenSession(start);
   EXPECT_TRUE(session.ok()) << session.status();
   if (!session.ok()) return 1e9;
   std::vector<double> ms;
@@ -54,13 +55,20 @@ double MedianRoundTripMs(client::CreaseClient& client,
   std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
   return ms[ms.size() / 2];
 }
+double MedianRoundTripMs(client::CreaseClient& client,
+                         const io::Animation& animation, int frames) {
+  return MedianRoundTripMs(client, animation, frames, StartFor(animation));
+}
 
 // Image sessions beyond what one render thread keeps up with used to fill the
 // render queue, and every worker then waited in it: paths-only frames waited
 // behind renders (p50 1.6 ms alone, 157 ms beside 40 sessions asking
 // 640x480). Renders are now handed over without waiting; the paths-only
-// median beside 24 image sessions stays within 5x of alone or 10 ms (the CPU
-// is shared with the software renderer, so not equal).
+// median beside 24 image sessions stays within 5x of alone, 10 ms or two
+// image frames' round trip alone, whichever is largest: the CPU is shared
+// with the software renderer, so not equal, and on a slow machine (ASan,
+// ctest -j) the scheduler's slices grow with it, while a frame that waited
+// in the render queue waits for many renders.
 TEST(ServiceReliabilityTest, RendersDoNotHoldUpPathsOnlySessions) {
   ServerOptions options = LoopbackOptions();
   options.worker_threads = 2;
@@ -73,6 +81,8 @@ TEST(ServiceReliabilityTest, RendersDoNotHoldUpPathsOnlySessions) {
   v1::Start image_start = StartFor(fox);
   image_start.mutable_outputs()->mutable_image()->set_width(320);
   image_start.mutable_outputs()->mutable_image()->set_height(240);
+  const double image_alone_ms =
+      MedianRoundTripMs(*client, fox, 10, image_start);
   std::atomic<bool> stop{false};
   std::atomic<int> images{0};
   std::vector<std::thread> loaders;
@@ -99,10 +109,12 @@ TEST(ServiceReliabilityTest, RendersDoNotHoldUpPathsOnlySessions) {
   ASSERT_TRUE(busy) << "only " << images.load() << " images came back";
   RecordProperty("alone_ms", std::to_string(alone_ms));
   RecordProperty("beside_images_ms", std::to_string(beside_ms));
+  RecordProperty("image_alone_ms", std::to_string(image_alone_ms));
   // Measured here: 0.66 ms alone, 0.68 beside; 29.8 beside with the old
   // blocking queue of 16.
-  EXPECT_LT(beside_ms, std::max(5 * alone_ms, 10.0))
-      << "alone " << alone_ms << " ms";
+  EXPECT_LT(beside_ms, std::max({5 * alone_ms, 10.0, 2 * image_alone_ms}))
+      << "alone " << alone_ms << " ms, an image frame alone "
+      << image_alone_ms << " ms";
 }
 
 // Streams that never send a Start used to take session slots until the idle
@@ -114,8 +126,12 @@ TEST(ServiceReliabilityTest, StreamsWithoutAStartLockNobodyOut) {
   options.limits.max_sessions = 2;
   options.limits.max_pending_streams = 16;
   options.limits.max_pending_streams_per_peer = 8;
-  options.limits.start_timeout = absl::Milliseconds(800);
+  // Long enough for everything below to happen before the first silent
+  // stream is ended, on a slow machine too.
+  options.limits.start_timeout = absl::Seconds(3);
   RunningServer running = RunningServer::Start(options);
+  const io::Animation fox = testing::LoadBundled("fox_walk");
+  auto client = running.Client();
   std::vector<std::unique_ptr<RawStream>> silent;
   for (int i = 0; i < 6; ++i) {
     silent.push_back(std::make_unique<RawStream>(running.target));
@@ -124,8 +140,6 @@ TEST(ServiceReliabilityTest, StreamsWithoutAStartLockNobodyOut) {
   ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 6; }));
   // A real client still gets both session slots (it is the same peer here,
   // within the per-peer cap of 8 pending).
-  const io::Animation fox = testing::LoadBundled("fox_walk");
-  auto client = running.Client();
   auto a = client->OpenSession(StartFor(fox));
   auto b = client->OpenSession(StartFor(fox));
   ASSERT_TRUE(a.ok()) << a.status();
@@ -141,7 +155,7 @@ TEST(ServiceReliabilityTest, StreamsWithoutAStartLockNobodyOut) {
   EXPECT_THAT(refused.error_message(),
               HasSubstr("max_pending_streams_per_peer"));
   // The silent ones end after the start timeout, saying why.
-  const grpc::Status ended = silent.front()->Finish(absl::Seconds(5));
+  const grpc::Status ended = silent.front()->Finish(absl::Seconds(10));
   EXPECT_EQ(ended.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   EXPECT_THAT(ended.error_message(), HasSubstr("start timeout"));
   ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 2; }));
@@ -163,9 +177,10 @@ TEST(ServiceReliabilityTest, TheOldestSilentStreamMakesWayForANewOne) {
   for (int i = 0; i < 4; ++i) {
     silent.push_back(std::make_unique<RawStream>(running.target));
     ASSERT_TRUE(silent.back()->started());
-    absl::SleepFor(absl::Milliseconds(20));  // the first is the oldest
+    // Registered before the next opens: the first is the oldest.
+    ASSERT_TRUE(WaitFor(
+        [&] { return running.server->active_sessions() == i + 1; }));
   }
-  ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 4; }));
   absl::SleepFor(absl::Milliseconds(1100));  // all past the minimum wait
   const io::Animation fox = testing::LoadBundled("fox_walk");
   auto client = running.Client();
@@ -411,10 +426,12 @@ TEST(ServiceReliabilityTest, ShutdownKeepsToItsGrace) {
     ASSERT_TRUE((*session)->Send(FrameOf(fox, 0)).ok());
     sessions.push_back(*std::move(session));
   }
-  // Every session's frame is queued or rendering: one thread renders them in
-  // turn, a few hundred ms each here.
-  ASSERT_TRUE(
-      WaitFor([&] { return running.server->working_sessions() == kSessions; }));
+  // Most sessions' frames are queued or rendering: one thread renders them
+  // in turn, a few hundred ms each here (all 12 when opening sessions is
+  // quicker than a render; on a slow machine the first may be answered
+  // before the last is sent).
+  ASSERT_TRUE(WaitFor(
+      [&] { return running.server->working_sessions() >= kSessions / 2; }));
   const absl::Time start_time = absl::Now();
   running.server->Shutdown();
   const absl::Duration took = absl::Now() - start_time;
@@ -430,7 +447,9 @@ TEST(ServiceReliabilityTest, ShutdownKeepsToItsGrace) {
 TEST(ServiceReliabilityTest, HealthWatchesAreCappedAndEnd) {
   ServerOptions options = LoopbackOptions();
   options.health.max_watches = 3;
-  options.health.max_watch = absl::Milliseconds(600);
+  // Long enough that the fourth is refused while the three are open, on a
+  // slow machine too; the loop below waits for their end anyway.
+  options.health.max_watch = absl::Seconds(3);
   RunningServer running = RunningServer::Start(options);
   auto channel =
       grpc::CreateChannel(running.target, grpc::InsecureChannelCredentials());

@@ -102,13 +102,15 @@ TEST(ServiceTransportTest, PartialRequestsDoNotBlockMetrics) {
     held.push_back(fd);
   }
   const absl::Time start = absl::Now();
+  // The scrape may wait for the two-second drop; what it must not do is wait
+  // the old 30 s. The bounds leave room for a slow machine.
   const absl::StatusOr<std::string> page =
-      load::FetchMetrics(absl::StrCat("127.0.0.1:", port), 4000);
+      load::FetchMetrics(absl::StrCat("127.0.0.1:", port), 10000);
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
   for (int fd : held) close(fd);
   ASSERT_TRUE(page.ok()) << page.status();
   EXPECT_THAT(*page, HasSubstr("crease_sessions_active"));
-  EXPECT_LT(seconds, 3.5);
+  EXPECT_LT(seconds, 8.0);
 }
 
 }  // namespace

@@ -85,7 +85,9 @@ TEST(TempPathTest, OneNameGivesEachProcessItsOwnPath) {
   close(pipe_ends[0]);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << "the child ended with status " << status
+      << " (exit 1: it could not write its file or the pipe)";
   EXPECT_TRUE(there.ends_with("same_name.glb")) << there;
   EXPECT_NE(there, here);
   EXPECT_FALSE(
