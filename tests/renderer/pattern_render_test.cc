@@ -76,6 +76,15 @@ struct FlatSheet {
     return {mesh.positions, mesh.triangles, {}, mesh.corner_uvs};
   }
   PatternWrinkles Wrinkles() const { return {MapOf(pattern), amplitudes}; }
+  // Two channels, each with one amplitude at every vertex.
+  void SetTwoChannels(float first, float second) {
+    const size_t num_vertices = mesh.positions.size() / 3;
+    amplitudes.assign(2 * num_vertices, 0.0f);
+    for (size_t v = 0; v < num_vertices; ++v) {
+      amplitudes[2 * v] = first;
+      amplitudes[2 * v + 1] = second;
+    }
+  }
 };
 
 // Luminance (sum of RGB) along row y.
@@ -361,16 +370,11 @@ TEST_F(PatternRenderTest, AFlatChannelNeverLeads) {
     sheet.pattern.samples[2 * i] = sinusoid.samples[i];
   }
   const float amplitude = 0.5f / (2 * 3.14159265f * 8);
-  const size_t num_vertices = sheet.mesh.positions.size() / 3;
   for (const bool displace : {false, true}) {
     SCOPED_TRACE(displace);
     std::vector<image::RgbaImage> images;  // with the flat channel, without
     for (const float flat : {2 * amplitude, 0.0f}) {
-      sheet.amplitudes.assign(2 * num_vertices, 0.0f);
-      for (size_t v = 0; v < num_vertices; ++v) {
-        sheet.amplitudes[2 * v] = amplitude;
-        sheet.amplitudes[2 * v + 1] = flat;
-      }
+      sheet.SetTwoChannels(amplitude, flat);
       PatternWrinkles wrinkles = sheet.Wrinkles();
       wrinkles.displace = displace;
       const auto image =
@@ -531,11 +535,7 @@ TEST_F(PatternRenderTest, DisplacedOutlineRisesByTheAmplitudeTimesTheHeight) {
   // above the first fully covered one (the multisampled edge's alpha).
   const auto outline = [&](float sinusoid_amplitude, float flat_amplitude,
                            bool displace, const std::string& name) {
-    sheet.amplitudes.assign(2 * num_vertices, 0.0f);
-    for (size_t v = 0; v < num_vertices; ++v) {
-      sheet.amplitudes[2 * v] = sinusoid_amplitude;
-      sheet.amplitudes[2 * v + 1] = flat_amplitude;
-    }
+    sheet.SetTwoChannels(sinusoid_amplitude, flat_amplitude);
     PatternWrinkles wrinkles = sheet.Wrinkles();
     wrinkles.displace = displace;
     const auto image =
