@@ -1,8 +1,10 @@
 #include "tests/testing/temp_path.h"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <system_error>
 
@@ -11,30 +13,46 @@
 namespace crease::testing {
 namespace {
 
-// Removes the folder of the process that exits, at normal exit. A forked
-// child inherits this object but has another id: it removes its own folder,
-// never its parent's.
+// The folder of the process that made it (mkdtemp: a fresh name, never a
+// crashed process's leftover nor someone else's link), removed at normal
+// exit by that process only. A forked child inherits this object with its
+// parent's id: it makes a folder of its own on its first call and never
+// removes its parent's.
 class ProcessFolder {
  public:
   ~ProcessFolder() {
+    if (owner_ != getpid() || path_.empty()) return;
     std::error_code ignored;
-    std::filesystem::remove_all(Path(getpid()), ignored);
+    std::filesystem::remove_all(path_, ignored);
   }
-  static std::filesystem::path Path(pid_t pid) {
-    return std::filesystem::path(::testing::TempDir()) /
-           ("crease_" + std::to_string(pid));
+
+  std::filesystem::path Get() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (owner_ != getpid() || path_.empty()) {
+      std::string pattern = (std::filesystem::path(::testing::TempDir()) /
+                             ("crease_" + std::to_string(getpid()) + "_XXXXXX"))
+                                .string();
+      if (mkdtemp(pattern.data()) == nullptr) {
+        ADD_FAILURE() << "cannot make a folder like " << pattern;
+        return ::testing::TempDir();
+      }
+      path_ = pattern;
+      owner_ = getpid();
+    }
+    return path_;
   }
+
+ private:
+  std::mutex mu_;
+  pid_t owner_ = 0;
+  std::filesystem::path path_;
 };
 
 }  // namespace
 
 std::string TempPath(std::string_view name) {
-  static ProcessFolder removed_at_exit;
-  const std::filesystem::path folder = ProcessFolder::Path(getpid());
-  std::error_code error;
-  std::filesystem::create_directories(folder, error);
-  EXPECT_FALSE(error) << folder << ": " << error.message();
-  return (folder / name).string();
+  static ProcessFolder folder;
+  return (folder.Get() / name).string();
 }
 
 }  // namespace crease::testing
