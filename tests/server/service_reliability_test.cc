@@ -113,8 +113,8 @@ TEST(ServiceReliabilityTest, RendersDoNotHoldUpPathsOnlySessions) {
   // Measured here: 0.66 ms alone, 0.68 beside; 29.8 beside with the old
   // blocking queue of 16.
   EXPECT_LT(beside_ms, std::max({5 * alone_ms, 10.0, 2 * image_alone_ms}))
-      << "alone " << alone_ms << " ms, an image frame alone "
-      << image_alone_ms << " ms";
+      << "alone " << alone_ms << " ms, an image frame alone " << image_alone_ms
+      << " ms";
 }
 
 // Streams that never send a Start used to take session slots until the idle
@@ -178,8 +178,8 @@ TEST(ServiceReliabilityTest, TheOldestSilentStreamMakesWayForANewOne) {
     silent.push_back(std::make_unique<RawStream>(running.target));
     ASSERT_TRUE(silent.back()->started());
     // Registered before the next opens: the first is the oldest.
-    ASSERT_TRUE(WaitFor(
-        [&] { return running.server->active_sessions() == i + 1; }));
+    ASSERT_TRUE(
+        WaitFor([&] { return running.server->active_sessions() == i + 1; }));
   }
   absl::SleepFor(absl::Milliseconds(1100));  // all past the minimum wait
   const io::Animation fox = testing::LoadBundled("fox_walk");
