@@ -66,8 +66,8 @@ double MeasureSessionMb(const RunningServer& running,
 // counts only its pattern in MemoryBytes; its per-edge and per-vertex arrays
 // are the per-triangle allowance's (measured 84 MB, estimated 156 MB).
 TEST(MemoryBudgetTest, EstimatesCoverWhatSessionsHold) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "RSS is meaningless under ASan (shadow memory, quarantine)";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
   ServerOptions options = LoopbackOptions();
   options.render_threads = 0;
@@ -123,8 +123,8 @@ io::Animation Cylinder(int around, int rings) {
 // coarse one) covers what a session with the most fine vertices a server
 // allows holds, within four times.
 TEST(MemoryBudgetTest, BucklingEstimateCoversItsFineMesh) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "RSS is meaningless under ASan (shadow memory, quarantine)";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
   ServerOptions options = LoopbackOptions();
   options.render_threads = 0;
@@ -187,7 +187,7 @@ TEST(MemoryBudgetTest, BucklingStartsPastTheBudgetMakeNoFineMesh) {
   }
   // A made mesh would have taken about 100 MB on the way (not measured under
   // ASan: its shadow memory and quarantine move the resident figure).
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   const bool measurable = false;
 #else
   const bool measurable = true;

@@ -605,8 +605,8 @@ TEST(ServiceReliabilityTest, RefusedTokensAreLoggedOnceASecond) {
 // 1080p are now freed after their frame. (Not under ASan: its quarantine
 // keeps freed memory resident on purpose.)
 TEST(ServiceReliabilityTest, ALargeImageDoesNotKeepItsMemory) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "RSS is meaningless under ASan";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "RSS is meaningless under ASan or TSan (shadow memory)";
 #endif
   RunningServer running = RunningServer::Start(LoopbackOptions());
   const io::Animation fox = testing::LoadBundled("fox_walk");

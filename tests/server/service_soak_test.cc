@@ -280,8 +280,8 @@ double ClosedAllocatedMb(RunningServer& running) {
 // no more memory allocated than after the warm-up's sessions closed (what a
 // session leaks survives its close).
 TEST(ServiceSoakTest, MixedPathsImageAndBigSessions) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "RSS is meaningless under ASan (shadow memory, quarantine)";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
   const char* env = std::getenv("CREASE_SOAK_SECONDS");
   const int seconds = env != nullptr ? std::max(10, std::atoi(env)) : 60;

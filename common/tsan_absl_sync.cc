@@ -1,0 +1,329 @@
+// ThreadSanitizer builds only (CREASE_TSAN): absl's synchronization, annotated.
+//
+// Debian's Abseil is built without TSan, so absl::Mutex hands memory from one
+// thread to the next through futexes TSan never sees, and every access a mutex
+// guards reads as a race. Every executable of a TSan build links this file: its
+// definitions of absl's Mutex, CondVar and Notification members take the place
+// of the shared library's (the executable is first in the dynamic linker's
+// search order, also for calls made inside libgrpc and libabsl), tell TSan what
+// each does as Abseil's own TSan build would, and call the library's code
+// (dlsym(RTLD_NEXT)) to do it. Memory accesses inside the library's code (the
+// conditions other threads evaluate for a waiter) are ignored, as in Abseil's
+// TSan build.
+#if !defined(__SANITIZE_THREAD__)
+#error "tsan_absl_sync.cc is for -fsanitize=thread builds only"
+#endif
+
+#include <dlfcn.h>
+#include <sanitizer/tsan_interface.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "absl/base/options.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+
+#define CREASE_TSAN_STRINGIZE_(x) #x
+#define CREASE_TSAN_STRINGIZE(x) CREASE_TSAN_STRINGIZE_(x)
+
+namespace {
+
+// The library's definition of "<head>4absl<N><inline namespace><tail>", the
+// Itanium mangling of a member of absl's inline namespace.
+template <typename Fn>
+Fn LibraryFunction(const char* head, const char* tail) {
+  const std::string inline_namespace =
+      CREASE_TSAN_STRINGIZE(ABSL_OPTION_INLINE_NAMESPACE_NAME);
+  const std::string name = std::string(head) + "4absl" +
+                           std::to_string(inline_namespace.size()) +
+                           inline_namespace + tail;
+  void* symbol = dlsym(RTLD_NEXT, name.c_str());
+  if (symbol == nullptr) {
+    std::fprintf(stderr, "tsan_absl_sync: %s is not in Abseil's library\n",
+                 name.c_str());
+    std::abort();
+  }
+  return reinterpret_cast<Fn>(symbol);
+}
+
+// A waiter releases the mutex and takes it again; to TSan both happen around
+// the library's call (which may let other threads in between).
+void AnnotateReleaseForWait(void* mu, unsigned flags) {
+  __tsan_mutex_pre_unlock(mu, flags);
+  __tsan_mutex_post_unlock(mu, flags);
+  __tsan_mutex_pre_lock(mu, flags);
+}
+
+constexpr unsigned kRead = __tsan_mutex_read_lock;
+
+// The library's members call each other (AwaitWithTimeout calls
+// AwaitWithDeadline, a Notification waits with LockWhen), and those calls come
+// back here: only the outermost call on a thread is annotated.
+thread_local int depth = 0;
+class Outermost {
+ public:
+  Outermost() : outermost_(depth++ == 0) {}
+  ~Outermost() { --depth; }
+  Outermost(const Outermost&) = delete;
+  Outermost& operator=(const Outermost&) = delete;
+  explicit operator bool() const { return outermost_; }
+
+ private:
+  const bool outermost_;
+};
+
+}  // namespace
+
+namespace absl {
+ABSL_NAMESPACE_BEGIN
+
+Mutex::~Mutex() {
+  static const auto library =
+      LibraryFunction<void (*)(Mutex*)>("_ZN", "5MutexD2Ev");
+  const Outermost outermost;
+  if (outermost) __tsan_mutex_destroy(this, __tsan_mutex_not_static);
+  library(this);
+}
+
+void Mutex::Lock() {
+  static const auto library =
+      LibraryFunction<void (*)(Mutex*)>("_ZN", "5Mutex4LockEv");
+  const Outermost outermost;
+  if (!outermost) return library(this);
+  __tsan_mutex_pre_lock(this, 0);
+  library(this);
+  __tsan_mutex_post_lock(this, 0, 0);
+}
+
+void Mutex::Unlock() {
+  static const auto library =
+      LibraryFunction<void (*)(Mutex*)>("_ZN", "5Mutex6UnlockEv");
+  const Outermost outermost;
+  if (!outermost) return library(this);
+  __tsan_mutex_pre_unlock(this, 0);
+  library(this);
+  __tsan_mutex_post_unlock(this, 0);
+}
+
+bool Mutex::TryLock() {
+  static const auto library =
+      LibraryFunction<bool (*)(Mutex*)>("_ZN", "5Mutex7TryLockEv");
+  const Outermost outermost;
+  if (!outermost) return library(this);
+  __tsan_mutex_pre_lock(this, __tsan_mutex_try_lock);
+  const bool locked = library(this);
+  __tsan_mutex_post_lock(
+      this, locked ? __tsan_mutex_try_lock : __tsan_mutex_try_lock_failed, 0);
+  return locked;
+}
+
+void Mutex::ReaderLock() {
+  static const auto library =
+      LibraryFunction<void (*)(Mutex*)>("_ZN", "5Mutex10ReaderLockEv");
+  const Outermost outermost;
+  if (!outermost) return library(this);
+  __tsan_mutex_pre_lock(this, kRead);
+  library(this);
+  __tsan_mutex_post_lock(this, kRead, 0);
+}
+
+void Mutex::ReaderUnlock() {
+  static const auto library =
+      LibraryFunction<void (*)(Mutex*)>("_ZN", "5Mutex12ReaderUnlockEv");
+  const Outermost outermost;
+  if (!outermost) return library(this);
+  __tsan_mutex_pre_unlock(this, kRead);
+  library(this);
+  __tsan_mutex_post_unlock(this, kRead);
+}
+
+bool Mutex::ReaderTryLock() {
+  static const auto library =
+      LibraryFunction<bool (*)(Mutex*)>("_ZN", "5Mutex13ReaderTryLockEv");
+  const Outermost outermost;
+  if (!outermost) return library(this);
+  __tsan_mutex_pre_lock(this, __tsan_mutex_try_read_lock);
+  const bool locked = library(this);
+  __tsan_mutex_post_lock(
+      this,
+      locked ? __tsan_mutex_try_read_lock : __tsan_mutex_try_read_lock_failed,
+      0);
+  return locked;
+}
+
+void Mutex::LockWhen(const Condition& cond) {
+  static const auto library =
+      LibraryFunction<void (*)(Mutex*, const Condition&)>(
+          "_ZN", "5Mutex8LockWhenERKNS0_9ConditionE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond);
+  __tsan_mutex_pre_lock(this, 0);
+  library(this, cond);
+  __tsan_mutex_post_lock(this, 0, 0);
+}
+
+void Mutex::ReaderLockWhen(const Condition& cond) {
+  static const auto library =
+      LibraryFunction<void (*)(Mutex*, const Condition&)>(
+          "_ZN", "5Mutex14ReaderLockWhenERKNS0_9ConditionE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond);
+  __tsan_mutex_pre_lock(this, kRead);
+  library(this, cond);
+  __tsan_mutex_post_lock(this, kRead, 0);
+}
+
+bool Mutex::LockWhenWithTimeout(const Condition& cond, absl::Duration timeout) {
+  static const auto library =
+      LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Duration)>(
+          "_ZN", "5Mutex19LockWhenWithTimeoutERKNS0_9ConditionENS0_8DurationE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond, timeout);
+  __tsan_mutex_pre_lock(this, 0);
+  const bool met = library(this, cond, timeout);
+  __tsan_mutex_post_lock(this, 0, 0);
+  return met;
+}
+
+bool Mutex::LockWhenWithDeadline(const Condition& cond, absl::Time deadline) {
+  static const auto library =
+      LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Time)>(
+          "_ZN", "5Mutex20LockWhenWithDeadlineERKNS0_9ConditionENS0_4TimeE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond, deadline);
+  __tsan_mutex_pre_lock(this, 0);
+  const bool met = library(this, cond, deadline);
+  __tsan_mutex_post_lock(this, 0, 0);
+  return met;
+}
+
+void Mutex::Await(const Condition& cond) {
+  static const auto library =
+      LibraryFunction<void (*)(Mutex*, const Condition&)>(
+          "_ZN", "5Mutex5AwaitERKNS0_9ConditionE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond);
+  AnnotateReleaseForWait(this, 0);
+  library(this, cond);
+  __tsan_mutex_post_lock(this, 0, 0);
+}
+
+bool Mutex::AwaitWithTimeout(const Condition& cond, absl::Duration timeout) {
+  static const auto library =
+      LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Duration)>(
+          "_ZN", "5Mutex16AwaitWithTimeoutERKNS0_9ConditionENS0_8DurationE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond, timeout);
+  AnnotateReleaseForWait(this, 0);
+  const bool met = library(this, cond, timeout);
+  __tsan_mutex_post_lock(this, 0, 0);
+  return met;
+}
+
+bool Mutex::AwaitWithDeadline(const Condition& cond, absl::Time deadline) {
+  static const auto library =
+      LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Time)>(
+          "_ZN", "5Mutex17AwaitWithDeadlineERKNS0_9ConditionENS0_4TimeE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond, deadline);
+  AnnotateReleaseForWait(this, 0);
+  const bool met = library(this, cond, deadline);
+  __tsan_mutex_post_lock(this, 0, 0);
+  return met;
+}
+
+// A CondVar waiter holds `mu` as a writer (absl's CondVar supports only that
+// for the waits below).
+void CondVar::Wait(Mutex* mu) {
+  static const auto library = LibraryFunction<void (*)(CondVar*, Mutex*)>(
+      "_ZN", "7CondVar4WaitEPNS0_5MutexE");
+  const Outermost outermost;
+  if (!outermost) return library(this, mu);
+  AnnotateReleaseForWait(mu, 0);
+  library(this, mu);
+  __tsan_mutex_post_lock(mu, 0, 0);
+}
+
+bool CondVar::WaitWithTimeout(Mutex* mu, absl::Duration timeout) {
+  static const auto library =
+      LibraryFunction<bool (*)(CondVar*, Mutex*, absl::Duration)>(
+          "_ZN", "7CondVar15WaitWithTimeoutEPNS0_5MutexENS0_8DurationE");
+  const Outermost outermost;
+  if (!outermost) return library(this, mu, timeout);
+  AnnotateReleaseForWait(mu, 0);
+  const bool timed_out = library(this, mu, timeout);
+  __tsan_mutex_post_lock(mu, 0, 0);
+  return timed_out;
+}
+
+bool CondVar::WaitWithDeadline(Mutex* mu, absl::Time deadline) {
+  static const auto library =
+      LibraryFunction<bool (*)(CondVar*, Mutex*, absl::Time)>(
+          "_ZN", "7CondVar16WaitWithDeadlineEPNS0_5MutexENS0_4TimeE");
+  const Outermost outermost;
+  if (!outermost) return library(this, mu, deadline);
+  AnnotateReleaseForWait(mu, 0);
+  const bool timed_out = library(this, mu, deadline);
+  __tsan_mutex_post_lock(mu, 0, 0);
+  return timed_out;
+}
+
+// The notifier releases what it wrote before Notify() to every thread that
+// sees it notified: the waits below, and HasBeenNotified(), whose acquiring
+// load of the flag (inline, so instrumented) TSan pairs with a release at the
+// flag's address (the member after the Mutex).
+namespace {
+void* NotifiedFlag(const Notification* notification) {
+  static_assert(sizeof(Notification) >= sizeof(Mutex) + sizeof(bool));
+  return const_cast<char*>(reinterpret_cast<const char*>(notification)) +
+         sizeof(Mutex);
+}
+}  // namespace
+
+void Notification::Notify() {
+  static const auto library = LibraryFunction<void (*)(Notification*)>(
+      "_ZN", "12Notification6NotifyEv");
+  const Outermost outermost;
+  if (!outermost) return library(this);
+  __tsan_release(NotifiedFlag(this));
+  library(this);
+}
+
+void Notification::WaitForNotification() const {
+  static const auto library = LibraryFunction<void (*)(const Notification*)>(
+      "_ZNK", "12Notification19WaitForNotificationEv");
+  const Outermost outermost;
+  if (!outermost) return library(this);
+  library(this);
+  __tsan_acquire(NotifiedFlag(this));
+}
+
+bool Notification::WaitForNotificationWithTimeout(
+    absl::Duration timeout) const {
+  static const auto library =
+      LibraryFunction<bool (*)(const Notification*, absl::Duration)>(
+          "_ZNK",
+          "12Notification30WaitForNotificationWithTimeoutENS0_8DurationE");
+  const Outermost outermost;
+  if (!outermost) return library(this, timeout);
+  const bool notified = library(this, timeout);
+  if (notified) __tsan_acquire(NotifiedFlag(this));
+  return notified;
+}
+
+bool Notification::WaitForNotificationWithDeadline(absl::Time deadline) const {
+  static const auto library =
+      LibraryFunction<bool (*)(const Notification*, absl::Time)>(
+          "_ZNK", "12Notification31WaitForNotificationWithDeadlineENS0_4TimeE");
+  const Outermost outermost;
+  if (!outermost) return library(this, deadline);
+  const bool notified = library(this, deadline);
+  if (notified) __tsan_acquire(NotifiedFlag(this));
+  return notified;
+}
+
+ABSL_NAMESPACE_END
+}  // namespace absl
