@@ -7,9 +7,11 @@
 // of the shared library's (the executable is first in the dynamic linker's
 // search order, also for calls made inside libgrpc and libabsl), tell TSan what
 // each does as Abseil's own TSan build would, and call the library's code
-// (dlsym(RTLD_NEXT)) to do it. Memory accesses inside the library's code (the
-// conditions other threads evaluate for a waiter) are ignored, as in Abseil's
-// TSan build.
+// (dlsym(RTLD_NEXT)) to do it. What a Condition reads while the library
+// evaluates it (on the waiter's thread or on one that unlocks) is not checked:
+// it runs inside the annotated call, where TSan ignores accesses. Abseil's own
+// TSan build checks those reads; this one can miss a race there, not invent
+// one.
 #if !defined(__SANITIZE_THREAD__)
 #error "tsan_absl_sync.cc is for -fsanitize=thread builds only"
 #endif
@@ -17,6 +19,9 @@
 #include <dlfcn.h>
 #include <sanitizer/tsan_interface.h>
 
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -49,15 +54,30 @@ Fn LibraryFunction(const char* head, const char* tail) {
   return reinterpret_cast<Fn>(symbol);
 }
 
-// A waiter releases the mutex and takes it again; to TSan both happen around
-// the library's call (which may let other threads in between).
-void AnnotateReleaseForWait(void* mu, unsigned flags) {
-  __tsan_mutex_pre_unlock(mu, flags);
-  __tsan_mutex_post_unlock(mu, flags);
-  __tsan_mutex_pre_lock(mu, flags);
+constexpr unsigned kRead = __tsan_mutex_read_lock;
+
+// The mode the caller holds `mu` in: absl's Await and CondVar waits take
+// either. The Mutex is one word; absl's mutex.cc sets kMuWriter (0x8) in it
+// while a writer holds it.
+unsigned HeldMode(const absl::Mutex* mu) {
+  static_assert(sizeof(absl::Mutex) == sizeof(std::atomic<intptr_t>));
+  constexpr intptr_t kMuWriter = 0x0008;
+  const intptr_t word =
+      reinterpret_cast<const std::atomic<intptr_t>*>(mu)->load(
+          std::memory_order_relaxed);
+  return (word & kMuWriter) != 0 ? 0 : kRead;
 }
 
-constexpr unsigned kRead = __tsan_mutex_read_lock;
+// A waiter releases the mutex and takes it again in the mode it held; to TSan
+// both happen around the library's call (which lets other threads in between).
+// Returns the mode, for the caller's __tsan_mutex_post_lock.
+unsigned AnnotateReleaseForWait(absl::Mutex* mu) {
+  const unsigned mode = HeldMode(mu);
+  __tsan_mutex_pre_unlock(mu, mode);
+  __tsan_mutex_post_unlock(mu, mode);
+  __tsan_mutex_pre_lock(mu, mode);
+  return mode;
+}
 
 // The library's members call each other (AwaitWithTimeout calls
 // AwaitWithDeadline, a Notification waits with LockWhen), and those calls come
@@ -200,15 +220,43 @@ bool Mutex::LockWhenWithDeadline(const Condition& cond, absl::Time deadline) {
   return met;
 }
 
+bool Mutex::ReaderLockWhenWithTimeout(const Condition& cond,
+                                      absl::Duration timeout) {
+  static const auto library =
+      LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Duration)>(
+          "_ZN",
+          "5Mutex25ReaderLockWhenWithTimeoutERKNS0_9ConditionENS0_8DurationE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond, timeout);
+  __tsan_mutex_pre_lock(this, kRead);
+  const bool met = library(this, cond, timeout);
+  __tsan_mutex_post_lock(this, kRead, 0);
+  return met;
+}
+
+bool Mutex::ReaderLockWhenWithDeadline(const Condition& cond,
+                                       absl::Time deadline) {
+  static const auto library =
+      LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Time)>(
+          "_ZN",
+          "5Mutex26ReaderLockWhenWithDeadlineERKNS0_9ConditionENS0_4TimeE");
+  const Outermost outermost;
+  if (!outermost) return library(this, cond, deadline);
+  __tsan_mutex_pre_lock(this, kRead);
+  const bool met = library(this, cond, deadline);
+  __tsan_mutex_post_lock(this, kRead, 0);
+  return met;
+}
+
 void Mutex::Await(const Condition& cond) {
   static const auto library =
       LibraryFunction<void (*)(Mutex*, const Condition&)>(
           "_ZN", "5Mutex5AwaitERKNS0_9ConditionE");
   const Outermost outermost;
   if (!outermost) return library(this, cond);
-  AnnotateReleaseForWait(this, 0);
+  const unsigned mode = AnnotateReleaseForWait(this);
   library(this, cond);
-  __tsan_mutex_post_lock(this, 0, 0);
+  __tsan_mutex_post_lock(this, mode, 0);
 }
 
 bool Mutex::AwaitWithTimeout(const Condition& cond, absl::Duration timeout) {
@@ -217,9 +265,9 @@ bool Mutex::AwaitWithTimeout(const Condition& cond, absl::Duration timeout) {
           "_ZN", "5Mutex16AwaitWithTimeoutERKNS0_9ConditionENS0_8DurationE");
   const Outermost outermost;
   if (!outermost) return library(this, cond, timeout);
-  AnnotateReleaseForWait(this, 0);
+  const unsigned mode = AnnotateReleaseForWait(this);
   const bool met = library(this, cond, timeout);
-  __tsan_mutex_post_lock(this, 0, 0);
+  __tsan_mutex_post_lock(this, mode, 0);
   return met;
 }
 
@@ -229,22 +277,21 @@ bool Mutex::AwaitWithDeadline(const Condition& cond, absl::Time deadline) {
           "_ZN", "5Mutex17AwaitWithDeadlineERKNS0_9ConditionENS0_4TimeE");
   const Outermost outermost;
   if (!outermost) return library(this, cond, deadline);
-  AnnotateReleaseForWait(this, 0);
+  const unsigned mode = AnnotateReleaseForWait(this);
   const bool met = library(this, cond, deadline);
-  __tsan_mutex_post_lock(this, 0, 0);
+  __tsan_mutex_post_lock(this, mode, 0);
   return met;
 }
 
-// A CondVar waiter holds `mu` as a writer (absl's CondVar supports only that
-// for the waits below).
+// A CondVar waiter holds `mu` in either mode (absl works out which).
 void CondVar::Wait(Mutex* mu) {
   static const auto library = LibraryFunction<void (*)(CondVar*, Mutex*)>(
       "_ZN", "7CondVar4WaitEPNS0_5MutexE");
   const Outermost outermost;
   if (!outermost) return library(this, mu);
-  AnnotateReleaseForWait(mu, 0);
+  const unsigned mode = AnnotateReleaseForWait(mu);
   library(this, mu);
-  __tsan_mutex_post_lock(mu, 0, 0);
+  __tsan_mutex_post_lock(mu, mode, 0);
 }
 
 bool CondVar::WaitWithTimeout(Mutex* mu, absl::Duration timeout) {
@@ -253,9 +300,9 @@ bool CondVar::WaitWithTimeout(Mutex* mu, absl::Duration timeout) {
           "_ZN", "7CondVar15WaitWithTimeoutEPNS0_5MutexENS0_8DurationE");
   const Outermost outermost;
   if (!outermost) return library(this, mu, timeout);
-  AnnotateReleaseForWait(mu, 0);
+  const unsigned mode = AnnotateReleaseForWait(mu);
   const bool timed_out = library(this, mu, timeout);
-  __tsan_mutex_post_lock(mu, 0, 0);
+  __tsan_mutex_post_lock(mu, mode, 0);
   return timed_out;
 }
 
@@ -265,9 +312,9 @@ bool CondVar::WaitWithDeadline(Mutex* mu, absl::Time deadline) {
           "_ZN", "7CondVar16WaitWithDeadlineEPNS0_5MutexENS0_4TimeE");
   const Outermost outermost;
   if (!outermost) return library(this, mu, deadline);
-  AnnotateReleaseForWait(mu, 0);
+  const unsigned mode = AnnotateReleaseForWait(mu);
   const bool timed_out = library(this, mu, deadline);
-  __tsan_mutex_post_lock(mu, 0, 0);
+  __tsan_mutex_post_lock(mu, mode, 0);
   return timed_out;
 }
 
@@ -276,8 +323,16 @@ bool CondVar::WaitWithDeadline(Mutex* mu, absl::Time deadline) {
 // load of the flag (inline, so instrumented) TSan pairs with a release at the
 // flag's address (the member after the Mutex).
 namespace {
+// absl 20220623's members, in order (notification.h); a layout change fails
+// here rather than annotating the wrong address.
+struct NotificationLayout {
+  Mutex mutex;
+  std::atomic<bool> notified_yet;
+};
+static_assert(sizeof(NotificationLayout) == sizeof(Notification));
+static_assert(offsetof(NotificationLayout, notified_yet) == sizeof(Mutex));
+
 void* NotifiedFlag(const Notification* notification) {
-  static_assert(sizeof(Notification) >= sizeof(Mutex) + sizeof(bool));
   return const_cast<char*>(reinterpret_cast<const char*>(notification)) +
          sizeof(Mutex);
 }

@@ -285,7 +285,14 @@ TEST(ServiceReliabilityTest, BigFramesDoNotStarveSmallSessions) {
       }
     });
   }
-  ASSERT_TRUE(WaitFor([&] { return big_frames.load() >= 2; }));
+  // A minute: under TSan an 80,000-triangle frame takes seconds. On failure
+  // the big sessions are stopped first (a joinable thread left would abort).
+  if (!WaitFor([&] { return big_frames.load() >= 2; }, absl::Seconds(60))) {
+    stop = true;
+    for (std::thread& t : big) t.join();
+    FAIL() << "the big sessions answered " << big_frames.load()
+           << " frames in 60 s";
+  }
   const double beside =
       SequentialP99(**small, fox, 120, 300, absl::Milliseconds(1500));
   stop = true;

@@ -1,10 +1,11 @@
 // Checks the tsan preset itself (ctest tsan_selfcheck.*; built only there).
 //
-// `tsan_selfcheck handed`: threads hand a plain int to each other through every
-// absl synchronization call Crease uses (MutexLock, Await, LockWhen, CondVar,
-// Notification, ReaderLock, TryLock). Without common/tsan_absl_sync.cc TSan
-// sees none of these hand-offs and reports each as a race; the test wants no
-// report.
+// `tsan_selfcheck handed`: threads hand a plain int to each other through
+// absl's MutexLock, Await, AwaitWithTimeout, LockWhen, CondVar (waits with a
+// timeout, and one under a reader lock), Notification (waited for, waited for
+// with a timeout, polled), ReaderLock and TryLock: every call Crease and
+// gRPC make and more. Without common/tsan_absl_sync.cc TSan sees none of these
+// hand-offs and reports each as a race; the test wants no report.
 // `tsan_selfcheck race`: the same int written by two threads with nothing
 // between them; the test wants TSan's report, so a build that lost
 // -fsanitize=thread, or annotations that hid real races, fails.
@@ -56,6 +57,30 @@ void HandedThroughAwaitAndLockWhen() {
   when.join();
 }
 
+void HandedThroughTimedAwaitAndReaderWait() {
+  absl::Mutex mu;
+  bool ready = false;
+  std::thread timed([&] {
+    absl::MutexLock lock(&mu);
+    while (!mu.AwaitWithTimeout(absl::Condition(&ready), absl::Seconds(10))) {
+    }
+    ++shared_value;
+  });
+  // A reader waits too (absl allows either mode); it only reads.
+  std::thread reader([&] {
+    absl::ReaderMutexLock lock(&mu);
+    mu.Await(absl::Condition(&ready));
+    std::printf("reader saw %d\n", shared_value);
+  });
+  {
+    absl::MutexLock lock(&mu);
+    ++shared_value;
+    ready = true;
+  }
+  timed.join();
+  reader.join();
+}
+
 void HandedThroughCondVar() {
   absl::Mutex mu;
   absl::CondVar changed;
@@ -91,6 +116,15 @@ void HandedThroughNotification() {
   while (!polled.HasBeenNotified()) std::this_thread::yield();
   ++shared_value;
   second.join();
+  absl::Notification timed;
+  std::thread third([&] {
+    ++shared_value;
+    timed.Notify();
+  });
+  while (!timed.WaitForNotificationWithTimeout(absl::Seconds(10))) {
+  }
+  ++shared_value;
+  third.join();
 }
 
 void HandedThroughReaderAndTryLock() {
@@ -120,11 +154,12 @@ int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "handed") == 0) {
     HandedThroughMutexLock();
     HandedThroughAwaitAndLockWhen();
+    HandedThroughTimedAwaitAndReaderWait();
     HandedThroughCondVar();
     HandedThroughNotification();
     HandedThroughReaderAndTryLock();
     std::printf("handed %d times\n", shared_value);
-    return shared_value == 12 ? 0 : 1;
+    return shared_value == 16 ? 0 : 1;
   }
   if (argc == 2 && std::strcmp(argv[1], "race") == 0) {
     Raced();
