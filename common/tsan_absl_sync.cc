@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "absl/base/options.h"
@@ -323,8 +324,8 @@ bool CondVar::WaitWithDeadline(Mutex* mu, absl::Time deadline) {
 // load of the flag (inline, so instrumented) TSan pairs with a release at the
 // flag's address (the member after the Mutex).
 namespace {
-// absl 20220623's members, in order (notification.h); a layout change fails
-// here rather than annotating the wrong address.
+// absl 20220623's members, in order (notification.h); a change of their sizes
+// fails here, a swap at the first use (FlagIsAfterTheMutex).
 struct NotificationLayout {
   Mutex mutex;
   std::atomic<bool> notified_yet;
@@ -332,7 +333,27 @@ struct NotificationLayout {
 static_assert(sizeof(NotificationLayout) == sizeof(Notification));
 static_assert(offsetof(NotificationLayout, notified_yet) == sizeof(Mutex));
 
+// The members could swap places with the sizes unchanged: a notified
+// Notification must have its flag where NotifiedFlag looks.
+bool FlagIsAfterTheMutex() {
+  const Notification notified(true);
+  bool flag = false;
+  std::memcpy(&flag, reinterpret_cast<const char*>(&notified) + sizeof(Mutex),
+              sizeof(flag));
+  return flag;
+}
+
 void* NotifiedFlag(const Notification* notification) {
+  static const bool checked = [] {
+    if (!FlagIsAfterTheMutex()) {
+      std::fprintf(stderr,
+                   "tsan_absl_sync: absl::Notification's flag is not after "
+                   "its Mutex; update NotifiedFlag\n");
+      std::abort();
+    }
+    return true;
+  }();
+  (void)checked;
   return const_cast<char*>(reinterpret_cast<const char*>(notification)) +
          sizeof(Mutex);
 }

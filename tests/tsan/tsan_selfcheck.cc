@@ -1,11 +1,11 @@
 // Checks the tsan preset itself (ctest tsan_selfcheck.*; built only there).
 //
 // `tsan_selfcheck handed`: threads hand a plain int to each other through
-// absl's MutexLock, Await, AwaitWithTimeout, LockWhen, CondVar (waits with a
-// timeout, and one under a reader lock), Notification (waited for, waited for
-// with a timeout, polled), ReaderLock and TryLock: every call Crease and
-// gRPC make and more. Without common/tsan_absl_sync.cc TSan sees none of these
-// hand-offs and reports each as a race; the test wants no report.
+// absl's MutexLock, Await (also under a reader lock), AwaitWithTimeout,
+// AwaitWithDeadline, LockWhen, CondVar (Wait, WaitWithTimeout,
+// WaitWithDeadline), Notification (waited for, with a timeout, polled),
+// ReaderLock and TryLock. Without common/tsan_absl_sync.cc TSan sees none of
+// these hand-offs and reports each as a race; the test wants no report.
 // `tsan_selfcheck race`: the same int written by two threads with nothing
 // between them; the test wants TSan's report, so a build that lost
 // -fsanitize=thread, or annotations that hid real races, fails.
@@ -66,6 +66,13 @@ void HandedThroughTimedAwaitAndReaderWait() {
     }
     ++shared_value;
   });
+  std::thread deadline([&] {
+    absl::MutexLock lock(&mu);
+    while (!mu.AwaitWithDeadline(absl::Condition(&ready),
+                                 absl::Now() + absl::Seconds(10))) {
+    }
+    ++shared_value;
+  });
   // A reader waits too (absl allows either mode); it only reads.
   std::thread reader([&] {
     absl::ReaderMutexLock lock(&mu);
@@ -78,6 +85,7 @@ void HandedThroughTimedAwaitAndReaderWait() {
     ready = true;
   }
   timed.join();
+  deadline.join();
   reader.join();
 }
 
@@ -90,13 +98,26 @@ void HandedThroughCondVar() {
     while (!ready) changed.WaitWithTimeout(&mu, absl::Seconds(10));
     ++shared_value;
   });
+  std::thread deadline([&] {
+    absl::MutexLock lock(&mu);
+    while (!ready)
+      changed.WaitWithDeadline(&mu, absl::Now() + absl::Seconds(10));
+    ++shared_value;
+  });
+  std::thread plain([&] {
+    absl::MutexLock lock(&mu);
+    while (!ready) changed.Wait(&mu);
+    ++shared_value;
+  });
   ++shared_value;
   {
     absl::MutexLock lock(&mu);
     ready = true;
   }
-  changed.Signal();
+  changed.SignalAll();
   waiter.join();
+  deadline.join();
+  plain.join();
 }
 
 void HandedThroughNotification() {
@@ -159,7 +180,7 @@ int main(int argc, char** argv) {
     HandedThroughNotification();
     HandedThroughReaderAndTryLock();
     std::printf("handed %d times\n", shared_value);
-    return shared_value == 16 ? 0 : 1;
+    return shared_value == 19 ? 0 : 1;
   }
   if (argc == 2 && std::strcmp(argv[1], "race") == 0) {
     Raced();
