@@ -28,6 +28,7 @@
 #include <string>
 
 #include "absl/base/options.h"
+#include "absl/cleanup/cleanup.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
@@ -96,6 +97,36 @@ class Outermost {
   const bool outermost_;
 };
 
+// `call` (the library's function) inside the annotations of taking `mu` in
+// `mode`, of giving it up, or of a wait (given up and taken again in the mode
+// held); a nested call runs bare.
+template <typename Call>
+auto AnnotatedLock(absl::Mutex* mu, unsigned mode, Call call) {
+  const Outermost outermost;
+  if (!outermost) return call();
+  __tsan_mutex_pre_lock(mu, mode);
+  const absl::Cleanup post = [&] { __tsan_mutex_post_lock(mu, mode, 0); };
+  return call();
+}
+
+template <typename Call>
+auto AnnotatedUnlock(absl::Mutex* mu, unsigned mode, Call call) {
+  const Outermost outermost;
+  if (!outermost) return call();
+  __tsan_mutex_pre_unlock(mu, mode);
+  const absl::Cleanup post = [&] { __tsan_mutex_post_unlock(mu, mode); };
+  return call();
+}
+
+template <typename Call>
+auto AnnotatedWait(absl::Mutex* mu, Call call) {
+  const Outermost outermost;
+  if (!outermost) return call();
+  const unsigned mode = AnnotateReleaseForWait(mu);
+  const absl::Cleanup post = [&] { __tsan_mutex_post_lock(mu, mode, 0); };
+  return call();
+}
+
 }  // namespace
 
 namespace absl {
@@ -112,21 +143,13 @@ Mutex::~Mutex() {
 void Mutex::Lock() {
   static const auto library =
       LibraryFunction<void (*)(Mutex*)>("_ZN", "5Mutex4LockEv");
-  const Outermost outermost;
-  if (!outermost) return library(this);
-  __tsan_mutex_pre_lock(this, 0);
-  library(this);
-  __tsan_mutex_post_lock(this, 0, 0);
+  return AnnotatedLock(this, 0, [&] { return library(this); });
 }
 
 void Mutex::Unlock() {
   static const auto library =
       LibraryFunction<void (*)(Mutex*)>("_ZN", "5Mutex6UnlockEv");
-  const Outermost outermost;
-  if (!outermost) return library(this);
-  __tsan_mutex_pre_unlock(this, 0);
-  library(this);
-  __tsan_mutex_post_unlock(this, 0);
+  return AnnotatedUnlock(this, 0, [&] { return library(this); });
 }
 
 bool Mutex::TryLock() {
@@ -144,21 +167,13 @@ bool Mutex::TryLock() {
 void Mutex::ReaderLock() {
   static const auto library =
       LibraryFunction<void (*)(Mutex*)>("_ZN", "5Mutex10ReaderLockEv");
-  const Outermost outermost;
-  if (!outermost) return library(this);
-  __tsan_mutex_pre_lock(this, kRead);
-  library(this);
-  __tsan_mutex_post_lock(this, kRead, 0);
+  return AnnotatedLock(this, kRead, [&] { return library(this); });
 }
 
 void Mutex::ReaderUnlock() {
   static const auto library =
       LibraryFunction<void (*)(Mutex*)>("_ZN", "5Mutex12ReaderUnlockEv");
-  const Outermost outermost;
-  if (!outermost) return library(this);
-  __tsan_mutex_pre_unlock(this, kRead);
-  library(this);
-  __tsan_mutex_post_unlock(this, kRead);
+  return AnnotatedUnlock(this, kRead, [&] { return library(this); });
 }
 
 bool Mutex::ReaderTryLock() {
@@ -179,46 +194,28 @@ void Mutex::LockWhen(const Condition& cond) {
   static const auto library =
       LibraryFunction<void (*)(Mutex*, const Condition&)>(
           "_ZN", "5Mutex8LockWhenERKNS0_9ConditionE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond);
-  __tsan_mutex_pre_lock(this, 0);
-  library(this, cond);
-  __tsan_mutex_post_lock(this, 0, 0);
+  return AnnotatedLock(this, 0, [&] { return library(this, cond); });
 }
 
 void Mutex::ReaderLockWhen(const Condition& cond) {
   static const auto library =
       LibraryFunction<void (*)(Mutex*, const Condition&)>(
           "_ZN", "5Mutex14ReaderLockWhenERKNS0_9ConditionE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond);
-  __tsan_mutex_pre_lock(this, kRead);
-  library(this, cond);
-  __tsan_mutex_post_lock(this, kRead, 0);
+  return AnnotatedLock(this, kRead, [&] { return library(this, cond); });
 }
 
 bool Mutex::LockWhenWithTimeout(const Condition& cond, absl::Duration timeout) {
   static const auto library =
       LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Duration)>(
           "_ZN", "5Mutex19LockWhenWithTimeoutERKNS0_9ConditionENS0_8DurationE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond, timeout);
-  __tsan_mutex_pre_lock(this, 0);
-  const bool met = library(this, cond, timeout);
-  __tsan_mutex_post_lock(this, 0, 0);
-  return met;
+  return AnnotatedLock(this, 0, [&] { return library(this, cond, timeout); });
 }
 
 bool Mutex::LockWhenWithDeadline(const Condition& cond, absl::Time deadline) {
   static const auto library =
       LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Time)>(
           "_ZN", "5Mutex20LockWhenWithDeadlineERKNS0_9ConditionENS0_4TimeE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond, deadline);
-  __tsan_mutex_pre_lock(this, 0);
-  const bool met = library(this, cond, deadline);
-  __tsan_mutex_post_lock(this, 0, 0);
-  return met;
+  return AnnotatedLock(this, 0, [&] { return library(this, cond, deadline); });
 }
 
 bool Mutex::ReaderLockWhenWithTimeout(const Condition& cond,
@@ -227,12 +224,8 @@ bool Mutex::ReaderLockWhenWithTimeout(const Condition& cond,
       LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Duration)>(
           "_ZN",
           "5Mutex25ReaderLockWhenWithTimeoutERKNS0_9ConditionENS0_8DurationE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond, timeout);
-  __tsan_mutex_pre_lock(this, kRead);
-  const bool met = library(this, cond, timeout);
-  __tsan_mutex_post_lock(this, kRead, 0);
-  return met;
+  return AnnotatedLock(this, kRead,
+                       [&] { return library(this, cond, timeout); });
 }
 
 bool Mutex::ReaderLockWhenWithDeadline(const Condition& cond,
@@ -241,82 +234,50 @@ bool Mutex::ReaderLockWhenWithDeadline(const Condition& cond,
       LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Time)>(
           "_ZN",
           "5Mutex26ReaderLockWhenWithDeadlineERKNS0_9ConditionENS0_4TimeE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond, deadline);
-  __tsan_mutex_pre_lock(this, kRead);
-  const bool met = library(this, cond, deadline);
-  __tsan_mutex_post_lock(this, kRead, 0);
-  return met;
+  return AnnotatedLock(this, kRead,
+                       [&] { return library(this, cond, deadline); });
 }
 
 void Mutex::Await(const Condition& cond) {
   static const auto library =
       LibraryFunction<void (*)(Mutex*, const Condition&)>(
           "_ZN", "5Mutex5AwaitERKNS0_9ConditionE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond);
-  const unsigned mode = AnnotateReleaseForWait(this);
-  library(this, cond);
-  __tsan_mutex_post_lock(this, mode, 0);
+  return AnnotatedWait(this, [&] { return library(this, cond); });
 }
 
 bool Mutex::AwaitWithTimeout(const Condition& cond, absl::Duration timeout) {
   static const auto library =
       LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Duration)>(
           "_ZN", "5Mutex16AwaitWithTimeoutERKNS0_9ConditionENS0_8DurationE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond, timeout);
-  const unsigned mode = AnnotateReleaseForWait(this);
-  const bool met = library(this, cond, timeout);
-  __tsan_mutex_post_lock(this, mode, 0);
-  return met;
+  return AnnotatedWait(this, [&] { return library(this, cond, timeout); });
 }
 
 bool Mutex::AwaitWithDeadline(const Condition& cond, absl::Time deadline) {
   static const auto library =
       LibraryFunction<bool (*)(Mutex*, const Condition&, absl::Time)>(
           "_ZN", "5Mutex17AwaitWithDeadlineERKNS0_9ConditionENS0_4TimeE");
-  const Outermost outermost;
-  if (!outermost) return library(this, cond, deadline);
-  const unsigned mode = AnnotateReleaseForWait(this);
-  const bool met = library(this, cond, deadline);
-  __tsan_mutex_post_lock(this, mode, 0);
-  return met;
+  return AnnotatedWait(this, [&] { return library(this, cond, deadline); });
 }
 
 // A CondVar waiter holds `mu` in either mode (absl works out which).
 void CondVar::Wait(Mutex* mu) {
   static const auto library = LibraryFunction<void (*)(CondVar*, Mutex*)>(
       "_ZN", "7CondVar4WaitEPNS0_5MutexE");
-  const Outermost outermost;
-  if (!outermost) return library(this, mu);
-  const unsigned mode = AnnotateReleaseForWait(mu);
-  library(this, mu);
-  __tsan_mutex_post_lock(mu, mode, 0);
+  return AnnotatedWait(mu, [&] { return library(this, mu); });
 }
 
 bool CondVar::WaitWithTimeout(Mutex* mu, absl::Duration timeout) {
   static const auto library =
       LibraryFunction<bool (*)(CondVar*, Mutex*, absl::Duration)>(
           "_ZN", "7CondVar15WaitWithTimeoutEPNS0_5MutexENS0_8DurationE");
-  const Outermost outermost;
-  if (!outermost) return library(this, mu, timeout);
-  const unsigned mode = AnnotateReleaseForWait(mu);
-  const bool timed_out = library(this, mu, timeout);
-  __tsan_mutex_post_lock(mu, mode, 0);
-  return timed_out;
+  return AnnotatedWait(mu, [&] { return library(this, mu, timeout); });
 }
 
 bool CondVar::WaitWithDeadline(Mutex* mu, absl::Time deadline) {
   static const auto library =
       LibraryFunction<bool (*)(CondVar*, Mutex*, absl::Time)>(
           "_ZN", "7CondVar16WaitWithDeadlineEPNS0_5MutexENS0_4TimeE");
-  const Outermost outermost;
-  if (!outermost) return library(this, mu, deadline);
-  const unsigned mode = AnnotateReleaseForWait(mu);
-  const bool timed_out = library(this, mu, deadline);
-  __tsan_mutex_post_lock(mu, mode, 0);
-  return timed_out;
+  return AnnotatedWait(mu, [&] { return library(this, mu, deadline); });
 }
 
 // The notifier releases what it wrote before Notify() to every thread that

@@ -67,7 +67,8 @@ double MeasureSessionMb(const RunningServer& running,
 // are the per-triangle allowance's (measured 84 MB, estimated 156 MB).
 TEST(MemoryBudgetTest, EstimatesCoverWhatSessionsHold) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
+  GTEST_SKIP()
+      << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
   ServerOptions options = LoopbackOptions();
   options.render_threads = 0;
@@ -124,7 +125,8 @@ io::Animation Cylinder(int around, int rings) {
 // allows holds, within four times.
 TEST(MemoryBudgetTest, BucklingEstimateCoversItsFineMesh) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
+  GTEST_SKIP()
+      << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
   ServerOptions options = LoopbackOptions();
   options.render_threads = 0;

@@ -281,7 +281,8 @@ double ClosedAllocatedMb(RunningServer& running) {
 // session leaks survives its close).
 TEST(ServiceSoakTest, MixedPathsImageAndBigSessions) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
+  GTEST_SKIP()
+      << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
   const char* env = std::getenv("CREASE_SOAK_SECONDS");
   const int seconds = env != nullptr ? std::max(10, std::atoi(env)) : 60;
