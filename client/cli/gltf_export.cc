@@ -30,10 +30,6 @@ ABSL_FLAG(std::string, export, "",
 namespace crease::client {
 namespace {
 
-absl::Status Invalid(const std::string& message) {
-  return absl::InvalidArgumentError(message);
-}
-
 // Unit smooth normals of one coarse frame: the welded area-weighted sums
 // (the renderer's rule, which the normal maps are relative to); +z where a
 // vertex's triangles have no area.
@@ -62,7 +58,7 @@ absl::StatusOr<std::string> NormalMapPng(const v1::FrameResult& result) {
   if (maps.encoding() != v1::UV_MAP_ENCODING_RAW) return maps.normal_map();
   const size_t size = maps.size();
   if (maps.normal_map().size() != 4 * size * size) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "--export: frame %d: uv_maps.normal_map has %d bytes, need 4 x %d x %d",
         result.index(), maps.normal_map().size(), size, size));
   }
@@ -86,7 +82,7 @@ absl::Status GltfExport::Add(const v1::Started& started,
   const Source source =
       result.has_wrinkled_mesh() ? Source::kWrinkled : Source::kCoarse;
   if (source_ != Source::kNone && source != source_) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "--export: frame %d %s a wrinkled mesh and the frames before %s",
         result.index(), source == Source::kWrinkled ? "has" : "has no",
         source == Source::kWrinkled ? "had none" : "had one"));
@@ -101,7 +97,7 @@ absl::Status GltfExport::AddWrinkled(const v1::Started& started,
   if (gltf_.frames.empty()) {  // the topology, once
     const v1::WrinkledMeshTopology& topology = started.wrinkled_mesh();
     if (topology.triangles_size() % 3 != 0) {
-      return Invalid(absl::StrFormat(
+      return absl::InvalidArgumentError(absl::StrFormat(
           "--export: started.wrinkled_mesh.triangles has %d indices, not a "
           "multiple of 3",
           topology.triangles_size()));
@@ -118,7 +114,7 @@ absl::Status GltfExport::AddWrinkled(const v1::Started& started,
   const v1::WrinkledMesh& mesh = result.wrinkled_mesh();
   const int64_t floats = 3 * int64_t{gltf_.vertex_count};
   if (mesh.positions_size() != floats || mesh.normals_size() != floats) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "--export: frame %d: the wrinkled mesh has %d positions and %d "
         "normals, need %d each (3 x %d vertices)",
         result.index(), mesh.positions_size(), mesh.normals_size(), floats,
@@ -126,7 +122,7 @@ absl::Status GltfExport::AddWrinkled(const v1::Started& started,
   }
   if (!gltf_.corner_uvs.empty() &&
       gltf_.corner_uvs.size() != 6 * gltf_.triangles.size()) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "--export: started.wrinkled_mesh has %d corner UVs for %d triangles, "
         "need 6 each",
         gltf_.corner_uvs.size(), gltf_.triangles.size()));
@@ -162,7 +158,7 @@ absl::Status GltfExport::MapOntoWrinkled(const v1::Started& started,
       same = refined_.triangles[t] == gltf_.triangles[t];
     }
     if (!same || refined_.num_vertices() != gltf_.vertex_count) {
-      return Invalid(
+      return absl::InvalidArgumentError(
           "--export: the server's wrinkled mesh is not the refinement of the "
           "mesh sent, so its normal maps cannot be laid on it");
     }
@@ -176,7 +172,7 @@ absl::Status GltfExport::MapOntoWrinkled(const v1::Started& started,
                                            &num_refined_welded);
   }
   if (result.index() >= static_cast<uint32_t>(animation_.num_frames())) {
-    return Invalid(
+    return absl::InvalidArgumentError(
         absl::StrFormat("--export: frame %d was never sent", result.index()));
   }
   const absl::Span<const float> coarse =
@@ -220,7 +216,7 @@ absl::Status GltfExport::AddCoarse(const v1::FrameResult& result) {
                                    kDefaultWeldRelativeTolerance, &num_welded_);
   }
   if (result.index() >= static_cast<uint32_t>(animation_.num_frames())) {
-    return Invalid(
+    return absl::InvalidArgumentError(
         absl::StrFormat("--export: frame %d was never sent", result.index()));
   }
   const absl::Span<const float> positions =
@@ -245,7 +241,8 @@ absl::Status GltfExport::AddCoarse(const v1::FrameResult& result) {
 
 absl::Status GltfExport::Write(bool quiet) const {
   if (gltf_.frames.empty()) {
-    return Invalid(absl::StrFormat("--export %s: no frame came back", path_));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("--export %s: no frame came back", path_));
   }
   absl::StatusOr<std::string> glb = io::FormatGlb(gltf_);
   if (!glb.ok()) {
@@ -271,7 +268,7 @@ absl::StatusOr<std::unique_ptr<GltfExport>> GltfExportFromFlags(
   const std::string path = absl::GetFlag(FLAGS_export);
   if (path.empty()) return nullptr;
   if (!absl::EndsWithIgnoreCase(path, ".glb")) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "--export %s: the file is binary glTF; give it a .glb name", path));
   }
   const std::filesystem::path dir =
@@ -282,7 +279,7 @@ absl::StatusOr<std::unique_ptr<GltfExport>> GltfExportFromFlags(
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (!std::filesystem::is_directory(dir, error)) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "--export %s: %s is not a directory and cannot be made one%s", path,
         dir.string(), error ? " (" + error.message() + ")" : ""));
   }

@@ -29,16 +29,12 @@ ABSL_FLAG(bool, vertex_fields, false,
 namespace crease::client {
 namespace {
 
-absl::Status Invalid(const std::string& message) {
-  return absl::InvalidArgumentError(message);
-}
-
 // The sizes a frame's mesh must have for its topology.
 absl::Status CheckMesh(const v1::WrinkledMeshTopology& topology,
                        const v1::WrinkledMesh& mesh) {
   const int64_t floats = 3 * static_cast<int64_t>(topology.vertex_count());
   if (mesh.positions_size() != floats || mesh.normals_size() != floats) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "frame_result.wrinkled_mesh: %d positions and %d normals, need 3 x "
         "%d vertices = %d each",
         mesh.positions_size(), mesh.normals_size(), topology.vertex_count(),
@@ -46,14 +42,14 @@ absl::Status CheckMesh(const v1::WrinkledMeshTopology& topology,
   }
   for (uint32_t v : topology.triangles()) {
     if (v >= topology.vertex_count()) {
-      return Invalid(
+      return absl::InvalidArgumentError(
           absl::StrFormat("started.wrinkled_mesh.triangles: vertex %d of %d", v,
                           topology.vertex_count()));
     }
   }
   if (topology.corner_uvs_size() != 0 &&
       topology.corner_uvs_size() != 2 * topology.triangles_size()) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "started.wrinkled_mesh.corner_uvs: %d floats, need 2 x %d corners",
         topology.corner_uvs_size(), topology.triangles_size()));
   }
@@ -117,7 +113,7 @@ absl::StatusOr<std::string> VertexFieldsCsv(const v1::VertexFields& fields) {
   const int n = fields.compression_size();
   if (fields.directions_size() != 3 * n ||
       fields.label_weights_size() != 3 * n) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "frame_result.vertex_fields: %d compressions, %d direction and %d "
         "label weight floats, need 3 x %d each",
         n, fields.directions_size(), fields.label_weights_size(), n));
@@ -125,7 +121,7 @@ absl::StatusOr<std::string> VertexFieldsCsv(const v1::VertexFields& fields) {
   // Tangent-frame directions come only with UVs: two more columns then.
   const bool tangent = fields.tangent_directions_size() > 0;
   if (tangent && fields.tangent_directions_size() != 2 * n) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "frame_result.vertex_fields: %d tangent direction floats, need 2 x %d",
         fields.tangent_directions_size(), n));
   }
@@ -153,7 +149,7 @@ absl::StatusOr<std::string> VertexAmplitudesCsv(
   const int channels = static_cast<int>(amplitudes.channels());
   if (channels < 1 || channels > 3 ||
       amplitudes.amplitudes_size() % channels != 0) {
-    return Invalid(absl::StrFormat(
+    return absl::InvalidArgumentError(absl::StrFormat(
         "frame_result.vertex_amplitudes: %d channels and %d floats, need 1..3 "
         "channels and a whole number of vertices",
         amplitudes.channels(), amplitudes.amplitudes_size()));

@@ -14,17 +14,19 @@
 namespace crease::server {
 namespace {
 
-constexpr char kField[] = "start.parameters.buckling";
+constexpr char kBucklingField[] = "start.parameters.buckling";
 
-absl::Status Invalid(std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrFormat("%s%s", kField, what));
+absl::Status InvalidBuckling(std::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s%s", kBucklingField, what));
 }
 
 absl::StatusOr<BucklingParams> Params(const v1::BucklingParameters& p) {
   BucklingParams params;
   if (p.has_fabric_a()) {
     if (!(p.fabric_a() > 0)) {
-      return Invalid(absl::StrFormat(".fabric_a: %g is not > 0", p.fabric_a()));
+      return InvalidBuckling(
+          absl::StrFormat(".fabric_a: %g is not > 0", p.fabric_a()));
     }
     params.fabric_a = p.fabric_a();
   }
@@ -34,8 +36,8 @@ absl::StatusOr<BucklingParams> Params(const v1::BucklingParameters& p) {
   }
   if (p.has_calibration_radius()) {
     if (!(p.calibration_radius() > 0)) {
-      return Invalid(absl::StrFormat(".calibration_radius: %g is not > 0",
-                                     p.calibration_radius()));
+      return InvalidBuckling(absl::StrFormat(
+          ".calibration_radius: %g is not > 0", p.calibration_radius()));
     }
     params.calibration_radius = p.calibration_radius();
   }
@@ -56,7 +58,7 @@ absl::StatusOr<BucklingParams> Params(const v1::BucklingParameters& p) {
     params.smooth_surface = SmoothSurface::kLatticeSpline;
   }
   if (absl::Status s = ValidateBucklingParams(params); !s.ok()) {
-    return Invalid(absl::StrFormat(".%s", s.message()));
+    return InvalidBuckling(absl::StrFormat(".%s", s.message()));
   }
   return params;
 }
@@ -65,7 +67,7 @@ absl::StatusOr<std::vector<TubeDescription>> Tubes(
     const v1::BucklingParameters& p) {
   std::vector<TubeDescription> tubes;
   if (static_cast<size_t>(p.tubes_size()) > kMaxTubes) {
-    return Invalid(
+    return InvalidBuckling(
         absl::StrFormat(".tubes: %d, over %d", p.tubes_size(), kMaxTubes));
   }
   for (int i = 0; i < p.tubes_size(); ++i) {
@@ -79,8 +81,9 @@ absl::StatusOr<std::vector<TubeDescription>> Tubes(
           std::pair{&d.ring_b, "ring_b"}}) {
       for (int32_t index : *indices) {
         if (index < 0) {  // over INT32_MAX as uint32
-          return Invalid(absl::StrFormat(".tubes[%d].%s: %u is out of range", i,
-                                         name, static_cast<uint32_t>(index)));
+          return InvalidBuckling(
+              absl::StrFormat(".tubes[%d].%s: %u is out of range", i, name,
+                              static_cast<uint32_t>(index)));
         }
       }
     }
@@ -88,12 +91,13 @@ absl::StatusOr<std::vector<TubeDescription>> Tubes(
                          std::optional<Eigen::Vector3d>* out) -> absl::Status {
       if (field.empty()) return absl::OkStatus();
       if (field.size() != 3) {
-        return Invalid(absl::StrFormat(".tubes[%d].%s: %d floats, need 3", i,
-                                       name, field.size()));
+        return InvalidBuckling(absl::StrFormat(
+            ".tubes[%d].%s: %d floats, need 3", i, name, field.size()));
       }
       const Eigen::Vector3d v(field[0], field[1], field[2]);
       if (!v.allFinite()) {
-        return Invalid(absl::StrFormat(".tubes[%d].%s: not finite", i, name));
+        return InvalidBuckling(
+            absl::StrFormat(".tubes[%d].%s: not finite", i, name));
       }
       *out = v;
       return absl::OkStatus();
@@ -159,7 +163,7 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> BucklingModel::FromStart(
     return absl::ResourceExhaustedError(absl::StrFormat(
         "%s: the coarse mesh alone fills this server's max_message_bytes "
         "(%d)",
-        kField, message));
+        kBucklingField, message));
   }
   absl::StatusOr<MeshTopology> topology =
       MeshTopology::Build(in.triangles, in.rest_positions);
@@ -170,7 +174,8 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> BucklingModel::FromStart(
   absl::StatusOr<std::vector<Tube>> tubes =
       FindTubes(*topology, in.rest_positions, descriptions);
   if (!tubes.ok()) {
-    return Invalid(absl::StrFormat(".tubes: %s", tubes.status().message()));
+    return InvalidBuckling(
+        absl::StrFormat(".tubes: %s", tubes.status().message()));
   }
   // Only planned here: the fine mesh is made by Prepare, once the session's
   // memory (MemoryBytes, from the plan) is reserved.
@@ -179,7 +184,7 @@ absl::StatusOr<std::unique_ptr<WrinkleModel>> BucklingModel::FromStart(
   if (!planned.ok()) {
     return absl::Status(
         planned.status().code(),
-        absl::StrFormat("%s: %s", kField, planned.status().message()));
+        absl::StrFormat("%s: %s", kBucklingField, planned.status().message()));
   }
   effective->set_model(v1::WRINKLE_MODEL_BUCKLING);
   FillEffective(params, asked, effective->mutable_buckling());
@@ -201,7 +206,7 @@ absl::Status BucklingModel::Prepare() {
   if (!mesh.ok()) {
     return absl::Status(
         mesh.status().code(),
-        absl::StrFormat("%s: %s", kField, mesh.status().message()));
+        absl::StrFormat("%s: %s", kBucklingField, mesh.status().message()));
   }
   mesh_ = *std::move(mesh);
   drawn_ = CombinedMesh::Of(*mesh_, coarse_->triangles(), coarse_->weld_map(),

@@ -20,10 +20,11 @@
 namespace crease::server {
 namespace {
 
-constexpr char kField[] = "start.parameters.amplitude_maps";
+constexpr char kAmplitudeMapsField[] = "start.parameters.amplitude_maps";
 
-absl::Status Invalid(std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrFormat("%s%s", kField, what));
+absl::Status InvalidAmplitudeMaps(std::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s%s", kAmplitudeMapsField, what));
 }
 
 absl::StatusOr<AmplitudeModelParams> ModelParams(
@@ -49,8 +50,8 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   }
   if (p.has_direction_fit_rings()) {
     if (p.direction_fit_rings() > 3) {
-      return Invalid(absl::StrFormat(".direction_fit_rings: %u is outside 0..3",
-                                     p.direction_fit_rings()));
+      return InvalidAmplitudeMaps(absl::StrFormat(
+          ".direction_fit_rings: %u is outside 0..3", p.direction_fit_rings()));
     }
     params.direction_fit_rings = static_cast<int>(p.direction_fit_rings());
   }
@@ -58,7 +59,7 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   switch (p.rest_lengths()) {
     case v1::AMPLITUDE_REST_LENGTHS_REST_POSITIONS:
       if (!has_rest_positions) {
-        return Invalid(
+        return InvalidAmplitudeMaps(
             ".rest_lengths: REST_POSITIONS needs start.topology."
             "rest_positions");
       }
@@ -73,7 +74,7 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
                                 : RestLengthSource::kAdaptiveReferences;
       break;
     default:
-      return Invalid(
+      return InvalidAmplitudeMaps(
           absl::StrFormat(".rest_lengths: unknown value %d", p.rest_lengths()));
   }
   // The model's ranges (ValidateAmplitudeParams), named as the fields are.
@@ -92,13 +93,13 @@ absl::StatusOr<AmplitudeModelParams> ModelParams(
   for (const auto& r : ranges) {
     const bool above_low = r.low_open ? r.value > r.low : r.value >= r.low;
     if (!(above_low && r.value <= r.high)) {
-      return Invalid(absl::StrFormat(".%s: %g is outside %s%g, %g]", r.field,
-                                     r.value, r.low_open ? "(" : "[", r.low,
-                                     r.high));
+      return InvalidAmplitudeMaps(
+          absl::StrFormat(".%s: %g is outside %s%g, %g]", r.field, r.value,
+                          r.low_open ? "(" : "[", r.low, r.high));
     }
   }
   if (absl::Status s = ValidateAmplitudeParams(params); !s.ok()) {
-    return Invalid(absl::StrFormat(": %s", s.message()));
+    return InvalidAmplitudeMaps(absl::StrFormat(": %s", s.message()));
   }
   return params;
 }
@@ -155,15 +156,15 @@ absl::StatusOr<std::shared_ptr<const NamedPattern>> UploadedPattern(
     const v1::AmplitudeMapParameters& p) {
   if (p.pattern_png().empty()) return nullptr;
   if (p.pattern_channels() > 3) {
-    return Invalid(absl::StrFormat(".pattern_channels: %d, need 1..3 (0: 3)",
-                                   p.pattern_channels()));
+    return InvalidAmplitudeMaps(absl::StrFormat(
+        ".pattern_channels: %d, need 1..3 (0: 3)", p.pattern_channels()));
   }
   const int channels =
       p.pattern_channels() == 0 ? 3 : static_cast<int>(p.pattern_channels());
   absl::StatusOr<WrinklePattern> pattern =
       DecodePatternPng(p.pattern_png(), channels);
   if (!pattern.ok()) {
-    return Invalid(
+    return InvalidAmplitudeMaps(
         absl::StrFormat(".pattern_png: %s", pattern.status().message()));
   }
   return SharedUploadedPattern(*std::move(pattern));
@@ -176,8 +177,8 @@ absl::StatusOr<double> StartWavelength(const ModelStart& in) {
   if (p.has_wavelength()) {
     if (!(p.wavelength() >= kMinPatternWavelength &&
           p.wavelength() <= kMaxPatternWavelength)) {
-      return Invalid(absl::StrFormat(".wavelength: %g is outside [1/256, 1]",
-                                     p.wavelength()));
+      return InvalidAmplitudeMaps(absl::StrFormat(
+          ".wavelength: %g is outside [1/256, 1]", p.wavelength()));
     }
     return p.wavelength();
   }

@@ -15,7 +15,6 @@ using fine_grid::BoxFilter;
 using fine_grid::GridNormals;
 using fine_grid::Wrap;
 
-constexpr double kPi = std::numbers::pi;
 constexpr int kCells = kPrimitiveCells;
 // Fine cells per lattice step (the lattice has 2 steps per primitive).
 constexpr int kStep = kCells / 2;
@@ -363,7 +362,7 @@ bool BucklingMesh::TwistHeights(int t) {
       const double rising = shape.rising, falling = shape.falling;
       double lost_rising = dn * g.primitives[p].diagonal_ratio[0] - rising;
       double lost_falling = dn * g.primitives[p].diagonal_ratio[1] - falling;
-      const double scale = params_.twist_gain * 2 / kPi;
+      const double scale = params_.twist_gain * 2 / std::numbers::pi;
       // As high as a crossing thread needs, up to half the row (where its
       // folds would touch) and the surface's bend.
       const double area = shape.u.cross(shape.v).norm();

@@ -10,7 +10,6 @@
 namespace crease {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 constexpr int kSections = 65;  // unfolding sections along the tube
 constexpr int kAngles = 96;    // samples around each section
 
@@ -49,7 +48,7 @@ struct Unfolding {
     const int hi = std::clamp(static_cast<int>(it - arc.begin()), 1, kAngles);
     const double span = arc[hi] - arc[hi - 1];
     const double f = span > 0 ? (fraction - arc[hi - 1]) / span : 0;
-    return 2 * kPi * (hi - 1 + std::clamp(f, 0.0, 1.0)) / kAngles;
+    return 2 * std::numbers::pi * (hi - 1 + std::clamp(f, 0.0, 1.0)) / kAngles;
   }
 };
 
@@ -59,7 +58,7 @@ Unfolding Unfold(const TubeChart& chart, absl::Span<const float> positions) {
   for (int k = 0; k < kSections; ++k) {
     for (int m = 0; m < kAngles; ++m) {
       samples[k][m] =
-          Evaluate(chart.Locate(2 * kPi * m / kAngles,
+          Evaluate(chart.Locate(2 * std::numbers::pi * m / kAngles,
                                 static_cast<double>(k) / (kSections - 1)),
                    positions);
     }
@@ -105,7 +104,8 @@ absl::StatusOr<std::vector<double>> RowHeights(const Unfolding& unfolding,
   std::vector<double> heights;
   double y = 0;
   while (y < layout.unfolded_length && heights.size() < 4096) {
-    const double radius = CircumferenceAt(unfolding, y) / (2 * kPi);
+    const double radius =
+        CircumferenceAt(unfolding, y) / (2 * std::numbers::pi);
     heights.push_back(FoldingDiamondHeight(radius, layout.diamonds));
     y += heights.back();
   }
@@ -146,7 +146,8 @@ void Embed(const TubeChart& chart, const Unfolding& unfolding,
     const int k = std::min(static_cast<int>(s), kSections - 2);
     const double a0 = unfolding.AngleAt(k, fraction);
     const double a1 = unfolding.AngleAt(k + 1, fraction);
-    const double angle = a0 + std::remainder(a1 - a0, 2 * kPi) * (s - k);
+    const double angle =
+        a0 + std::remainder(a1 - a0, 2 * std::numbers::pi) * (s - k);
     return chart.Locate(angle, s / (kSections - 1));
   };
   const int columns = layout.lattice_columns();
@@ -200,18 +201,18 @@ absl::Status ValidateBucklingParams(const BucklingParams& p) {
 }
 
 double FabricFromCalibration(int diamonds, double radius) {
-  return std::sqrt(radius) * (1 - std::cos(kPi / diamonds));
+  return std::sqrt(radius) * (1 - std::cos(std::numbers::pi / diamonds));
 }
 
 int DiamondsPerSection(double fabric_a, double radius) {
   const double c = 1 - fabric_a / std::sqrt(radius);
   if (!(c > -1)) return 2;
-  const double n = std::round(kPi / std::acos(std::min(c, 1.0)));
+  const double n = std::round(std::numbers::pi / std::acos(std::min(c, 1.0)));
   return static_cast<int>(std::clamp(n, 2.0, 32.0));
 }
 
 double DiamondWidth(double radius, int diamonds) {
-  return 2 * radius * std::sin(kPi / diamonds);
+  return 2 * radius * std::sin(std::numbers::pi / diamonds);
 }
 
 double FabricDiamondHeight(double fabric_a, double radius) {
@@ -219,7 +220,7 @@ double FabricDiamondHeight(double fabric_a, double radius) {
 }
 
 double FoldingDiamondHeight(double radius, int diamonds) {
-  return radius * (1 - std::cos(kPi / diamonds));
+  return radius * (1 - std::cos(std::numbers::pi / diamonds));
 }
 
 absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
@@ -236,7 +237,7 @@ absl::StatusOr<TubeLayout> LayOutTube(const MeshTopology& topology,
   double mean_circumference = 0;
   for (double c : unfolding.circumference) mean_circumference += c;
   mean_circumference /= kSections;
-  layout.radius = mean_circumference / (2 * kPi);
+  layout.radius = mean_circumference / (2 * std::numbers::pi);
   layout.unfolded_length = unfolding.heights.back();
   if (!(layout.radius > 0 && layout.unfolded_length > 0)) {
     return absl::InvalidArgumentError("the tube has no extent");

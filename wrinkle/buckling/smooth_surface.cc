@@ -20,7 +20,6 @@ using fine_grid::GridNormals;
 using fine_grid::PackedPoint;
 using fine_grid::Wrap;
 
-constexpr double kPi = std::numbers::pi;
 constexpr int kCells = kPrimitiveCells;
 // Fine cells per lattice step (the lattice has 2 steps per primitive).
 constexpr int kStep = kCells / 2;
@@ -60,7 +59,8 @@ void BucklingMesh::CoarseNormals(absl::Span<const float> positions) {
   // corners' normals to 60 it gives way to the flat triangle. Per vertex
   // the least of its triangles', interpolated over each triangle, so that
   // the surface stays continuous across coarse edges.
-  const double smooth_cos = std::cos(kPi / 6), crease_cos = std::cos(kPi / 3);
+  const double smooth_cos = std::cos(std::numbers::pi / 6),
+               crease_cos = std::cos(std::numbers::pi / 3);
   vertex_curved_.assign(coarse_normals_.size() / 3, 1.0);
   for (size_t f = 0; f < coarse_triangles_.size(); ++f) {
     double agree = 1;
