@@ -21,7 +21,7 @@ using ::testing::HasSubstr;
 
 // A flat 2 x 1 sheet whose UVs are its (x, z) times `uv_scale`: 1 / uv_scale
 // world units per UV unit along every edge.
-io::TriangleMesh Sheet(float uv_scale, float world_scale = 1.0f) {
+io::TriangleMesh ScaledSheet(float uv_scale, float world_scale = 1.0f) {
   io::TriangleMesh mesh = MakeGridSheet(8, 4, 2.0f, 1.0f);
   for (float& p : mesh.positions) p *= world_scale;
   mesh.corner_uvs.resize(6 * mesh.triangles.size());
@@ -49,24 +49,24 @@ double WavelengthOf(const io::TriangleMesh& mesh) {
 // wavelength; UVs twice as large give twice it.
 TEST(DefaultPatternTest, WavelengthIsAShareOfTheDiagonalOnTheSurface) {
   const double by_hand = 0.03 * std::sqrt(5.0) / 2.0;
-  EXPECT_NEAR(WavelengthOf(Sheet(0.5f)), by_hand, 1e-6);
-  EXPECT_NEAR(WavelengthOf(Sheet(0.5f, 1000.0f)), by_hand, 1e-6);
-  EXPECT_NEAR(WavelengthOf(Sheet(1.0f)), 2.0 * by_hand, 1e-6);
+  EXPECT_NEAR(WavelengthOf(ScaledSheet(0.5f)), by_hand, 1e-6);
+  EXPECT_NEAR(WavelengthOf(ScaledSheet(0.5f, 1000.0f)), by_hand, 1e-6);
+  EXPECT_NEAR(WavelengthOf(ScaledSheet(1.0f)), 2.0 * by_hand, 1e-6);
 }
 
 // Clamped to [1/256, 1/8] (longer sinusoids lose their angles to the
 // rounding to whole cycles); no scale at all gives the fallback.
 TEST(DefaultPatternTest, ClampedAndFallsBackWithoutAScale) {
-  EXPECT_EQ(WavelengthOf(Sheet(1e-4f)), kMinPatternWavelength);
-  EXPECT_EQ(WavelengthOf(Sheet(100.0f)), kMaxDefaultWavelength);
-  EXPECT_EQ(WavelengthOf(Sheet(0.0f)), kFallbackPatternWavelength);
-  io::TriangleMesh point = Sheet(0.5f);
+  EXPECT_EQ(WavelengthOf(ScaledSheet(1e-4f)), kMinPatternWavelength);
+  EXPECT_EQ(WavelengthOf(ScaledSheet(100.0f)), kMaxDefaultWavelength);
+  EXPECT_EQ(WavelengthOf(ScaledSheet(0.0f)), kFallbackPatternWavelength);
+  io::TriangleMesh point = ScaledSheet(0.5f);
   std::fill(point.positions.begin(), point.positions.end(), 1.0f);
   EXPECT_EQ(WavelengthOf(point), kFallbackPatternWavelength);
 }
 
 TEST(DefaultPatternTest, BadInputIsRefused) {
-  const io::TriangleMesh mesh = Sheet(0.5f);
+  const io::TriangleMesh mesh = ScaledSheet(0.5f);
   std::vector<float> uvs = mesh.corner_uvs;
   uvs.pop_back();
   EXPECT_THAT(DefaultPatternWavelength(mesh.triangles, mesh.positions, uvs)

@@ -80,7 +80,7 @@ std::vector<Eigen::Vector3d> BruteForce(const SurfaceFrame& surface,
   return dir;
 }
 
-double AngleDegrees(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+double AxisAngleDegrees(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
   return std::acos(std::min(1.0, std::abs(a.normalized().dot(b)))) * 180.0 /
          std::numbers::pi;
 }
@@ -119,9 +119,9 @@ TEST(FieldSmoothingTest, CornerSumsAreTheKernelSummedPairByPair) {
           continue;
         }
         ++compared;
-        worst = std::max(worst,
-                         AngleDegrees(field[f].compression_dir, expected[f]));
-        moved += AngleDegrees(raw.compression_dir, expected[f]) > 1.0;
+        worst = std::max(
+            worst, AxisAngleDegrees(field[f].compression_dir, expected[f]));
+        moved += AxisAngleDegrees(raw.compression_dir, expected[f]) > 1.0;
       }
       EXPECT_GT(compared, 20);
       EXPECT_GT(moved, compared / 10);  // the smoothing does something

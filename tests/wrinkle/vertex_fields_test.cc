@@ -16,7 +16,7 @@
 namespace crease {
 namespace {
 
-Eigen::Vector3f At(absl::Span<const float> xyz, int v) {
+Eigen::Vector3f PointAt(absl::Span<const float> xyz, int v) {
   return {xyz[3 * v], xyz[3 * v + 1], xyz[3 * v + 2]};
 }
 
@@ -57,7 +57,7 @@ TEST(VertexFieldsTest, UniformlyCompressedSheet) {
   const Eigen::Vector3f expected(std::cos(theta), 0, std::sin(theta));
   for (int v = 0; v < sheet.num_vertices(); ++v) {
     EXPECT_NEAR(fields.compression[v], first.compression, 1e-5) << v;
-    EXPECT_LT((At(fields.directions, v) - expected).norm(), 1e-5) << v;
+    EXPECT_LT((PointAt(fields.directions, v) - expected).norm(), 1e-5) << v;
     EXPECT_EQ(fields.label_weights[3 * v], 1.0f);
     EXPECT_EQ(fields.label_weights[3 * v + 1], 0.0f);
     EXPECT_EQ(fields.label_weights[3 * v + 2], 0.0f);
@@ -84,9 +84,11 @@ TEST(VertexFieldsTest, LabelWeightsAreAreaShares) {
     for (size_t f = 0; f < triangles.size(); ++f) {
       const auto& t = triangles[f];
       if (t[0] != v && t[1] != v && t[2] != v) continue;
-      const Eigen::Vector3f a = At(squeezed, t[0]);
+      const Eigen::Vector3f a = PointAt(squeezed, t[0]);
       area[LabelIndex(session->labels()[f])] +=
-          0.5 * (At(squeezed, t[1]) - a).cross(At(squeezed, t[2]) - a).norm();
+          0.5 * (PointAt(squeezed, t[1]) - a)
+                    .cross(PointAt(squeezed, t[2]) - a)
+                    .norm();
     }
     const double total = area[0] + area[1] + area[2];
     for (int k = 0; k < 3; ++k) {
@@ -110,7 +112,7 @@ TEST(VertexFieldsTest, RestIsOneEverywhereOnACurvedMesh) {
   const VertexFields fields = FieldsOf(*session, anim.frames.Sample(0));
   for (int v = 0; v < anim.mesh.num_vertices(); ++v) {
     EXPECT_NEAR(fields.compression[v], 1.0f, 1e-5f) << v;
-    EXPECT_EQ(At(fields.directions, v), Eigen::Vector3f::Zero()) << v;
+    EXPECT_EQ(PointAt(fields.directions, v), Eigen::Vector3f::Zero()) << v;
     EXPECT_EQ(fields.label_weights[3 * v + 1], 1.0f) << v;
   }
 }
@@ -128,16 +130,16 @@ TEST(VertexFieldsTest, BundledFoxIsWellFormed) {
   const std::vector<int32_t>& welded = session->topology().weld_map();
   std::vector<Eigen::Vector3f> normals(welded.size(), Eigen::Vector3f::Zero());
   for (const auto& t : session->topology().triangles()) {
-    const Eigen::Vector3f a = At(positions, t[0]);
+    const Eigen::Vector3f a = PointAt(positions, t[0]);
     const Eigen::Vector3f n =
-        (At(positions, t[1]) - a).cross(At(positions, t[2]) - a);
+        (PointAt(positions, t[1]) - a).cross(PointAt(positions, t[2]) - a);
     for (int32_t v : t) normals[welded[v]] += n;
   }
   std::vector<int> first(welded.size(), -1);
   int compressed = 0, directed = 0;
   for (int v = 0; v < anim.mesh.num_vertices(); ++v) {
     ASSERT_TRUE(std::isfinite(fields.compression[v]));
-    const Eigen::Vector3f d = At(fields.directions, v);
+    const Eigen::Vector3f d = PointAt(fields.directions, v);
     if (d != Eigen::Vector3f::Zero()) {
       ++directed;
       EXPECT_NEAR(d.norm(), 1.0f, 1e-5f);
@@ -154,7 +156,7 @@ TEST(VertexFieldsTest, BundledFoxIsWellFormed) {
       continue;
     }
     EXPECT_EQ(fields.compression[v], fields.compression[seen]);
-    EXPECT_EQ(At(fields.directions, v), At(fields.directions, seen));
+    EXPECT_EQ(PointAt(fields.directions, v), PointAt(fields.directions, seen));
   }
   EXPECT_GT(compressed, 10);
   EXPECT_GT(directed, anim.mesh.num_vertices() / 2);
