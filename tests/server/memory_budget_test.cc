@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
+#include "tests/testing/sanitizers.h"
 #include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease::server {
@@ -66,7 +67,7 @@ double MeasureSessionMb(const RunningServer& running,
 // counts only its pattern in MemoryBytes; its per-edge and per-vertex arrays
 // are the per-triangle allowance's (measured 84 MB, estimated 156 MB).
 TEST(MemoryBudgetTest, EstimatesCoverWhatSessionsHold) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(CREASE_UNDER_ASAN) || defined(CREASE_UNDER_TSAN)
   GTEST_SKIP()
       << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
@@ -124,7 +125,7 @@ io::Animation Cylinder(int around, int rings) {
 // coarse one) covers what a session with the most fine vertices a server
 // allows holds, within four times.
 TEST(MemoryBudgetTest, BucklingEstimateCoversItsFineMesh) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(CREASE_UNDER_ASAN) || defined(CREASE_UNDER_TSAN)
   GTEST_SKIP()
       << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
@@ -189,7 +190,7 @@ TEST(MemoryBudgetTest, BucklingStartsPastTheBudgetMakeNoFineMesh) {
   }
   // A made mesh would have taken about 100 MB on the way (not measured under
   // ASan: its shadow memory and quarantine move the resident figure).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(CREASE_UNDER_ASAN) || defined(CREASE_UNDER_TSAN)
   const bool measurable = false;
 #else
   const bool measurable = true;

@@ -25,6 +25,7 @@
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/sanitizers.h"
 #include "tests/testing/temp_path.h"
 #include "wrinkle/core/synthetic_sheet.h"
 
@@ -614,7 +615,7 @@ TEST(ServiceReliabilityTest, RefusedTokensAreLoggedOnceASecond) {
 // 1080p are now freed after their frame. (Not under ASan: its quarantine
 // keeps freed memory resident on purpose.)
 TEST(ServiceReliabilityTest, ALargeImageDoesNotKeepItsMemory) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(CREASE_UNDER_ASAN) || defined(CREASE_UNDER_TSAN)
   GTEST_SKIP() << "RSS is meaningless under ASan or TSan (shadow memory)";
 #endif
   RunningServer running = RunningServer::Start(LoopbackOptions());

@@ -25,6 +25,7 @@
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
+#include "tests/testing/sanitizers.h"
 #include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease::server {
@@ -280,7 +281,7 @@ double ClosedAllocatedMb(RunningServer& running) {
 // no more memory allocated than after the warm-up's sessions closed (what a
 // session leaks survives its close).
 TEST(ServiceSoakTest, MixedPathsImageAndBigSessions) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(CREASE_UNDER_ASAN) || defined(CREASE_UNDER_TSAN)
   GTEST_SKIP()
       << "RSS is meaningless under ASan or TSan (shadow memory, quarantine)";
 #endif
