@@ -1,6 +1,6 @@
-// Runs a fuzz target over saved inputs, without libFuzzer: the build that
-// has no fuzzing engine (gcc, the test and sanitizer presets) replays the
-// checked-in corpus and every crash ever found, as a regression test.
+// Runs a fuzz target over saved inputs, without libFuzzer: a build that has
+// no fuzzing engine (GCC: the test preset) replays the checked-in corpus and
+// every crash ever found, as a regression test.
 //
 //   <target> FILE_OR_DIRECTORY...
 //
