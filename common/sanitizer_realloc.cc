@@ -20,22 +20,10 @@
 #include <cstddef>
 #include <cstdint>
 
-// GCC says __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__; clang 14 answers
-// __has_feature instead.
-#if defined(__SANITIZE_ADDRESS__)
-#define CREASE_REALLOC_UNDER_ASAN 1
-#elif defined(__SANITIZE_THREAD__)
-#define CREASE_REALLOC_UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CREASE_REALLOC_UNDER_ASAN 1
-#elif __has_feature(thread_sanitizer)
-#define CREASE_REALLOC_UNDER_TSAN 1
-#endif
-#endif
-#if defined(CREASE_REALLOC_UNDER_ASAN)
+#include "common/sanitizers.h"
+#if defined(CREASE_UNDER_ASAN)
 #include <sanitizer/asan_interface.h>
-#elif !defined(CREASE_REALLOC_UNDER_TSAN)
+#elif !defined(CREASE_UNDER_TSAN)
 #error "sanitizer_realloc.cc is for -fsanitize=address or =thread builds only"
 #endif
 
@@ -53,7 +41,7 @@ constexpr size_t kGeometricFrom = 64 * 1024;
 // in bounds. TSan checks no bounds.
 void LimitTo([[maybe_unused]] void* block, [[maybe_unused]] size_t size,
              [[maybe_unused]] size_t capacity) {
-#if defined(CREASE_REALLOC_UNDER_ASAN)
+#if defined(CREASE_UNDER_ASAN)
   auto* bytes = static_cast<uint8_t*>(block);
   __asan_unpoison_memory_region(bytes, size);
   __asan_poison_memory_region(bytes + size, capacity - size);

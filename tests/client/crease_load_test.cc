@@ -7,9 +7,9 @@
 
 #include "client/load/load_stats.h"
 #include "common/file_util.h"
+#include "common/sanitizers.h"
 #include "gtest/gtest.h"
 #include "tests/server/service_fixture.h"
-#include "tests/testing/sanitizers.h"
 #include "tests/testing/temp_path.h"
 
 namespace crease::load {

@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/sanitizers.h"
 #include "gtest/gtest.h"
-#include "tests/testing/sanitizers.h"
 
 namespace {
 

@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "common/sanitizers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
-#include "tests/testing/sanitizers.h"
 #include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease::server {

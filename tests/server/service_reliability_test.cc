@@ -20,12 +20,12 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "common/file_util.h"
+#include "common/sanitizers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
-#include "tests/testing/sanitizers.h"
 #include "tests/testing/temp_path.h"
 #include "wrinkle/core/synthetic_sheet.h"
 

@@ -20,12 +20,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "common/sanitizers.h"
 #include "gtest/gtest.h"
 #include "tests/server/raw_http2.h"
 #include "tests/server/raw_stream.h"
 #include "tests/server/service_fixture.h"
 #include "tests/testing/bundled_data.h"
-#include "tests/testing/sanitizers.h"
 #include "wrinkle/core/synthetic_sheet.h"
 
 namespace crease::server {

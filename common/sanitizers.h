@@ -1,5 +1,5 @@
-#ifndef CREASE_TESTS_TESTING_SANITIZERS_H_
-#define CREASE_TESTS_TESTING_SANITIZERS_H_
+#ifndef CREASE_COMMON_SANITIZERS_H_
+#define CREASE_COMMON_SANITIZERS_H_
 
 // CREASE_UNDER_ASAN and CREASE_UNDER_TSAN: whether this file is compiled with
 // AddressSanitizer or ThreadSanitizer. GCC says so with __SANITIZE_ADDRESS__
@@ -22,4 +22,4 @@
 #endif
 #endif
 
-#endif  // CREASE_TESTS_TESTING_SANITIZERS_H_
+#endif  // CREASE_COMMON_SANITIZERS_H_
