@@ -12,6 +12,9 @@
 //   gathered_edge  a hanging 1 m sheet (768 triangles) whose top edge is
 //                  gathered to 40 % of its width over 1.5 s and held 2.5 s
 //                  (GatheredEdgeAnimation turned to hang from that edge).
+//   twisted_tube   an upright tube 20 cm across (16 around, 512 triangles)
+//                  whose top turns by --twist degrees about its axis over
+//                  1 s, held 2 s, turned back over 1 s and left 0.8 s.
 
 #include <cmath>
 #include <cstdio>
@@ -27,7 +30,8 @@
 #include "wrinkle/io/obj.h"
 #include "wrinkle/io/pc2.h"
 
-ABSL_FLAG(std::string, shape, "sleeve", "sleeve or gathered_edge.");
+ABSL_FLAG(std::string, shape, "sleeve",
+          "sleeve, gathered_edge or twisted_tube.");
 ABSL_FLAG(std::string, out, "",
           "Output stem: writes STEM.obj (the rest shape: the first frame "
           "without its noise) and STEM.pc2 (every frame); required.");
@@ -39,6 +43,9 @@ ABSL_FLAG(double, noise, 0,
           "sleeve: move each coordinate of each vertex by up to this fraction "
           "of the radius, afresh every frame, 0..0.5.");
 ABSL_FLAG(uint64_t, noise_seed, 1, "sleeve: seed of the noise.");
+ABSL_FLAG(double, twist, 150,
+          "twisted_tube: the top's turn about the axis in degrees, -360..360 "
+          "(negative: the other way round).");
 ABSL_FLAG(int, around, 12, "sleeve: vertices round the tube, 3..256.");
 ABSL_FLAG(int, rings, 25, "sleeve: rings of vertices along it, 2..1024.");
 
@@ -54,13 +61,35 @@ void HangUp(std::vector<float>* positions) {
   }
 }
 
+// The sleeve's own flags left at their defaults: another shape would
+// silently ignore them.
+absl::Status SleeveFlagsUnset(const std::string& shape) {
+  const SleeveBendParams sleeve;
+  if (absl::GetFlag(FLAGS_angle) != sleeve.angle_degrees ||
+      absl::GetFlag(FLAGS_skinned) || absl::GetFlag(FLAGS_noise) != 0 ||
+      absl::GetFlag(FLAGS_noise_seed) != sleeve.noise_seed ||
+      absl::GetFlag(FLAGS_around) != sleeve.around ||
+      absl::GetFlag(FLAGS_rings) != sleeve.rings) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--angle, --skinned, --noise, --noise_seed, --around and "
+                     "--rings shape the sleeve only, not --shape ",
+                     shape));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Run() {
   const std::string out = absl::GetFlag(FLAGS_out);
   if (out.empty()) return absl::InvalidArgumentError("--out is required");
   const std::string shape = absl::GetFlag(FLAGS_shape);
   const double angle = absl::GetFlag(FLAGS_angle);
   SyntheticAnimation animation;
+  const double twist = absl::GetFlag(FLAGS_twist);
   if (shape == "sleeve") {
+    if (twist != TwistedTubeParams{}.twist_degrees) {
+      return absl::InvalidArgumentError(
+          "--twist shapes the twisted tube only, not --shape sleeve");
+    }
     if (!(angle >= 0 && angle <= 150)) {
       return absl::InvalidArgumentError("--angle must be in [0, 150] degrees");
     }
@@ -83,24 +112,28 @@ absl::Status Run() {
     params.noise_seed = absl::GetFlag(FLAGS_noise_seed);
     animation = SleeveBendAnimation(params);
   } else if (shape == "gathered_edge") {
-    const SleeveBendParams sleeve;
-    if (angle != sleeve.angle_degrees || absl::GetFlag(FLAGS_skinned) ||
-        absl::GetFlag(FLAGS_noise) != 0 ||
-        absl::GetFlag(FLAGS_noise_seed) != sleeve.noise_seed ||
-        absl::GetFlag(FLAGS_around) != sleeve.around ||
-        absl::GetFlag(FLAGS_rings) != sleeve.rings) {
+    if (absl::Status s = SleeveFlagsUnset(shape); !s.ok()) return s;
+    if (twist != TwistedTubeParams{}.twist_degrees) {
       return absl::InvalidArgumentError(
-          "--angle, --skinned, --noise, --noise_seed, --around and --rings "
-          "shape the sleeve only, not --shape gathered_edge");
+          "--twist shapes the twisted tube only, not --shape gathered_edge");
     }
     animation = GatheredEdgeAnimation(GatheredEdgeParams{});
     // Hung up: the sheet turned a quarter about +x, so its gathered edge
     // (z = 0) is at the top and it faces +z, the way a viewer sees a curtain.
     HangUp(&animation.rest.positions);
     for (std::vector<float>& frame : animation.frames) HangUp(&frame);
+  } else if (shape == "twisted_tube") {
+    if (absl::Status s = SleeveFlagsUnset(shape); !s.ok()) return s;
+    if (!(twist >= -360 && twist <= 360)) {
+      return absl::InvalidArgumentError("--twist must be in [-360, 360]");
+    }
+    TwistedTubeParams params;
+    params.twist_degrees = twist;
+    animation = TwistedTubeAnimation(params);
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--shape: '", shape, "' is neither sleeve nor gathered_edge"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--shape: '", shape,
+                     "' is none of sleeve, gathered_edge and twisted_tube"));
   }
   io::PointCache cache;
   cache.num_points = animation.rest.num_vertices();

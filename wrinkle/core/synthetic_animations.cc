@@ -107,4 +107,42 @@ SyntheticAnimation GatheredEdgeAnimation(const GatheredEdgeParams& params) {
   return animation;
 }
 
+double TubeTwistAngle(const TwistedTubeParams& params, int frame) {
+  const double full = params.twist_degrees * std::numbers::pi / 180.0;
+  const int twisting = frame - params.rest_frames;
+  if (twisting < params.twist_frames) {
+    return full * Smoothstep(static_cast<double>(twisting) /
+                             std::max(params.twist_frames, 1));
+  }
+  const int untwisting = twisting - params.twist_frames - params.held_frames;
+  if (params.untwist_frames <= 0) return untwisting < 0 ? full : 0.0;
+  return full * (1.0 - Smoothstep(static_cast<double>(untwisting) /
+                                  params.untwist_frames));
+}
+
+SyntheticAnimation TwistedTubeAnimation(const TwistedTubeParams& params) {
+  SyntheticAnimation animation;
+  animation.rest = MakeOpenCylinder(params.radius, params.length, params.around,
+                                    params.rings);
+  const int frames = params.rest_frames + params.twist_frames +
+                     params.held_frames + params.untwist_frames +
+                     params.final_rest_frames;
+  animation.frames.resize(frames);
+  const std::vector<float>& rest = animation.rest.positions;
+  for (int f = 0; f < frames; ++f) {
+    const double top_turn = TubeTwistAngle(params, f);
+    std::vector<float>& frame = animation.frames[f];
+    frame.resize(rest.size());
+    for (size_t v = 0; 3 * v + 2 < rest.size(); ++v) {
+      const double x = rest[3 * v], y = rest[3 * v + 1], z = rest[3 * v + 2];
+      const double turn = top_turn * y / params.length;
+      const double c = std::cos(turn), s = std::sin(turn);
+      frame[3 * v] = static_cast<float>(c * x + s * z);
+      frame[3 * v + 1] = static_cast<float>(y);
+      frame[3 * v + 2] = static_cast<float>(-s * x + c * z);
+    }
+  }
+  return animation;
+}
+
 }  // namespace crease

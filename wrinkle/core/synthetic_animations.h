@@ -56,6 +56,28 @@ struct GatheredEdgeParams {
 };
 SyntheticAnimation GatheredEdgeAnimation(const GatheredEdgeParams& params);
 
+// A tube (MakeOpenCylinder, upright along +y) whose bottom ring is held while
+// its top ring turns about the axis by `twist_degrees` with a smoothstep,
+// holds, turns back and rests, as a wrung towel or a torso turning inside a
+// shirt. Each ring turns in proportion to its height, so the surface shears
+// uniformly (shear r twist / length) and its rings keep their length: the
+// cloth compresses along one diagonal and stretches along the other, and a
+// person expects a family of parallel helical folds along the stretched
+// diagonal, round the whole tube.
+struct TwistedTubeParams {
+  double radius = 0.1;  // metres: a 20 cm tube, 40 cm long
+  double length = 0.4;
+  int around = 16;  // 16 x 16 quads: 512 triangles
+  int rings = 17;
+  // 150: shear 0.65, compression 1.38 along the squeezed diagonal.
+  double twist_degrees = 150;
+  int rest_frames = 5, twist_frames = 30, held_frames = 60, untwist_frames = 30,
+      final_rest_frames = 25;
+};
+// The top ring's turn in radians at `frame`.
+double TubeTwistAngle(const TwistedTubeParams& params, int frame);
+SyntheticAnimation TwistedTubeAnimation(const TwistedTubeParams& params);
+
 }  // namespace crease
 
 #endif  // CREASE_WRINKLE_CORE_SYNTHETIC_ANIMATIONS_H_

@@ -1,9 +1,9 @@
-# crease-synth writes the sleeve and the gathered edge as OBJ + PC2 that
+# crease-synth writes the sleeve, the gathered edge and the twisted tube as OBJ + PC2 that
 # crease-analyze reads (the sleeve's folds are born on the inside of the bend
 # and die once it is straight), and names bad flags.
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
-foreach(shape sleeve gathered_edge)
+foreach(shape sleeve gathered_edge twisted_tube)
   execute_process(COMMAND "${SYNTH}" --shape ${shape} --out "${OUT}/${shape}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -26,18 +26,26 @@ foreach(shape sleeve gathered_edge)
     message(FATAL_ERROR "${shape}: only ${births} folds born")
   endif()
 endforeach()
+file(READ "${OUT}/gathered_edge.json" json)
 string(JSON frames GET "${json}" summary frames)
 if(NOT frames EQUAL 120)
   message(FATAL_ERROR "gathered_edge: ${frames} frames, expected 120")
 endif()
-file(READ "${OUT}/sleeve.json" json)
-string(JSON frames GET "${json}" summary frames)
-string(JSON births GET "${json}" summary births)
-string(JSON deaths GET "${json}" summary ended)
-if(NOT frames EQUAL 150 OR NOT deaths EQUAL births)
-  message(FATAL_ERROR "sleeve: ${frames} frames (expected 150), ${births} born, ${deaths} died (all should, once straight)")
+foreach(shape sleeve twisted_tube)
+  file(READ "${OUT}/${shape}.json" json)
+  string(JSON frames GET "${json}" summary frames)
+  string(JSON alive GET "${json}" frames 149 wrinkles)
+  string(JSON births GET "${json}" summary births)
+  if(NOT frames EQUAL 150 OR NOT alive EQUAL 0)
+    message(FATAL_ERROR "${shape}: ${frames} frames (expected 150), ${births} born, ${alive} alive on the last (none should be, once straight)")
+  endif()
+endforeach()
+file(READ "${OUT}/twisted_tube.json" json)
+string(JSON triangles GET "${json}" triangles)
+if(NOT triangles EQUAL 512)
+  message(FATAL_ERROR "twisted_tube: ${triangles} triangles, expected 512 (16 x 16 quads)")
 endif()
-foreach(bad "--shape=cape;'cape' is neither sleeve nor gathered_edge"
+foreach(bad "--shape=cape;'cape' is none of sleeve, gathered_edge and twisted_tube"
             "--angle=170;--angle must be in \\[0, 150\\]"
             "--noise=-1;--noise must be in \\[0, 0.5\\]"
             "--around=2;--around must be in \\[3, 256\\]")
@@ -54,6 +62,21 @@ execute_process(COMMAND "${SYNTH}" --shape gathered_edge --angle 45 --out "${OUT
 if(rc EQUAL 0 OR NOT err MATCHES "shape the sleeve only")
   message(FATAL_ERROR "crease-synth --shape gathered_edge --angle 45: exit ${rc}, stderr: ${err}")
 endif()
+execute_process(COMMAND "${SYNTH}" --shape sleeve --twist 90 --out "${OUT}/bad"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "shapes the twisted tube only")
+  message(FATAL_ERROR "crease-synth --shape sleeve --twist 90: exit ${rc}, stderr: ${err}")
+endif()
+foreach(bad "--twist=400;--twist must be in \\[-360, 360\\]"
+            "--angle=90;shape the sleeve only")
+  list(GET bad 0 flag)
+  list(GET bad 1 expected)
+  execute_process(COMMAND "${SYNTH}" --shape twisted_tube ${flag} --out "${OUT}/bad"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT err MATCHES "${expected}")
+    message(FATAL_ERROR "crease-synth --shape twisted_tube ${flag}: exit ${rc}, stderr: ${err}")
+  endif()
+endforeach()
 execute_process(COMMAND "${SYNTH}" --shape sleeve RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(rc EQUAL 0 OR NOT err MATCHES "--out is required")
   message(FATAL_ERROR "crease-synth without --out: exit ${rc}, stderr: ${err}")
