@@ -12,6 +12,9 @@
 //   gathered_edge  a hanging 1 m sheet (768 triangles) whose top edge is
 //                  gathered to 40 % of its width over 1.5 s and held 2.5 s
 //                  (GatheredEdgeAnimation turned to hang from that edge).
+//   cinched_cuff   an upright sleeve 12 cm across (16 around, 384 triangles)
+//                  whose bottom ring an elastic cuff draws in to half its
+//                  length over 1 s, held 2 s, let go over 1 s, left 0.8 s.
 //   twisted_tube   an upright tube 20 cm across (16 around, 512 triangles)
 //                  whose top turns by --twist degrees about its axis over
 //                  1 s, held 2 s, turned back over 1 s and left 0.8 s.
@@ -31,7 +34,7 @@
 #include "wrinkle/io/pc2.h"
 
 ABSL_FLAG(std::string, shape, "sleeve",
-          "sleeve, gathered_edge or twisted_tube.");
+          "sleeve, gathered_edge, cinched_cuff or twisted_tube.");
 ABSL_FLAG(std::string, out, "",
           "Output stem: writes STEM.obj (the rest shape: the first frame "
           "without its noise) and STEM.pc2 (every frame); required.");
@@ -111,17 +114,21 @@ absl::Status Run() {
     params.noise = noise;
     params.noise_seed = absl::GetFlag(FLAGS_noise_seed);
     animation = SleeveBendAnimation(params);
-  } else if (shape == "gathered_edge") {
+  } else if (shape == "gathered_edge" || shape == "cinched_cuff") {
     if (absl::Status s = SleeveFlagsUnset(shape); !s.ok()) return s;
     if (twist != TwistedTubeParams{}.twist_degrees) {
       return absl::InvalidArgumentError(
-          "--twist shapes the twisted tube only, not --shape gathered_edge");
+          "--twist shapes the twisted tube only, not --shape " + shape);
     }
-    animation = GatheredEdgeAnimation(GatheredEdgeParams{});
-    // Hung up: the sheet turned a quarter about +x, so its gathered edge
-    // (z = 0) is at the top and it faces +z, the way a viewer sees a curtain.
-    HangUp(&animation.rest.positions);
-    for (std::vector<float>& frame : animation.frames) HangUp(&frame);
+    if (shape == "cinched_cuff") {
+      animation = CinchedCuffAnimation(CinchedCuffParams{});
+    } else {
+      animation = GatheredEdgeAnimation(GatheredEdgeParams{});
+      // Hung up: the sheet turned a quarter about +x, so its gathered edge
+      // (z = 0) is at the top and it faces +z, the way a viewer sees a curtain.
+      HangUp(&animation.rest.positions);
+      for (std::vector<float>& frame : animation.frames) HangUp(&frame);
+    }
   } else if (shape == "twisted_tube") {
     if (absl::Status s = SleeveFlagsUnset(shape); !s.ok()) return s;
     if (!(twist >= -360 && twist <= 360)) {
@@ -131,9 +138,9 @@ absl::Status Run() {
     params.twist_degrees = twist;
     animation = TwistedTubeAnimation(params);
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--shape: '", shape,
-                     "' is none of sleeve, gathered_edge and twisted_tube"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--shape: '", shape,
+        "' is none of sleeve, gathered_edge, cinched_cuff and twisted_tube"));
   }
   io::PointCache cache;
   cache.num_points = animation.rest.num_vertices();

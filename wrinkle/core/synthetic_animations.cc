@@ -47,19 +47,23 @@ void SkinSleeve(const std::vector<float>& straight, double angle,
   }
 }
 
+// 0 before `step` 0, rising with a smoothstep over `rise` steps to 1, held
+// `hold` steps, falling back to 0 over `fall` (at once when 0), 0 after.
+double RiseHoldFall(int step, int rise, int hold, int fall) {
+  if (step < rise) {
+    return Smoothstep(static_cast<double>(step) / std::max(rise, 1));
+  }
+  const int falling = step - rise - hold;
+  if (fall <= 0) return falling < 0 ? 1.0 : 0.0;
+  return 1.0 - Smoothstep(static_cast<double>(falling) / fall);
+}
+
 }  // namespace
 
 double SleeveBendAngle(const SleeveBendParams& params, int frame) {
   const double full = params.angle_degrees * std::numbers::pi / 180.0;
-  const int bending = frame - params.rest_frames;
-  if (bending < params.bend_frames) {
-    return full * Smoothstep(static_cast<double>(bending) /
-                             std::max(params.bend_frames, 1));
-  }
-  const int unbending = bending - params.bend_frames - params.held_frames;
-  if (params.unbend_frames <= 0) return unbending < 0 ? full : 0.0;
-  return full * (1.0 - Smoothstep(static_cast<double>(unbending) /
-                                  params.unbend_frames));
+  return full * RiseHoldFall(frame - params.rest_frames, params.bend_frames,
+                             params.held_frames, params.unbend_frames);
 }
 
 SyntheticAnimation SleeveBendAnimation(const SleeveBendParams& params) {
@@ -109,15 +113,39 @@ SyntheticAnimation GatheredEdgeAnimation(const GatheredEdgeParams& params) {
 
 double TubeTwistAngle(const TwistedTubeParams& params, int frame) {
   const double full = params.twist_degrees * std::numbers::pi / 180.0;
-  const int twisting = frame - params.rest_frames;
-  if (twisting < params.twist_frames) {
-    return full * Smoothstep(static_cast<double>(twisting) /
-                             std::max(params.twist_frames, 1));
+  return full * RiseHoldFall(frame - params.rest_frames, params.twist_frames,
+                             params.held_frames, params.untwist_frames);
+}
+
+double CuffCinchShare(const CinchedCuffParams& params, int frame) {
+  return RiseHoldFall(frame - params.rest_frames, params.cinch_frames,
+                      params.held_frames, params.release_frames);
+}
+
+SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params) {
+  SyntheticAnimation animation;
+  animation.rest = MakeOpenCylinder(params.radius, params.length, params.around,
+                                    params.rings);
+  const int frames = params.rest_frames + params.cinch_frames +
+                     params.held_frames + params.release_frames +
+                     params.final_rest_frames;
+  animation.frames.resize(frames);
+  const std::vector<float>& rest = animation.rest.positions;
+  for (int f = 0; f < frames; ++f) {
+    const double cinch = params.cinch * CuffCinchShare(params, f);
+    std::vector<float>& frame = animation.frames[f];
+    frame.resize(rest.size());
+    for (size_t v = 0; 3 * v + 2 < rest.size(); ++v) {
+      const double y = rest[3 * v + 1];
+      const double above =
+          params.band > 0 ? Smoothstep(y / params.band) : (y > 0 ? 1.0 : 0.0);
+      const double scale = 1.0 - cinch * (1.0 - above);
+      frame[3 * v] = static_cast<float>(scale * rest[3 * v]);
+      frame[3 * v + 1] = static_cast<float>(y);
+      frame[3 * v + 2] = static_cast<float>(scale * rest[3 * v + 2]);
+    }
   }
-  const int untwisting = twisting - params.twist_frames - params.held_frames;
-  if (params.untwist_frames <= 0) return untwisting < 0 ? full : 0.0;
-  return full * (1.0 - Smoothstep(static_cast<double>(untwisting) /
-                                  params.untwist_frames));
+  return animation;
 }
 
 SyntheticAnimation TwistedTubeAnimation(const TwistedTubeParams& params) {

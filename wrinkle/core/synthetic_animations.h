@@ -74,6 +74,27 @@ struct TwistedTubeParams {
   int rest_frames = 5, twist_frames = 30, held_frames = 60, untwist_frames = 30,
       final_rest_frames = 25;
 };
+// A sleeve's end drawn in by an elastic cuff: a tube (MakeOpenCylinder,
+// upright along +y) whose radius at its bottom ring shrinks to 1 - `cinch`
+// with a smoothstep over time, and back to full `band` above it (a
+// smoothstep in height), holds, lets go and rests. Only the band's rings
+// shorten: its triangles compress round the tube, most at the border, and a
+// person expects a ring of short pleats running up from the cuff, side by
+// side all the way round, while it is held.
+struct CinchedCuffParams {
+  double radius = 0.06;  // metres: a 12 cm sleeve, 30 cm long
+  double length = 0.3;
+  int around = 16;  // 16 x 12 quads: 384 triangles
+  int rings = 13;
+  double cinch = 0.5;  // the cuff's ring to half its length
+  double band = 0.05;  // two rings' spacing
+  int rest_frames = 5, cinch_frames = 30, held_frames = 60, release_frames = 30,
+      final_rest_frames = 25;
+};
+// The cuff's share of `cinch` at `frame`: 0 at rest, 1 while held.
+double CuffCinchShare(const CinchedCuffParams& params, int frame);
+SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params);
+
 // The top ring's turn in radians at `frame`.
 double TubeTwistAngle(const TwistedTubeParams& params, int frame);
 SyntheticAnimation TwistedTubeAnimation(const TwistedTubeParams& params);
