@@ -15,6 +15,8 @@
 //   cinched_cuff   an upright sleeve 12 cm across (16 around, 384 triangles)
 //                  whose bottom ring an elastic cuff draws in to half its
 //                  length over 1 s, held 2 s, let go over 1 s, left 0.8 s.
+//   belted_sleeve  the same sleeve drawn in to half at its middle by a belt
+//                  one row deep either side, on the same schedule.
 //   twisted_tube   an upright tube 20 cm across (16 around, 512 triangles)
 //                  whose top turns by --twist degrees about its axis over
 //                  1 s, held 2 s, turned back over 1 s and left 0.8 s.
@@ -34,7 +36,8 @@
 #include "wrinkle/io/pc2.h"
 
 ABSL_FLAG(std::string, shape, "sleeve",
-          "sleeve, gathered_edge, cinched_cuff or twisted_tube.");
+          "sleeve, gathered_edge, cinched_cuff, belted_sleeve or "
+          "twisted_tube.");
 ABSL_FLAG(std::string, out, "",
           "Output stem: writes STEM.obj (the rest shape: the first frame "
           "without its noise) and STEM.pc2 (every frame); required.");
@@ -114,7 +117,8 @@ absl::Status Run() {
     params.noise = noise;
     params.noise_seed = absl::GetFlag(FLAGS_noise_seed);
     animation = SleeveBendAnimation(params);
-  } else if (shape == "gathered_edge" || shape == "cinched_cuff") {
+  } else if (shape == "gathered_edge" || shape == "cinched_cuff" ||
+             shape == "belted_sleeve") {
     if (absl::Status s = SleeveFlagsUnset(shape); !s.ok()) return s;
     if (twist != TwistedTubeParams{}.twist_degrees) {
       return absl::InvalidArgumentError(
@@ -122,6 +126,8 @@ absl::Status Run() {
     }
     if (shape == "cinched_cuff") {
       animation = CinchedCuffAnimation(CinchedCuffParams{});
+    } else if (shape == "belted_sleeve") {
+      animation = CinchedCuffAnimation(BeltedSleeveParams());
     } else {
       animation = GatheredEdgeAnimation(GatheredEdgeParams{});
       // Hung up: the sheet turned a quarter about +x, so its gathered edge
@@ -138,9 +144,10 @@ absl::Status Run() {
     params.twist_degrees = twist;
     animation = TwistedTubeAnimation(params);
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--shape: '", shape,
-        "' is none of sleeve, gathered_edge, cinched_cuff and twisted_tube"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--shape: '", shape,
+                     "' is none of sleeve, gathered_edge, cinched_cuff, "
+                     "belted_sleeve and twisted_tube"));
   }
   io::PointCache cache;
   cache.num_points = animation.rest.num_vertices();

@@ -38,6 +38,10 @@ ABSL_FLAG(bool, smooth_each_frame, true,
           "as the papers do).");
 ABSL_FLAG(double, min_seed_aspect, 3.0,
           "A new wrinkle must be at least this many L_max long.");
+ABSL_FLAG(double, inner_band_aspect, 6.0,
+          "A compressed band inside the cloth (a belt, a drawstring) gets "
+          "pleats across it when it is at least this many times as long as "
+          "thick, in the cloth's own length (0: no pleats there).");
 ABSL_FLAG(double, length_weight, 1.0,
           "Weight of the persistence solve's segment-length term (0: Eq. 5.2 "
           "as printed).");
@@ -95,6 +99,8 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
   params.wrinkles.dormant_frames = absl::GetFlag(FLAGS_dormant_frames);
   params.wrinkles.seed_at_peaks = absl::GetFlag(FLAGS_seed_at_peaks);
   params.wrinkles.min_seed_aspect = absl::GetFlag(FLAGS_min_seed_aspect);
+  params.wrinkles.inner_band_aspect = absl::GetFlag(FLAGS_inner_band_aspect);
+  params.wrinkles.pleats_in_inner_bands = params.wrinkles.inner_band_aspect > 0;
   params.wrinkles.persistence.length_weight =
       absl::GetFlag(FLAGS_length_weight);
   params.wrinkles.join_gap_widths = absl::GetFlag(FLAGS_join_gap_widths);
@@ -120,10 +126,13 @@ absl::StatusOr<SessionParams> SessionParamsFromFlags() {
   }
   if (params.field_smoothing.passes < 0 ||
       !(params.wrinkles.tracing.max_turn_degrees > 0) ||
-      !(params.wrinkles.family_spacing_widths >= 0)) {
+      !(params.wrinkles.family_spacing_widths >= 0) ||
+      !(params.wrinkles.inner_band_aspect >= 0 &&
+        params.wrinkles.inner_band_aspect < 1e6)) {
     return absl::InvalidArgumentError(
-        "--field_smoothing_passes must be >= 0, --max_turn_degrees > 0 and "
-        "--family_spacing_widths >= 0");
+        "--field_smoothing_passes must be >= 0, --max_turn_degrees > 0, "
+        "--family_spacing_widths >= 0 and --inner_band_aspect finite and "
+        ">= 0");
   }
   if (!(params.wrinkles.tracing.tau > 1.0) || params.wrinkles.min_width < 0 ||
       !(params.wrinkles.tracing.keep_fraction >= 0 &&

@@ -4,7 +4,8 @@
 // The flags that tune an SCA 2015 Session (--tau, --keep_fraction,
 // --min_width, --min_width_fraction, --min_seed_segments, --dormant_frames,
 // --seed_at_peaks, --seed_spacing_across, --join_gap_widths,
-// --smooth_each_frame, --min_seed_aspect, --length_weight, --seed,
+// --smooth_each_frame, --min_seed_aspect, --inner_band_aspect,
+// --length_weight, --seed,
 // --weld_tolerance), defined once for the programs that run one in process
 // (crease-analyze, crease-render). Programs only: it defines flags.
 

@@ -122,6 +122,13 @@ double CuffCinchShare(const CinchedCuffParams& params, int frame) {
                       params.held_frames, params.release_frames);
 }
 
+CinchedCuffParams BeltedSleeveParams() {
+  CinchedCuffParams params;
+  params.belt_height = 0.5 * params.length;
+  params.band = params.length / (params.rings - 1);
+  return params;
+}
+
 SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params) {
   SyntheticAnimation animation;
   animation.rest = MakeOpenCylinder(params.radius, params.length, params.around,
@@ -137,8 +144,9 @@ SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params) {
     frame.resize(rest.size());
     for (size_t v = 0; 3 * v + 2 < rest.size(); ++v) {
       const double y = rest[3 * v + 1];
-      const double above =
-          params.band > 0 ? Smoothstep(y / params.band) : (y > 0 ? 1.0 : 0.0);
+      const double off = std::abs(y - params.belt_height);
+      const double above = params.band > 0 ? Smoothstep(off / params.band)
+                                           : (off > 0 ? 1.0 : 0.0);
       const double scale = 1.0 - cinch * (1.0 - above);
       frame[3 * v] = static_cast<float>(scale * rest[3 * v]);
       frame[3 * v + 1] = static_cast<float>(y);

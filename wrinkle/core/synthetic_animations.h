@@ -88,9 +88,17 @@ struct CinchedCuffParams {
   int rings = 13;
   double cinch = 0.5;  // the cuff's ring to half its length
   double band = 0.05;  // two rings' spacing
+  // Where the cinch is: 0, the bottom ring (a cuff); inside the tube, a belt
+  // drawing it in mid-garment, with the band either side.
+  double belt_height = 0;
   int rest_frames = 5, cinch_frames = 30, held_frames = 60, release_frames = 30,
       final_rest_frames = 25;
 };
+// A belt drawing the same sleeve in to half at its middle, with a band one
+// ring deep either side: the compression is confined to two rows of
+// triangles inside the cloth, and a person expects a ring of short gathers
+// across the belt line, all the way round.
+CinchedCuffParams BeltedSleeveParams();
 // The cuff's share of `cinch` at `frame`: 0 at rest, 1 while held.
 double CuffCinchShare(const CinchedCuffParams& params, int frame);
 SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params);

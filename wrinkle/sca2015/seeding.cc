@@ -31,6 +31,10 @@ double ExtentAcross(const SurfaceFrame& surface, int32_t face) {
   return hi - lo;
 }
 
+// A sibling's or a band's triangle is squeezed within 30 degrees of the
+// direction it continues (after the field's smoothing).
+constexpr double kSameFamilyCos = 0.866;
+
 }  // namespace
 
 bool WrinkleTracker::FarFromPaths(const SurfaceFrame& surface,
@@ -85,17 +89,77 @@ void WrinkleTracker::MarkBorderReach(const SurfaceFrame& surface) {
   }
 }
 
+void WrinkleTracker::MarkInnerBands(const SurfaceFrame& surface) {
+  const MeshTopology& topology = *surface.topology;
+  const int32_t n = topology.num_triangles();
+  if (inner_stamp_.size() != static_cast<size_t>(n)) {
+    inner_stamp_.assign(n, 0);
+    inner_visit_ = 0;
+  }
+  ++inner_visit_;
+  if (band_stamp_.size() != static_cast<size_t>(n)) {
+    band_stamp_.assign(n, 0);
+    band_visit_ = 0;
+  }
+  ++band_visit_;  // every region's fill this frame shares one visit
+  for (int32_t start = 0; start < n; ++start) {
+    if (band_stamp_[start] == band_visit_ ||
+        !IsWrinkleFace(surface.field[start], params_.tracing)) {
+      continue;
+    }
+    band_queue_.assign(1, start);
+    band_stamp_[start] = band_visit_;
+    // The region's area now and in the cloth's own length (times its
+    // compression, which shortens it along one direction), and its rim: the
+    // edges to uncompressed cloth or the border. A band's rim is twice its
+    // length (plus its two ends when it does not close), so its thickness
+    // is about twice its area over its rim.
+    double area = 0, own_area = 0, rim = 0;
+    for (size_t next = 0; next < band_queue_.size(); ++next) {
+      const int32_t f = band_queue_[next];
+      const Eigen::Vector3d& p0 = surface.Corner(f, 0);
+      const double a =
+          0.5 *
+          (surface.Corner(f, 1) - p0).cross(surface.Corner(f, 2) - p0).norm();
+      area += a;
+      own_area += a * surface.field[f].compression;
+      for (int k = 0; k < 3; ++k) {
+        const int32_t g = topology.face_neighbors(f)[k];
+        if (g < 0 || !IsWrinkleFace(surface.field[g], params_.tracing)) {
+          rim += (surface.Corner(f, (k + 1) % 3) - surface.Corner(f, k)).norm();
+        }
+      }
+      for (int32_t v : topology.triangles()[f]) {
+        for (int32_t g : topology.vertex_faces(topology.weld_map()[v])) {
+          if (band_stamp_[g] == band_visit_ ||
+              !IsWrinkleFace(surface.field[g], params_.tracing)) {
+            continue;
+          }
+          band_stamp_[g] = band_visit_;
+          band_queue_.push_back(g);
+        }
+      }
+    }
+    if (!(rim > 0)) continue;
+    const double thick = 2.0 * area / rim;
+    if (own_area < params_.inner_band_aspect * thick * thick) continue;
+    for (int32_t f : band_queue_) inner_stamp_[f] = inner_visit_;
+  }
+}
+
 void WrinkleTracker::CollectSeedCandidates(const SurfaceFrame& surface) {
   candidates_.clear();
   band_candidates_.clear();
   if (params_.pleats_in_confined_bands) MarkBorderReach(surface);
+  if (params_.pleats_in_inner_bands) MarkInnerBands(surface);
   for (int32_t f = 0; f < surface.topology->num_triangles(); ++f) {
     const StretchTensor& t = surface.field[f];
     if (IsSeedFace(t, params_.tracing) &&
         t.lambda_max / t.lambda_min >= params_.tracing.isotropy_ratio) {
       if (!params_.seed_at_peaks || IsCompressionPeak(surface, f)) {
         candidates_.push_back(f);
-      } else if (params_.pleats_in_confined_bands && ReachesBorder(f)) {
+      } else if ((params_.pleats_in_confined_bands && ReachesBorder(f)) ||
+                 (params_.pleats_in_inner_bands && InInnerBand(f))) {
         band_candidates_.push_back(f);
       }
     }
@@ -170,8 +234,12 @@ int WrinkleTracker::TrySeed(const SurfaceFrame& surface, int32_t f,
       !FarFromPaths(surface, seed,
                     std::max(width, params_.seed_spacing_across *
                                         ExtentAcross(surface, f)))) {
-    // Only a pleat could be born here, and a pleat runs from the border.
-    if (!params_.pleats_in_confined_bands || !ReachesBorder(f)) return 0;
+    // Only a pleat could be born here, and a pleat runs from the border or
+    // across a band inside the cloth.
+    if (!(params_.pleats_in_confined_bands && ReachesBorder(f)) &&
+        !(params_.pleats_in_inner_bands && InInnerBand(f))) {
+      return 0;
+    }
     pleats_only = true;
   }
   if (pleats_only && !FarFromPaths(surface, seed, 2.0 * width)) return 0;
@@ -191,8 +259,7 @@ int WrinkleTracker::TrySeed(const SurfaceFrame& surface, int32_t f,
     AddNewborn(surface);
     return 1 + SeedFamily(surface, f, seed, width, room - 1);
   }
-  if (!params_.pleats_in_confined_bands || length < 2.0 * width ||
-      !SpansConfinedBand(surface, f, length)) {
+  if (length < 2.0 * width || !SpansConfinedBand(surface, f, length)) {
     // A pleat is short but still longer than wide.
     return 0;
   }
@@ -220,12 +287,6 @@ void WrinkleTracker::AddNewborn(const SurfaceFrame& surface) {
   BoundsOf(surface, candidate_, &bbox_lo_.emplace_back(),
            &bbox_hi_.emplace_back());
 }
-
-namespace {
-// A sibling's triangle is squeezed within 30 degrees of its family's
-// direction (after the field's smoothing).
-constexpr double kSameFamilyCos = 0.866;
-}  // namespace
 
 int WrinkleTracker::SeedFamily(const SurfaceFrame& surface, int32_t face,
                                const Eigen::Vector3d& seed, double width,
@@ -272,12 +333,17 @@ int WrinkleTracker::SeedFamily(const SurfaceFrame& surface, int32_t face,
 bool WrinkleTracker::SpansConfinedBand(const SurfaceFrame& surface,
                                        int32_t face, double length) {
   // From the cloth's border (the gathered edge, a cuff's or a waistband's
-  // opening) to where the compression ends.
+  // opening) to where the compression ends; or, inside the cloth (a belt, a
+  // drawstring), from where the compression starts to where it ends.
   const TraceEnd a = trace_scratch_.back.end, b = trace_scratch_.forward.end;
-  if (!(a == TraceEnd::kBoundary && b == TraceEnd::kBelowKeep) &&
-      !(a == TraceEnd::kBelowKeep && b == TraceEnd::kBoundary)) {
-    return false;
-  }
+  const bool from_border =
+      params_.pleats_in_confined_bands &&
+      ((a == TraceEnd::kBoundary && b == TraceEnd::kBelowKeep) ||
+       (a == TraceEnd::kBelowKeep && b == TraceEnd::kBoundary));
+  const bool inside = params_.pleats_in_inner_bands && InInnerBand(face) &&
+                      a == TraceEnd::kBelowKeep && b == TraceEnd::kBelowKeep;
+  if (!from_border && !inside) return false;
+  if (inside) return RunsAlongBothWays(surface, face, length);
   // The band: the compressed triangles connected to `face`, measured by their
   // centroids along its compression direction (in the cloth's own length:
   // the current extent times the compression, since the gather itself
@@ -286,6 +352,7 @@ bool WrinkleTracker::SpansConfinedBand(const SurfaceFrame& surface,
   // long across the wrinkle and thin along it; a blob grows both ways alike.
   const StretchTensor& field = surface.field[face];
   const double c = std::max(field.compression, 1.0);
+  const double needed = params_.min_seed_aspect * length;
   const int32_t n = surface.topology->num_triangles();
   if (band_stamp_.size() != static_cast<size_t>(n)) {
     band_stamp_.assign(n, 0);
@@ -307,7 +374,7 @@ bool WrinkleTracker::SpansConfinedBand(const SurfaceFrame& surface,
     const double along = (hi.x() - lo.x()) * c, thick = hi.y() - lo.y();
     // Thicker than the wrinkle is long: it does not cross the band.
     if (thick > length) return false;
-    if (along >= params_.min_seed_aspect * length) return true;
+    if (along >= needed) return true;
     // Neighbours by corner, not edge: a band of compressed triangles along
     // an edge may meet only at the corners on it.
     const MeshTopology& topology = *surface.topology;
@@ -318,6 +385,81 @@ bool WrinkleTracker::SpansConfinedBand(const SurfaceFrame& surface,
           continue;
         }
         band_stamp_[g] = band_visit_;
+        band_queue_.push_back(g);
+      }
+    }
+  }
+  return false;
+}
+
+bool WrinkleTracker::RunsAlongBothWays(const SurfaceFrame& surface,
+                                       int32_t face, double length) {
+  // A flood fill of the compressed triangles from `face` (by corners), each
+  // reached from a neighbour squeezed within 30 degrees of the same way and
+  // given its distance from `face` along the compression: the neighbour's
+  // plus the step between their centroids along their mean direction, times
+  // their mean compression (the cloth's own length). Round a belt the fill
+  // runs both ways round the body, each way accumulating its arc; in a blob
+  // it stops at the blob's extent along the compression.
+  const double each_way = 0.5 * params_.inner_band_aspect * length;
+  const MeshTopology& topology = *surface.topology;
+  const int32_t n = topology.num_triangles();
+  if (band_stamp_.size() != static_cast<size_t>(n)) {
+    band_stamp_.assign(n, 0);
+    band_visit_ = 0;
+  }
+  band_along_.resize(n);
+  band_dir_.resize(n);
+  ++band_visit_;
+  const auto centroid = [&](int32_t f) {
+    return (surface.Corner(f, 0) + surface.Corner(f, 1) +
+            surface.Corner(f, 2)) /
+           3.0;
+  };
+  band_queue_.assign(1, face);
+  band_stamp_[face] = band_visit_;
+  band_along_[face] = 0;
+  band_dir_[face] = surface.field[face].compression_dir;
+  band_across_.resize(n);
+  band_across_[face] = 0;
+  double ahead = 0, behind = 0, across_lo = 0, across_hi = 0;
+  for (size_t next = 0; next < band_queue_.size(); ++next) {
+    const int32_t f = band_queue_[next];
+    const Eigen::Vector3d from = centroid(f);
+    for (int32_t v : topology.triangles()[f]) {
+      for (int32_t g : topology.vertex_faces(topology.weld_map()[v])) {
+        if (band_stamp_[g] == band_visit_ ||
+            !IsWrinkleFace(surface.field[g], params_.tracing)) {
+          continue;
+        }
+        Eigen::Vector3d dir = surface.field[g].compression_dir;
+        if (dir.dot(band_dir_[f]) < 0) dir = -dir;
+        if (dir.dot(band_dir_[f]) < kSameFamilyCos) continue;
+        band_stamp_[g] = band_visit_;
+        band_dir_[g] = dir;
+        const double c =
+            0.5 * (surface.field[f].compression + surface.field[g].compression);
+        const Eigen::Vector3d step = centroid(g) - from;
+        band_along_[g] =
+            band_along_[f] + step.dot(band_dir_[f] + dir) * 0.5 * c;
+        // Across the band (along the wrinkles), in the current length: the
+        // step less its part along the compression and the normal's.
+        const Eigen::Vector3d normal = surface.field[g].compression_dir.cross(
+            surface.field[g].wrinkle_dir);
+        const Eigen::Vector3d mean_dir = (band_dir_[f] + dir).normalized();
+        band_across_[g] =
+            band_across_[f] +
+            (step - step.dot(mean_dir) * mean_dir - step.dot(normal) * normal)
+                    .norm() *
+                (step.dot(surface.field[g].wrinkle_dir) < 0 ? -1.0 : 1.0);
+        across_lo = std::min(across_lo, band_across_[g]);
+        across_hi = std::max(across_hi, band_across_[g]);
+        // Thicker than the pleat is long: a blob it crosses at a narrow
+        // place, not a band.
+        if (across_hi - across_lo > length) return false;
+        ahead = std::max(ahead, band_along_[g]);
+        behind = std::max(behind, -band_along_[g]);
+        if (ahead >= each_way && behind >= each_way) return true;
         band_queue_.push_back(g);
       }
     }

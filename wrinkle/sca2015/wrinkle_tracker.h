@@ -37,6 +37,12 @@ struct WrinkleParams {
   // such pleats side by side, two pleat widths apart; false: every newborn
   // is held to min_seed_segments and min_seed_aspect.
   bool pleats_in_confined_bands = true;
+  // The same for a band inside the cloth (a belt, a drawstring, a waist
+  // seam): a newborn that leaves the compression at both ends is a pleat when
+  // the band's own area over the pleat's length, its length along the
+  // compression, is at least inner_band_aspect times the pleat's length.
+  bool pleats_in_inner_bands = true;
+  double inner_band_aspect = 6.0;
   // Seeds only in triangles no neighbour of which is more compressed: one
   // fold per compressed region, traced through it, instead of one per noisy
   // triangle.
@@ -195,6 +201,12 @@ class WrinkleTracker {
   bool ReachesBorder(int32_t f) const {
     return border_stamp_[f] == border_visit_;
   }
+  // Marks the compressed regions inside the cloth shaped like bands: their
+  // own area (current area times compression) at least inner_band_aspect
+  // times the square of their thickness (the corners' extent along the
+  // wrinkle direction of their most compressed triangle).
+  void MarkInnerBands(const SurfaceFrame& surface);
+  bool InInnerBand(int32_t f) const { return inner_stamp_[f] == inner_visit_; }
   // Births at most `max_births` new wrinkles (this frame's total).
   void Seed(const SurfaceFrame& surface, int max_births);
   // Seeds, traces and keeps one wrinkle from triangle `f`, with its family
@@ -221,7 +233,17 @@ class WrinkleTracker {
   // the compression at least min_seed_aspect times that length, in the
   // cloth's own length (a gathered edge, a cuff, a waistband), not a blob of
   // noise.
+  // Inside the cloth (both ends leave the compression, in a region
+  // MarkInnerBands marked) the band must instead run on along the
+  // compression from `face`, both ways (RunsAlongBothWays).
   bool SpansConfinedBand(const SurfaceFrame& surface, int32_t face,
+                         double length);
+  // Whether the compressed cloth joined to `face`, squeezed the same way,
+  // reaches inner_band_aspect / 2 times `length` along the compression from
+  // it both ways, in the cloth's own length, following the band as it
+  // turns (a belt's band closes round the body, which a straight measure
+  // would cut short).
+  bool RunsAlongBothWays(const SurfaceFrame& surface, int32_t face,
                          double length);
   // Builds the triangle lists of the last Shape when they are stale.
   void EnsureRanges() const;
@@ -262,9 +284,13 @@ class WrinkleTracker {
   std::vector<uint32_t> band_stamp_;  // SpansConfinedBand's flood fill
   uint32_t band_visit_ = 0;
   std::vector<int32_t> band_queue_;
+  std::vector<double> band_along_, band_across_;  // RunsAlongBothWays'
+  std::vector<Eigen::Vector3d> band_dir_;         // and directions, signed
   std::vector<uint32_t> border_stamp_;  // MarkBorderReach's flood fill
   uint32_t border_visit_ = 0;
   std::vector<int32_t> border_queue_;
+  std::vector<uint32_t> inner_stamp_;  // MarkInnerBands' marks
+  uint32_t inner_visit_ = 0;
 };
 
 }  // namespace crease
