@@ -89,69 +89,15 @@ void WrinkleTracker::MarkBorderReach(const SurfaceFrame& surface) {
   }
 }
 
-void WrinkleTracker::MarkInnerBands(const SurfaceFrame& surface) {
-  const MeshTopology& topology = *surface.topology;
-  const int32_t n = topology.num_triangles();
-  if (inner_stamp_.size() != static_cast<size_t>(n)) {
-    inner_stamp_.assign(n, 0);
-    inner_visit_ = 0;
-  }
-  ++inner_visit_;
-  if (band_stamp_.size() != static_cast<size_t>(n)) {
-    band_stamp_.assign(n, 0);
-    band_visit_ = 0;
-  }
-  ++band_visit_;  // every region's fill this frame shares one visit
-  for (int32_t start = 0; start < n; ++start) {
-    if (band_stamp_[start] == band_visit_ ||
-        !IsWrinkleFace(surface.field[start], params_.tracing)) {
-      continue;
-    }
-    band_queue_.assign(1, start);
-    band_stamp_[start] = band_visit_;
-    // The region's area now and in the cloth's own length (times its
-    // compression, which shortens it along one direction), and its rim: the
-    // edges to uncompressed cloth or the border. A band's rim is twice its
-    // length (plus its two ends when it does not close), so its thickness
-    // is about twice its area over its rim.
-    double area = 0, own_area = 0, rim = 0;
-    for (size_t next = 0; next < band_queue_.size(); ++next) {
-      const int32_t f = band_queue_[next];
-      const Eigen::Vector3d& p0 = surface.Corner(f, 0);
-      const double a =
-          0.5 *
-          (surface.Corner(f, 1) - p0).cross(surface.Corner(f, 2) - p0).norm();
-      area += a;
-      own_area += a * surface.field[f].compression;
-      for (int k = 0; k < 3; ++k) {
-        const int32_t g = topology.face_neighbors(f)[k];
-        if (g < 0 || !IsWrinkleFace(surface.field[g], params_.tracing)) {
-          rim += (surface.Corner(f, (k + 1) % 3) - surface.Corner(f, k)).norm();
-        }
-      }
-      for (int32_t v : topology.triangles()[f]) {
-        for (int32_t g : topology.vertex_faces(topology.weld_map()[v])) {
-          if (band_stamp_[g] == band_visit_ ||
-              !IsWrinkleFace(surface.field[g], params_.tracing)) {
-            continue;
-          }
-          band_stamp_[g] = band_visit_;
-          band_queue_.push_back(g);
-        }
-      }
-    }
-    if (!(rim > 0)) continue;
-    const double thick = 2.0 * area / rim;
-    if (own_area < params_.inner_band_aspect * thick * thick) continue;
-    for (int32_t f : band_queue_) inner_stamp_[f] = inner_visit_;
-  }
-}
-
 void WrinkleTracker::CollectSeedCandidates(const SurfaceFrame& surface) {
   candidates_.clear();
   band_candidates_.clear();
   if (params_.pleats_in_confined_bands) MarkBorderReach(surface);
-  if (params_.pleats_in_inner_bands) MarkInnerBands(surface);
+  ++seed_frame_;
+  if (inner_until_.size() !=
+      static_cast<size_t>(surface.topology->num_triangles())) {
+    inner_until_.assign(surface.topology->num_triangles(), -1);
+  }
   for (int32_t f = 0; f < surface.topology->num_triangles(); ++f) {
     const StretchTensor& t = surface.field[f];
     if (IsSeedFace(t, params_.tracing) &&
@@ -340,7 +286,7 @@ bool WrinkleTracker::SpansConfinedBand(const SurfaceFrame& surface,
       params_.pleats_in_confined_bands &&
       ((a == TraceEnd::kBoundary && b == TraceEnd::kBelowKeep) ||
        (a == TraceEnd::kBelowKeep && b == TraceEnd::kBoundary));
-  const bool inside = params_.pleats_in_inner_bands && InInnerBand(face) &&
+  const bool inside = params_.pleats_in_inner_bands &&
                       a == TraceEnd::kBelowKeep && b == TraceEnd::kBelowKeep;
   if (!from_border && !inside) return false;
   if (inside) return RunsAlongBothWays(surface, face, length);
@@ -459,7 +405,16 @@ bool WrinkleTracker::RunsAlongBothWays(const SurfaceFrame& surface,
         if (across_hi - across_lo > length) return false;
         ahead = std::max(ahead, band_along_[g]);
         behind = std::max(behind, -band_along_[g]);
-        if (ahead >= each_way && behind >= each_way) return true;
+        if (ahead >= each_way && behind >= each_way) {
+          // A band: its triangles reached so far may seed pleats beside this
+          // one for a while (the frame's births are capped, and once pleats
+          // lie in the band its peaks are too near them to be traced).
+          for (int32_t h : band_queue_) {
+            inner_until_[h] = seed_frame_ + kInnerBandFrames;
+          }
+          inner_until_[g] = seed_frame_ + kInnerBandFrames;
+          return true;
+        }
         band_queue_.push_back(g);
       }
     }

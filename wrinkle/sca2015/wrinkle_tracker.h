@@ -201,12 +201,11 @@ class WrinkleTracker {
   bool ReachesBorder(int32_t f) const {
     return border_stamp_[f] == border_visit_;
   }
-  // Marks the compressed regions inside the cloth shaped like bands: their
-  // own area (current area times compression) at least inner_band_aspect
-  // times the square of their thickness (the corners' extent along the
-  // wrinkle direction of their most compressed triangle).
-  void MarkInnerBands(const SurfaceFrame& surface);
-  bool InInnerBand(int32_t f) const { return inner_stamp_[f] == inner_visit_; }
+  // Whether triangle f lies in a band inside the cloth that a pleat was
+  // found crossing (RunsAlongBothWays) in the last kInnerBandFrames frames:
+  // it may seed pleats beside it.
+  bool InInnerBand(int32_t f) const { return inner_until_[f] >= seed_frame_; }
+  static constexpr int kInnerBandFrames = 30;
   // Births at most `max_births` new wrinkles (this frame's total).
   void Seed(const SurfaceFrame& surface, int max_births);
   // Seeds, traces and keeps one wrinkle from triangle `f`, with its family
@@ -233,16 +232,17 @@ class WrinkleTracker {
   // the compression at least min_seed_aspect times that length, in the
   // cloth's own length (a gathered edge, a cuff, a waistband), not a blob of
   // noise.
-  // Inside the cloth (both ends leave the compression, in a region
-  // MarkInnerBands marked) the band must instead run on along the
-  // compression from `face`, both ways (RunsAlongBothWays).
+  // Inside the cloth (both ends leave the compression) the band must
+  // instead run on along the compression from `face`, both ways
+  // (RunsAlongBothWays).
   bool SpansConfinedBand(const SurfaceFrame& surface, int32_t face,
                          double length);
   // Whether the compressed cloth joined to `face`, squeezed the same way,
   // reaches inner_band_aspect / 2 times `length` along the compression from
   // it both ways, in the cloth's own length, following the band as it
   // turns (a belt's band closes round the body, which a straight measure
-  // would cut short).
+  // would cut short), while no thicker across than `length`. Marks the
+  // triangles it reached InInnerBand.
   bool RunsAlongBothWays(const SurfaceFrame& surface, int32_t face,
                          double length);
   // Builds the triangle lists of the last Shape when they are stale.
@@ -289,8 +289,8 @@ class WrinkleTracker {
   std::vector<uint32_t> border_stamp_;  // MarkBorderReach's flood fill
   uint32_t border_visit_ = 0;
   std::vector<int32_t> border_queue_;
-  std::vector<uint32_t> inner_stamp_;  // MarkInnerBands' marks
-  uint32_t inner_visit_ = 0;
+  std::vector<int32_t> inner_until_;  // InInnerBand's frames, per triangle
+  int32_t seed_frame_ = 0;            // Seed calls so far
 };
 
 }  // namespace crease
