@@ -4,8 +4,8 @@
 # with the default wrinkle parameters (software OpenGL where there is no GPU); close-ups
 # of the three sets that fold; then the buckling model on the open tubes and the
 # wrinkle maps on the Fox; last, two garments nobody tuned on, written by crease-synth
-# (a sleeve bending at the elbow, a gathered edge, a cinched cuff, a belted sleeve, a
-# twisted tube).
+# (a sleeve bending at the elbow, a gathered edge, a pushed sheet, a cinched cuff, a
+# belted sleeve, a twisted tube).
 # Usage: make-gallery.sh <crease-render> <crease-synth> <data dir> <gallery dir> [work dir]
 set -euo pipefail
 render=$1 synth=$2 data=$3 gallery=$4 work=${5:-$(mktemp -d)}
@@ -58,11 +58,12 @@ cp "$work/fox_amplitude_maps/contact_sheet.png" "$gallery/fox_walk_amplitude_map
 # The synthetic garments (docs/algorithm.md, "Synthetic animations"): the sleeve
 # whole, from the side (rows: bending, held, straightening, straight), the same
 # sleeve jittered every frame (docs/algorithm.md, "Noisy input"), and the
-# gathered edge close up on its band, from the front, the cinched cuff close up on
-# its band, and the belted sleeve and the twisted tube whole.
+# gathered edge close up on its band, from the front, the pushed sheet whole, the
+# cinched cuff close up on its band, and the belted sleeve and the twisted tube whole.
 for entry in sleeve:sleeve:0:: sleeve_noisy:sleeve:0::--noise=0.02 \
-    gathered_edge:gathered_edge:0:--close_up: cinched_cuff:cinched_cuff:0:--close_up: \
-    belted_sleeve:belted_sleeve:0:: twisted_tube:twisted_tube:0::; do
+    gathered_edge:gathered_edge:0:--close_up: pushed_sheet:pushed_sheet:0:: \
+    cinched_cuff:cinched_cuff:0:--close_up: belted_sleeve:belted_sleeve:0:: \
+    twisted_tube:twisted_tube:0::; do
   IFS=: read -r name shape azimuth framing synth_flags <<< "$entry"
   echo "gallery: synthetic $name (azimuth $azimuth)"
   "$synth" --shape "$shape" $synth_flags --out "$work/synthetic_$name" > /dev/null

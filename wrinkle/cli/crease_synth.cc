@@ -15,6 +15,9 @@
 //   cinched_cuff   an upright sleeve 12 cm across (16 around, 384 triangles)
 //                  whose bottom ring an elastic cuff draws in to half its
 //                  length over 1 s, held 2 s, let go over 1 s, left 0.8 s.
+//   pushed_sheet   a hanging 1 m sheet (1,152 triangles) pushed together in
+//                  its own plane, its middle to 60 % over 1 s, held 2 s, let
+//                  go over 1 s, left 0.8 s.
 //   belted_sleeve  the same sleeve drawn in to half at its middle by a belt
 //                  one row deep either side, on the same schedule.
 //   twisted_tube   an upright tube 20 cm across (16 around, 512 triangles)
@@ -36,8 +39,8 @@
 #include "wrinkle/io/pc2.h"
 
 ABSL_FLAG(std::string, shape, "sleeve",
-          "sleeve, gathered_edge, cinched_cuff, belted_sleeve or "
-          "twisted_tube.");
+          "sleeve, gathered_edge, pushed_sheet, cinched_cuff, "
+          "belted_sleeve or twisted_tube.");
 ABSL_FLAG(std::string, out, "",
           "Output stem: writes STEM.obj (the rest shape: the first frame "
           "without its noise) and STEM.pc2 (every frame); required.");
@@ -118,7 +121,7 @@ absl::Status Run() {
     params.noise_seed = absl::GetFlag(FLAGS_noise_seed);
     animation = SleeveBendAnimation(params);
   } else if (shape == "gathered_edge" || shape == "cinched_cuff" ||
-             shape == "belted_sleeve") {
+             shape == "belted_sleeve" || shape == "pushed_sheet") {
     if (absl::Status s = SleeveFlagsUnset(shape); !s.ok()) return s;
     if (twist != TwistedTubeParams{}.twist_degrees) {
       return absl::InvalidArgumentError(
@@ -126,6 +129,11 @@ absl::Status Run() {
     }
     if (shape == "cinched_cuff") {
       animation = CinchedCuffAnimation(CinchedCuffParams{});
+    } else if (shape == "pushed_sheet") {
+      animation = PushedSheetAnimation(PushedSheetParams{});
+      // Hung as a curtain pushed along its rail.
+      HangUp(&animation.rest.positions);
+      for (std::vector<float>& frame : animation.frames) HangUp(&frame);
     } else if (shape == "belted_sleeve") {
       animation = CinchedCuffAnimation(BeltedSleeveParams());
     } else {
@@ -146,8 +154,8 @@ absl::Status Run() {
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat("--shape: '", shape,
-                     "' is none of sleeve, gathered_edge, cinched_cuff, "
-                     "belted_sleeve and twisted_tube"));
+                     "' is none of sleeve, gathered_edge, pushed_sheet, "
+                     "cinched_cuff, belted_sleeve and twisted_tube"));
   }
   io::PointCache cache;
   cache.num_points = animation.rest.num_vertices();

@@ -122,6 +122,24 @@ double CuffCinchShare(const CinchedCuffParams& params, int frame) {
                       params.held_frames, params.release_frames);
 }
 
+SyntheticAnimation PushedSheetAnimation(const PushedSheetParams& params) {
+  SyntheticAnimation animation;
+  animation.rest = MakeGridSheet(params.columns, params.rows, 1.0f, 1.0f);
+  const int frames = params.rest_frames + params.push_frames +
+                     params.held_frames + params.release_frames +
+                     params.final_rest_frames;
+  animation.frames.resize(frames);
+  for (int f = 0; f < frames; ++f) {
+    const double share =
+        RiseHoldFall(f - params.rest_frames, params.push_frames,
+                     params.held_frames, params.release_frames);
+    SqueezeSheetMiddle(animation.rest,
+                       static_cast<float>(params.squeeze * share),
+                       &animation.frames[f]);
+  }
+  return animation;
+}
+
 CinchedCuffParams BeltedSleeveParams() {
   CinchedCuffParams params;
   params.belt_height = 0.5 * params.length;

@@ -103,6 +103,20 @@ CinchedCuffParams BeltedSleeveParams();
 double CuffCinchShare(const CinchedCuffParams& params, int frame);
 SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params);
 
+// A flat sheet pushed together in its own plane, most in its middle
+// (SqueezeSheetMiddle, the middle to 1 - `squeeze` of its width) with a
+// smoothstep over time, held, let go and left, as a tablecloth pushed across
+// a table before it lifts: one wide compressed region with no fold of the
+// coarse mesh's own, where a person expects a family of parallel straight
+// folds across the push, filling the middle.
+struct PushedSheetParams {
+  int columns = 24, rows = 24;  // 1,152 triangles, 1 m x 1 m
+  float squeeze = 0.4f;         // the middle compressed 1 / 0.6 = 1.67 times
+  int rest_frames = 5, push_frames = 30, held_frames = 60, release_frames = 30,
+      final_rest_frames = 25;
+};
+SyntheticAnimation PushedSheetAnimation(const PushedSheetParams& params);
+
 // The top ring's turn in radians at `frame`.
 double TubeTwistAngle(const TwistedTubeParams& params, int frame);
 SyntheticAnimation TwistedTubeAnimation(const TwistedTubeParams& params);

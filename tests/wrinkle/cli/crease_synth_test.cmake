@@ -1,10 +1,10 @@
-# crease-synth writes the sleeve, the gathered edge, the cinched cuff, the belted sleeve
-# and the twisted tube as OBJ + PC2 that
+# crease-synth writes the sleeve, the gathered edge, the pushed sheet, the cinched cuff,
+# the belted sleeve and the twisted tube as OBJ + PC2 that
 # crease-analyze reads (the sleeve's folds are born on the inside of the bend
 # and die once it is straight), and names bad flags.
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
-foreach(shape sleeve gathered_edge cinched_cuff belted_sleeve twisted_tube)
+foreach(shape sleeve gathered_edge pushed_sheet cinched_cuff belted_sleeve twisted_tube)
   execute_process(COMMAND "${SYNTH}" --shape ${shape} --out "${OUT}/${shape}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -32,7 +32,7 @@ string(JSON frames GET "${json}" summary frames)
 if(NOT frames EQUAL 120)
   message(FATAL_ERROR "gathered_edge: ${frames} frames, expected 120")
 endif()
-foreach(shape sleeve cinched_cuff belted_sleeve twisted_tube)
+foreach(shape sleeve pushed_sheet cinched_cuff belted_sleeve twisted_tube)
   file(READ "${OUT}/${shape}.json" json)
   string(JSON frames GET "${json}" summary frames)
   string(JSON alive GET "${json}" frames 149 wrinkles)
@@ -46,7 +46,7 @@ string(JSON triangles GET "${json}" triangles)
 if(NOT triangles EQUAL 512)
   message(FATAL_ERROR "twisted_tube: ${triangles} triangles, expected 512 (16 x 16 quads)")
 endif()
-foreach(bad "--shape=cape;'cape' is none of sleeve, gathered_edge, cinched_cuff, belted_sleeve and twisted_tube"
+foreach(bad "--shape=cape;'cape' is none of sleeve, gathered_edge, pushed_sheet, cinched_cuff, belted_sleeve and twisted_tube"
             "--angle=170;--angle must be in \\[0, 150\\]"
             "--noise=-1;--noise must be in \\[0, 0.5\\]"
             "--around=2;--around must be in \\[3, 256\\]")
