@@ -1,5 +1,6 @@
 #include "wrinkle/core/synthetic_animations.h"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -56,6 +57,27 @@ double RiseHoldFall(int step, int rise, int hold, int fall) {
   const int falling = step - rise - hold;
   if (fall <= 0) return falling < 0 ? 1.0 : 0.0;
   return 1.0 - Smoothstep(static_cast<double>(falling) / fall);
+}
+
+// A tube (MakeOpenCylinder, upright along +y) whose every rest vertex p is
+// at move(frame, p) on each of `frames` frames.
+template <typename Move>
+SyntheticAnimation AnimateTube(double radius, double length, int around,
+                               int rings, int frames, Move move) {
+  SyntheticAnimation animation;
+  animation.rest = MakeOpenCylinder(radius, length, around, rings);
+  animation.frames.resize(frames);
+  const std::vector<float>& rest = animation.rest.positions;
+  for (int f = 0; f < frames; ++f) {
+    std::vector<float>& frame = animation.frames[f];
+    frame.resize(rest.size());
+    for (size_t i = 0; i + 2 < rest.size(); i += 3) {
+      const Eigen::Vector3d p =
+          move(f, Eigen::Vector3d(rest[i], rest[i + 1], rest[i + 2]));
+      for (int k = 0; k < 3; ++k) frame[i + k] = static_cast<float>(p[k]);
+    }
+  }
+  return animation;
 }
 
 }  // namespace
@@ -148,55 +170,33 @@ CinchedCuffParams BeltedSleeveParams() {
 }
 
 SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params) {
-  SyntheticAnimation animation;
-  animation.rest = MakeOpenCylinder(params.radius, params.length, params.around,
-                                    params.rings);
   const int frames = params.rest_frames + params.cinch_frames +
                      params.held_frames + params.release_frames +
                      params.final_rest_frames;
-  animation.frames.resize(frames);
-  const std::vector<float>& rest = animation.rest.positions;
-  for (int f = 0; f < frames; ++f) {
-    const double cinch = params.cinch * CuffCinchShare(params, f);
-    std::vector<float>& frame = animation.frames[f];
-    frame.resize(rest.size());
-    for (size_t v = 0; 3 * v + 2 < rest.size(); ++v) {
-      const double y = rest[3 * v + 1];
-      const double off = std::abs(y - params.belt_height);
-      const double above = params.band > 0 ? Smoothstep(off / params.band)
-                                           : (off > 0 ? 1.0 : 0.0);
-      const double scale = 1.0 - cinch * (1.0 - above);
-      frame[3 * v] = static_cast<float>(scale * rest[3 * v]);
-      frame[3 * v + 1] = static_cast<float>(y);
-      frame[3 * v + 2] = static_cast<float>(scale * rest[3 * v + 2]);
-    }
-  }
-  return animation;
+  return AnimateTube(
+      params.radius, params.length, params.around, params.rings, frames,
+      [&](int frame, const Eigen::Vector3d& p) {
+        const double cinch = params.cinch * CuffCinchShare(params, frame);
+        const double off = std::abs(p.y() - params.belt_height);
+        const double above = params.band > 0 ? Smoothstep(off / params.band)
+                                             : (off > 0 ? 1.0 : 0.0);
+        const double scale = 1.0 - cinch * (1.0 - above);
+        return Eigen::Vector3d(scale * p.x(), p.y(), scale * p.z());
+      });
 }
 
 SyntheticAnimation TwistedTubeAnimation(const TwistedTubeParams& params) {
-  SyntheticAnimation animation;
-  animation.rest = MakeOpenCylinder(params.radius, params.length, params.around,
-                                    params.rings);
   const int frames = params.rest_frames + params.twist_frames +
                      params.held_frames + params.untwist_frames +
                      params.final_rest_frames;
-  animation.frames.resize(frames);
-  const std::vector<float>& rest = animation.rest.positions;
-  for (int f = 0; f < frames; ++f) {
-    const double top_turn = TubeTwistAngle(params, f);
-    std::vector<float>& frame = animation.frames[f];
-    frame.resize(rest.size());
-    for (size_t v = 0; 3 * v + 2 < rest.size(); ++v) {
-      const double x = rest[3 * v], y = rest[3 * v + 1], z = rest[3 * v + 2];
-      const double turn = top_turn * y / params.length;
-      const double c = std::cos(turn), s = std::sin(turn);
-      frame[3 * v] = static_cast<float>(c * x + s * z);
-      frame[3 * v + 1] = static_cast<float>(y);
-      frame[3 * v + 2] = static_cast<float>(-s * x + c * z);
-    }
-  }
-  return animation;
+  return AnimateTube(
+      params.radius, params.length, params.around, params.rings, frames,
+      [&](int frame, const Eigen::Vector3d& p) {
+        const double turn =
+            TubeTwistAngle(params, frame) * p.y() / params.length;
+        return Eigen::Vector3d(
+            Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitY()) * p);
+      });
 }
 
 }  // namespace crease
