@@ -35,6 +35,20 @@ double ExtentAcross(const SurfaceFrame& surface, int32_t face) {
 // direction it continues (after the field's smoothing).
 constexpr double kSameFamilyCos = 0.866;
 
+// A step between two triangles' centroids across a band (along its
+// wrinkles), signed by the wrinkle direction of the triangle it reaches: the
+// step less its parts along the band (`along`, the two triangles' summed
+// compression directions) and along that triangle's normal.
+double StepAcross(const Eigen::Vector3d& step, const Eigen::Vector3d& along,
+                  const StretchTensor& reached) {
+  const Eigen::Vector3d normal =
+      reached.compression_dir.cross(reached.wrinkle_dir);
+  const Eigen::Vector3d unit = along.normalized();
+  const double across =
+      (step - step.dot(unit) * unit - step.dot(normal) * normal).norm();
+  return step.dot(reached.wrinkle_dir) < 0 ? -across : across;
+}
+
 }  // namespace
 
 bool WrinkleTracker::FarFromPaths(const SurfaceFrame& surface,
@@ -299,14 +313,7 @@ bool WrinkleTracker::SpansConfinedBand(const SurfaceFrame& surface,
   const StretchTensor& field = surface.field[face];
   const double c = std::max(field.compression, 1.0);
   const double needed = params_.min_seed_aspect * length;
-  const int32_t n = surface.topology->num_triangles();
-  if (band_stamp_.size() != static_cast<size_t>(n)) {
-    band_stamp_.assign(n, 0);
-    band_visit_ = 0;
-  }
-  ++band_visit_;
-  band_queue_.assign(1, face);
-  band_stamp_[face] = band_visit_;
+  StartBandFill(surface, face);
   Eigen::Vector2d lo(INFINITY, INFINITY), hi(-INFINITY, -INFINITY);
   for (size_t next = 0; next < band_queue_.size(); ++next) {
     const int32_t f = band_queue_[next];
@@ -338,6 +345,22 @@ bool WrinkleTracker::SpansConfinedBand(const SurfaceFrame& surface,
   return false;
 }
 
+void WrinkleTracker::StartBandFill(const SurfaceFrame& surface, int32_t face) {
+  const size_t n = surface.topology->num_triangles();
+  if (band_stamp_.size() != n) {
+    band_stamp_.assign(n, 0);
+    band_visit_ = 0;
+    band_along_.resize(n);
+    band_across_.resize(n);
+    band_dir_.resize(n);
+  }
+  ++band_visit_;
+  band_queue_.assign(1, face);
+  band_stamp_[face] = band_visit_;
+  band_along_[face] = band_across_[face] = 0;
+  band_dir_[face] = surface.field[face].compression_dir;
+}
+
 bool WrinkleTracker::RunsAlongBothWays(const SurfaceFrame& surface,
                                        int32_t face, double length) {
   // A flood fill of the compressed triangles from `face` (by corners), each
@@ -349,25 +372,12 @@ bool WrinkleTracker::RunsAlongBothWays(const SurfaceFrame& surface,
   // it stops at the blob's extent along the compression.
   const double each_way = 0.5 * params_.inner_band_aspect * length;
   const MeshTopology& topology = *surface.topology;
-  const int32_t n = topology.num_triangles();
-  if (band_stamp_.size() != static_cast<size_t>(n)) {
-    band_stamp_.assign(n, 0);
-    band_visit_ = 0;
-  }
-  band_along_.resize(n);
-  band_dir_.resize(n);
-  ++band_visit_;
+  StartBandFill(surface, face);
   const auto centroid = [&](int32_t f) {
     return (surface.Corner(f, 0) + surface.Corner(f, 1) +
             surface.Corner(f, 2)) /
            3.0;
   };
-  band_queue_.assign(1, face);
-  band_stamp_[face] = band_visit_;
-  band_along_[face] = 0;
-  band_dir_[face] = surface.field[face].compression_dir;
-  band_across_.resize(n);
-  band_across_[face] = 0;
   double ahead = 0, behind = 0, across_lo = 0, across_hi = 0;
   for (size_t next = 0; next < band_queue_.size(); ++next) {
     const int32_t f = band_queue_[next];
@@ -388,16 +398,8 @@ bool WrinkleTracker::RunsAlongBothWays(const SurfaceFrame& surface,
         const Eigen::Vector3d step = centroid(g) - from;
         band_along_[g] =
             band_along_[f] + step.dot(band_dir_[f] + dir) * 0.5 * c;
-        // Across the band (along the wrinkles), in the current length: the
-        // step less its part along the compression and the normal's.
-        const Eigen::Vector3d normal = surface.field[g].compression_dir.cross(
-            surface.field[g].wrinkle_dir);
-        const Eigen::Vector3d mean_dir = (band_dir_[f] + dir).normalized();
-        band_across_[g] =
-            band_across_[f] +
-            (step - step.dot(mean_dir) * mean_dir - step.dot(normal) * normal)
-                    .norm() *
-                (step.dot(surface.field[g].wrinkle_dir) < 0 ? -1.0 : 1.0);
+        band_across_[g] = band_across_[f] + StepAcross(step, band_dir_[f] + dir,
+                                                       surface.field[g]);
         across_lo = std::min(across_lo, band_across_[g]);
         across_hi = std::max(across_hi, band_across_[g]);
         // Thicker than the pleat is long: a blob it crosses at a narrow
@@ -409,10 +411,10 @@ bool WrinkleTracker::RunsAlongBothWays(const SurfaceFrame& surface,
           // A band: its triangles reached so far may seed pleats beside this
           // one for a while (the frame's births are capped, and once pleats
           // lie in the band its peaks are too near them to be traced).
+          band_queue_.push_back(g);
           for (int32_t h : band_queue_) {
             inner_until_[h] = seed_frame_ + kInnerBandFrames;
           }
-          inner_until_[g] = seed_frame_ + kInnerBandFrames;
           return true;
         }
         band_queue_.push_back(g);

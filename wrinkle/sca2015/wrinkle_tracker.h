@@ -39,8 +39,9 @@ struct WrinkleParams {
   bool pleats_in_confined_bands = true;
   // The same for a band inside the cloth (a belt, a drawstring, a waist
   // seam): a newborn that leaves the compression at both ends is a pleat when
-  // the band's own area over the pleat's length, its length along the
-  // compression, is at least inner_band_aspect times the pleat's length.
+  // the band runs on along the compression from it, both ways, at least
+  // inner_band_aspect / 2 times its length each, in the cloth's own length,
+  // no thicker across than it is long (RunsAlongBothWays).
   bool pleats_in_inner_bands = true;
   double inner_band_aspect = 6.0;
   // Seeds only in triangles no neighbour of which is more compressed: one
@@ -245,6 +246,8 @@ class WrinkleTracker {
   // triangles it reached InInnerBand.
   bool RunsAlongBothWays(const SurfaceFrame& surface, int32_t face,
                          double length);
+  // Starts a flood fill of the band scratch from `face` alone.
+  void StartBandFill(const SurfaceFrame& surface, int32_t face);
   // Builds the triangle lists of the last Shape when they are stale.
   void EnsureRanges() const;
 
