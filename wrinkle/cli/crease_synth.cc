@@ -12,13 +12,13 @@
 //   gathered_edge  a hanging 1 m sheet (768 triangles) whose top edge is
 //                  gathered to 40 % of its width over 1.5 s and held 2.5 s
 //                  (GatheredEdgeAnimation turned to hang from that edge).
-//   cinched_cuff   an upright sleeve 12 cm across (16 around, 384 triangles)
-//                  whose bottom ring an elastic cuff draws in to half its
-//                  length over 1 s, held 2 s, let go over 1 s, left 0.8 s.
 //   pushed_sheet   a hanging 1 m sheet (1,152 triangles) pushed together in
 //                  its own plane, its middle to 60 % over 1 s, held 2 s, let
 //                  go over 1 s, left 0.8 s.
-//   belted_sleeve  the same sleeve drawn in to half at its middle by a belt
+//   cinched_cuff   an upright sleeve 12 cm across (16 around, 384 triangles)
+//                  whose bottom ring an elastic cuff draws in to half its
+//                  length over 1 s, held 2 s, let go over 1 s, left 0.8 s.
+//   belted_sleeve  the cuff's sleeve drawn in to half at its middle by a belt
 //                  one row deep either side, on the same schedule.
 //   twisted_tube   an upright tube 20 cm across (16 around, 512 triangles)
 //                  whose top turns by --twist degrees about its axis over
