@@ -27,15 +27,14 @@ namespace {
 // radius, every ring from `band` up untouched, heights kept.
 TEST(CinchedCuffTest, TheCuffDrawsInOnlyTheBand) {
   const CinchedCuffParams p;
-  const int held = p.rest_frames + p.cinch_frames;
-  EXPECT_EQ(CuffCinchShare(p, 0), 0);
-  EXPECT_EQ(CuffCinchShare(p, held), 1);
-  EXPECT_EQ(CuffCinchShare(p, held + p.held_frames), 1);
-  EXPECT_EQ(CuffCinchShare(p, held + p.held_frames + p.release_frames), 0);
+  const RiseHoldFall& s = p.schedule;
+  const int held = s.held_from();
+  EXPECT_EQ(s.Share(0), 0);
+  EXPECT_EQ(s.Share(held), 1);
+  EXPECT_EQ(s.Share(s.held_to()), 1);
+  EXPECT_EQ(s.Share(s.held_to() + s.fall), 0);
   const SyntheticAnimation animation = CinchedCuffAnimation(p);
-  ASSERT_EQ(animation.frames.size(),
-            static_cast<size_t>(held + p.held_frames + p.release_frames +
-                                p.final_rest_frames));
+  ASSERT_EQ(animation.frames.size(), static_cast<size_t>(s.frames()));
   const std::vector<float>& rest = animation.rest.positions;
   const std::vector<float>& frame = animation.frames[held];
   for (size_t v = 0; 3 * v + 2 < rest.size(); ++v) {
@@ -67,8 +66,8 @@ TEST(CinchedCuffTest, PleatsRoundTheWholeCuffWhileHeld) {
   auto session = testing::NewSession(animation.rest);
   ASSERT_NE(session, nullptr);
   WrinkleStatistics stats;
-  const int held_from = params.rest_frames + params.cinch_frames;
-  const int held_to = held_from + params.held_frames;
+  const int held_from = params.schedule.held_from();
+  const int held_to = params.schedule.held_to();
   const double cuff_radius = params.radius * (1.0 - params.cinch);
   std::map<uint32_t, int> frames_held;
   std::vector<uint32_t> tenth;
@@ -123,7 +122,7 @@ TEST(CinchedCuffTest, PleatsRoundTheWholeCuffWhileHeld) {
   }
   int lasting = 0;
   for (uint32_t id : tenth) {
-    lasting += frames_held[id] >= params.held_frames - 10;
+    lasting += frames_held[id] >= params.schedule.held - 10;
   }
   EXPECT_GE(lasting, 0.9 * tenth.size()) << lasting << " of " << tenth.size();
   EXPECT_TRUE(session->tracker().wrinkles().empty());
@@ -152,8 +151,8 @@ BeltRun RunBelt(const SessionParams& session_params = {}) {
   BeltRun run;
   if (session == nullptr) return run;
   WrinkleStatistics stats;
-  const int held_from = params.rest_frames + params.cinch_frames;
-  const int held_to = held_from + params.held_frames;
+  const int held_from = params.schedule.held_from();
+  const int held_to = params.schedule.held_to();
   for (int f = 0; f < static_cast<int>(animation.frames.size()); ++f) {
     EXPECT_TRUE(session->ProcessFrame(animation.frames[f]).ok());
     stats.AddFrame(session->surface(), session->tracker());

@@ -33,8 +33,8 @@ TEST(PushedSheetTest, ParallelFoldsAcrossThePushFillTheMiddle) {
   auto session = testing::NewSession(animation.rest);
   ASSERT_NE(session, nullptr);
   WrinkleStatistics stats;
-  const int held_from = params.rest_frames + params.push_frames;
-  const int held_to = held_from + params.held_frames;
+  const int held_from = params.schedule.held_from();
+  const int held_to = params.schedule.held_to();
   const double max_sideways = std::sin(10.0 * std::numbers::pi / 180.0);
   size_t fewest = 1000;
   double widest_gap = 0, shortest = 1;

@@ -28,16 +28,17 @@ constexpr double kDegrees = 180.0 / std::numbers::pi;
 // twist, held, turning back, still at the end.
 TEST(TwistedTubeTest, TwistFollowsTheSchedule) {
   const TwistedTubeParams p;
+  const RiseHoldFall& s = p.schedule;
   const double full = p.twist_degrees / kDegrees;
-  const int held = p.rest_frames + p.twist_frames;
-  const int untwist = held + p.held_frames;
-  const int end = untwist + p.untwist_frames + p.final_rest_frames;
-  for (int f = 0; f <= p.rest_frames; ++f) EXPECT_EQ(TubeTwistAngle(p, f), 0);
-  for (int f = p.rest_frames + 1; f < held; ++f) {
+  const int held = s.held_from();
+  const int untwist = s.held_to();
+  const int end = s.frames();
+  for (int f = 0; f <= s.rest; ++f) EXPECT_EQ(TubeTwistAngle(p, f), 0);
+  for (int f = s.rest + 1; f < held; ++f) {
     EXPECT_GT(TubeTwistAngle(p, f), TubeTwistAngle(p, f - 1)) << f;
   }
   for (int f = held; f <= untwist; ++f) EXPECT_EQ(TubeTwistAngle(p, f), full);
-  for (int f = untwist + p.untwist_frames; f < end; ++f) {
+  for (int f = untwist + s.fall; f < end; ++f) {
     EXPECT_EQ(TubeTwistAngle(p, f), 0) << f;
   }
   EXPECT_EQ(TwistedTubeAnimation(p).frames.size(), static_cast<size_t>(end));
@@ -50,8 +51,7 @@ TEST(TwistedTubeTest, RingsKeepTheirLengthAndColumnsShear) {
   const TwistedTubeParams p;
   const SyntheticAnimation animation = TwistedTubeAnimation(p);
   const std::vector<float>& rest = animation.rest.positions;
-  const std::vector<float>& held =
-      animation.frames[p.rest_frames + p.twist_frames];
+  const std::vector<float>& held = animation.frames[p.schedule.held_from()];
   const auto at = [&](const std::vector<float>& x, int ring, int k) {
     const int v = ring * p.around + k;
     return Eigen::Vector3d(x[3 * v], x[3 * v + 1], x[3 * v + 2]);
@@ -102,8 +102,8 @@ TEST(TwistedTubeTest, HelicalFoldsRoundTheWholeTubeWhileHeld) {
     auto session = testing::NewSession(animation.rest);
     ASSERT_NE(session, nullptr);
     WrinkleStatistics stats;
-    const int held_from = params.rest_frames + params.twist_frames;
-    const int held_to = held_from + params.held_frames;
+    const int held_from = params.schedule.held_from();
+    const int held_to = params.schedule.held_to();
     const double lean = FoldLeanDegrees(params);
     std::map<uint32_t, int> frames_held;
     std::vector<uint32_t> tenth;
@@ -157,7 +157,7 @@ TEST(TwistedTubeTest, HelicalFoldsRoundTheWholeTubeWhileHeld) {
     }
     int lasting = 0;
     for (uint32_t id : tenth) {
-      lasting += frames_held[id] >= params.held_frames - 10;
+      lasting += frames_held[id] >= params.schedule.held - 10;
     }
     EXPECT_GE(lasting, 0.9 * tenth.size()) << lasting << " of " << tenth.size();
     EXPECT_TRUE(session->tracker().wrinkles().empty()) << degrees << " deg";

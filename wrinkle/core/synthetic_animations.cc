@@ -48,17 +48,6 @@ void SkinSleeve(const std::vector<float>& straight, double angle,
   }
 }
 
-// 0 before `step` 0, rising with a smoothstep over `rise` steps to 1, held
-// `hold` steps, falling back to 0 over `fall` (at once when 0), 0 after.
-double RiseHoldFall(int step, int rise, int hold, int fall) {
-  if (step < rise) {
-    return Smoothstep(static_cast<double>(step) / std::max(rise, 1));
-  }
-  const int falling = step - rise - hold;
-  if (fall <= 0) return falling < 0 ? 1.0 : 0.0;
-  return 1.0 - Smoothstep(static_cast<double>(falling) / fall);
-}
-
 // A tube (MakeOpenCylinder, upright along +y) whose every rest vertex p is
 // at move(frame, p) on each of `frames` frames.
 template <typename Move>
@@ -82,10 +71,22 @@ SyntheticAnimation AnimateTube(double radius, double length, int around,
 
 }  // namespace
 
+double RiseHoldFall::Share(int frame) const {
+  const int step = frame - rest;
+  if (step < rise) {
+    return Smoothstep(static_cast<double>(step) / std::max(rise, 1));
+  }
+  const int falling = step - rise - held;
+  if (fall <= 0) return falling < 0 ? 1.0 : 0.0;
+  return 1.0 - Smoothstep(static_cast<double>(falling) / fall);
+}
+
 double SleeveBendAngle(const SleeveBendParams& params, int frame) {
   const double full = params.angle_degrees * std::numbers::pi / 180.0;
-  return full * RiseHoldFall(frame - params.rest_frames, params.bend_frames,
-                             params.held_frames, params.unbend_frames);
+  const RiseHoldFall schedule{params.rest_frames, params.bend_frames,
+                              params.held_frames, params.unbend_frames,
+                              params.final_rest_frames};
+  return full * schedule.Share(frame);
 }
 
 SyntheticAnimation SleeveBendAnimation(const SleeveBendParams& params) {
@@ -135,26 +136,16 @@ SyntheticAnimation GatheredEdgeAnimation(const GatheredEdgeParams& params) {
 
 double TubeTwistAngle(const TwistedTubeParams& params, int frame) {
   const double full = params.twist_degrees * std::numbers::pi / 180.0;
-  return full * RiseHoldFall(frame - params.rest_frames, params.twist_frames,
-                             params.held_frames, params.untwist_frames);
-}
-
-double CuffCinchShare(const CinchedCuffParams& params, int frame) {
-  return RiseHoldFall(frame - params.rest_frames, params.cinch_frames,
-                      params.held_frames, params.release_frames);
+  return full * params.schedule.Share(frame);
 }
 
 SyntheticAnimation PushedSheetAnimation(const PushedSheetParams& params) {
   SyntheticAnimation animation;
   animation.rest = MakeGridSheet(params.columns, params.rows, 1.0f, 1.0f);
-  const int frames = params.rest_frames + params.push_frames +
-                     params.held_frames + params.release_frames +
-                     params.final_rest_frames;
+  const int frames = params.schedule.frames();
   animation.frames.resize(frames);
   for (int f = 0; f < frames; ++f) {
-    const double share =
-        RiseHoldFall(f - params.rest_frames, params.push_frames,
-                     params.held_frames, params.release_frames);
+    const double share = params.schedule.Share(f);
     SqueezeSheetMiddle(animation.rest,
                        static_cast<float>(params.squeeze * share),
                        &animation.frames[f]);
@@ -170,13 +161,10 @@ CinchedCuffParams BeltedSleeveParams() {
 }
 
 SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params) {
-  const int frames = params.rest_frames + params.cinch_frames +
-                     params.held_frames + params.release_frames +
-                     params.final_rest_frames;
   return AnimateTube(
-      params.radius, params.length, params.around, params.rings, frames,
-      [&](int frame, const Eigen::Vector3d& p) {
-        const double cinch = params.cinch * CuffCinchShare(params, frame);
+      params.radius, params.length, params.around, params.rings,
+      params.schedule.frames(), [&](int frame, const Eigen::Vector3d& p) {
+        const double cinch = params.cinch * params.schedule.Share(frame);
         const double off = std::abs(p.y() - params.belt_height);
         const double above = params.band > 0 ? Smoothstep(off / params.band)
                                              : (off > 0 ? 1.0 : 0.0);
@@ -186,12 +174,9 @@ SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params) {
 }
 
 SyntheticAnimation TwistedTubeAnimation(const TwistedTubeParams& params) {
-  const int frames = params.rest_frames + params.twist_frames +
-                     params.held_frames + params.untwist_frames +
-                     params.final_rest_frames;
   return AnimateTube(
-      params.radius, params.length, params.around, params.rings, frames,
-      [&](int frame, const Eigen::Vector3d& p) {
+      params.radius, params.length, params.around, params.rings,
+      params.schedule.frames(), [&](int frame, const Eigen::Vector3d& p) {
         const double turn =
             TubeTwistAngle(params, frame) * p.y() / params.length;
         return Eigen::Vector3d(

@@ -18,6 +18,18 @@ struct SyntheticAnimation {
   std::vector<std::vector<float>> frames;  // packed xyz, one per frame
 };
 
+// The frames of an animation that rests, rises to its full effect with a
+// smoothstep, holds it, falls back and rests again.
+struct RiseHoldFall {
+  int rest = 5, rise = 30, held = 60, fall = 30, final_rest = 25;
+  int frames() const { return rest + rise + held + fall + final_rest; }
+  int held_from() const { return rest + rise; }  // the first frame held
+  int held_to() const { return held_from() + held; }
+  // The effect's share at `frame`: 0 at rest, 1 while held (falling at once
+  // when `fall` is 0).
+  double Share(int frame) const;
+};
+
 // A sleeve (MakeOpenCylinder, laid along +x) that rests, bends at its elbow
 // to `angle_degrees` with a smoothstep, holds, straightens and rests again
 // (BendSleeve).
@@ -71,8 +83,7 @@ struct TwistedTubeParams {
   int rings = 17;
   // 150: shear 0.65, compression 1.38 along the squeezed diagonal.
   double twist_degrees = 150;
-  int rest_frames = 5, twist_frames = 30, held_frames = 60, untwist_frames = 30,
-      final_rest_frames = 25;
+  RiseHoldFall schedule;  // twisting, held, turning back
 };
 // A sleeve's end drawn in by an elastic cuff: a tube (MakeOpenCylinder,
 // upright along +y) whose radius at its bottom ring shrinks to 1 - `cinch`
@@ -91,16 +102,13 @@ struct CinchedCuffParams {
   // Where the cinch is: 0, the bottom ring (a cuff); inside the tube, a belt
   // drawing it in mid-garment, with the band either side.
   double belt_height = 0;
-  int rest_frames = 5, cinch_frames = 30, held_frames = 60, release_frames = 30,
-      final_rest_frames = 25;
+  RiseHoldFall schedule;  // drawing in, held, letting go
 };
 // A belt drawing the same sleeve in to half at its middle, with a band one
 // ring deep either side: the compression is confined to two rows of
 // triangles inside the cloth, and a person expects a ring of short gathers
 // across the belt line, all the way round.
 CinchedCuffParams BeltedSleeveParams();
-// The cuff's share of `cinch` at `frame`: 0 at rest, 1 while held.
-double CuffCinchShare(const CinchedCuffParams& params, int frame);
 SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params);
 
 // A flat sheet pushed together in its own plane, most in its middle
@@ -112,8 +120,7 @@ SyntheticAnimation CinchedCuffAnimation(const CinchedCuffParams& params);
 struct PushedSheetParams {
   int columns = 24, rows = 24;  // 1,152 triangles, 1 m x 1 m
   float squeeze = 0.4f;         // the middle compressed 1 / 0.6 = 1.67 times
-  int rest_frames = 5, push_frames = 30, held_frames = 60, release_frames = 30,
-      final_rest_frames = 25;
+  RiseHoldFall schedule;        // pushing, held, letting go
 };
 SyntheticAnimation PushedSheetAnimation(const PushedSheetParams& params);
 
