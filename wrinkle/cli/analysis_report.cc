@@ -82,12 +82,21 @@ void CompareOffline(absl::Span<const Label> online,
   out->agreement = static_cast<double>(same) / offline.size();
 }
 
+std::string InputDescription(const AnalysisReport& report) {
+  if (report.gltf_path.empty()) {
+    return absl::StrCat(report.obj_path, " + ", report.pc2_path);
+  }
+  return absl::StrCat(
+      report.gltf_path, ", animation ",
+      report.gltf_animation.empty() ? "(the first)" : report.gltf_animation);
+}
+
 std::string FormatReportTable(const AnalysisReport& report) {
   std::string out = absl::StrFormat(
-      "%s + %s\n%d vertices (%d welded), %d triangles, %d edges (%d boundary, "
+      "%s\n%d vertices (%d welded), %d triangles, %d edges (%d boundary, "
       "%d "
       "non-manifold)\n\n",
-      report.obj_path, report.pc2_path, report.vertices, report.welded_vertices,
+      InputDescription(report), report.vertices, report.welded_vertices,
       report.triangles, report.edges, report.boundary_edges,
       report.non_manifold_edges);
   absl::StrAppend(
@@ -168,6 +177,8 @@ std::string FormatReportJson(const AnalysisReport& report) {
   const WrinkleStatsSummary& w = report.wrinkle_stats;
   Json json = {{"obj", report.obj_path},
                {"pc2", report.pc2_path},
+               {"gltf", report.gltf_path},
+               {"animation", report.gltf_animation},
                {"vertices", report.vertices},
                {"welded_vertices", report.welded_vertices},
                {"triangles", report.triangles},

@@ -30,8 +30,10 @@ struct FrameReport {
 };
 
 struct AnalysisReport {
-  std::string obj_path;
+  std::string obj_path;  // empty when the input is glTF
   std::string pc2_path;
+  std::string gltf_path;       // empty when the input is OBJ + PC2
+  std::string gltf_animation;  // empty: the file's first
   int vertices = 0;
   int welded_vertices = 0;
   int triangles = 0;
@@ -82,6 +84,8 @@ struct ReportSummary {
 };
 
 ReportSummary Summarize(const AnalysisReport& report);
+// "A.obj + B.pc2", or "F.glb, animation NAME".
+std::string InputDescription(const AnalysisReport& report);
 // A table for people: one line per frame and the summary.
 std::string FormatReportTable(const AnalysisReport& report);
 // The same for machines.

@@ -1,6 +1,6 @@
 // crease-analyze: runs a Crease Session (compression field and wrinkle paths)
-// over an OBJ + PC2 animation and writes per-frame coloured PLY meshes, wrinkle
-// polylines, wrinkles.jsonl and a summary.
+// over an OBJ + PC2 animation, or a glTF one, and writes per-frame coloured PLY
+// meshes, wrinkle polylines, wrinkles.jsonl and a summary.
 
 #include <unistd.h>
 
@@ -29,14 +29,12 @@
 #include "wrinkle/cli/session_flags.h"
 #include "wrinkle/cli/wrinkle_output.h"
 #include "wrinkle/io/animation.h"
+#include "wrinkle/io/animation_input.h"
 #include "wrinkle/io/ply.h"
 #include "wrinkle/sca2015/labeling.h"
 #include "wrinkle/sca2015/metrics.h"
 #include "wrinkle/sca2015/session.h"
 
-ABSL_FLAG(std::string, obj, "", "Mesh (frame 0 and topology), Wavefront OBJ.");
-ABSL_FLAG(std::string, pc2, "",
-          "Vertex animation, PC2, same vertex count as --obj.");
 ABSL_FLAG(
     std::string, out, "",
     "Directory for per-frame PLY meshes (frame_NNNN_labels.ply, "
@@ -45,7 +43,10 @@ ABSL_FLAG(
     "written.");
 ABSL_FLAG(std::string, json, "",
           "Write the summary as JSON to this path ('-': stdout).");
-ABSL_FLAG(int, frames, 0, "Process at most this many frames (0: all).");
+ABSL_FLAG(int, frames, 0,
+          "Process at most this many frames (0: all; with --gltf, the frames "
+          "sampled, 0: one clip length).");
+ABSL_FLAG(double, fps, 0, "With --gltf: samples per second (0: 30).");
 ABSL_FLAG(
     double, compression_color_max, 2.0,
     "Compression c mapped to the darkest colour in the compression meshes.");
@@ -106,8 +107,7 @@ void DrawProgress(int done, int total) {
 
 // The flags that say what to read and what to write.
 struct Options {
-  std::string obj_path;
-  std::string pc2_path;
+  io::AnimationInput input;
   std::string out_dir;    // empty: no files written
   std::string json_path;  // empty: no JSON; "-": stdout
   bool quiet = false;
@@ -116,14 +116,19 @@ struct Options {
   bool offline = false;   // --offline
 };
 
+// What a per-frame error names: the file the frames come from.
+const std::string& InputName(const Options& options) {
+  return options.input.gltf.empty() ? options.input.pc2 : options.input.gltf;
+}
+
 absl::StatusOr<Options> OptionsFromFlags() {
   Options options;
-  options.obj_path = absl::GetFlag(FLAGS_obj);
-  options.pc2_path = absl::GetFlag(FLAGS_pc2);
-  if (options.obj_path.empty() || options.pc2_path.empty()) {
-    return absl::InvalidArgumentError(
-        "--obj and --pc2 are required (see --help)");
+  if (absl::GetFlag(FLAGS_frames) < 0 || absl::GetFlag(FLAGS_fps) < 0) {
+    return absl::InvalidArgumentError("--frames and --fps must be >= 0");
   }
+  options.input = io::AnimationInputFromFlags(absl::GetFlag(FLAGS_fps),
+                                              absl::GetFlag(FLAGS_frames));
+  CREASE_RETURN_IF_ERROR(io::CheckAnimationInput(options.input));
   options.out_dir = absl::GetFlag(FLAGS_out);
   options.json_path = absl::GetFlag(FLAGS_json);
   options.quiet = absl::GetFlag(FLAGS_quiet);
@@ -186,8 +191,10 @@ struct Analysis {
         wrinkle_dir{std::vector<float>(topology.num_triangles()),
                     std::vector<float>(topology.num_triangles()),
                     std::vector<float>(topology.num_triangles())} {
-    report.obj_path = options.obj_path;
-    report.pc2_path = options.pc2_path;
+    report.obj_path = options.input.obj;
+    report.pc2_path = options.input.pc2;
+    report.gltf_path = options.input.gltf;
+    report.gltf_animation = options.input.animation;
     report.vertices = topology.num_vertices();
     report.welded_vertices = topology.num_welded_vertices();
     report.triangles = topology.num_triangles();
@@ -218,7 +225,7 @@ absl::Status ProcessFrame(const Options& options, int frame,
                           absl::Span<const float> positions,
                           Sessions& sessions) {
   if (absl::Status s = sessions.tracked->ProcessFrame(positions); !s.ok()) {
-    return absl::Status(s.code(), absl::StrCat(options.pc2_path, ": frame ",
+    return absl::Status(s.code(), absl::StrCat(InputName(options), ": frame ",
                                                frame, ": ", s.message()));
   }
   if (sessions.retrace != nullptr) {
@@ -379,9 +386,8 @@ absl::Status LabelOffline(const Session& session, Analysis& analysis) {
 
 absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(const Options options, OptionsFromFlags());
-  CREASE_ASSIGN_OR_RETURN(
-      io::Animation animation,
-      io::ReadAnimation(options.obj_path, options.pc2_path));
+  CREASE_ASSIGN_OR_RETURN(io::Animation animation,
+                          io::LoadAnimation(options.input));
   CREASE_ASSIGN_OR_RETURN(const SessionParams params, SessionParamsFromFlags());
   CREASE_ASSIGN_OR_RETURN(Sessions sessions, CreateSessions(animation, params));
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(options.out_dir));
@@ -413,8 +419,10 @@ int main(int argc, char** argv) {
       "tracks "
       "its compression, frame by frame.\n"
       "  crease-analyze --obj NAME.obj --pc2 NAME.pc2 [--out DIR] [--json "
-      "PATH]",
-      {"wrinkle/cli/"});
+      "PATH]\n"
+      "  crease-analyze --gltf NAME.glb [--animation NAME] [--loop --frames N] "
+      "[--out DIR] [--json PATH]",
+      {"wrinkle/cli/", "wrinkle/io/animation_input"});
   absl::ParseCommandLine(argc, argv);
   const absl::Status status = crease::cli::Run();
   if (!status.ok()) {

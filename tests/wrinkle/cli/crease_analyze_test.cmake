@@ -66,3 +66,33 @@ endif()
 if(agreement LESS 0.8 OR agreement GREATER 1)
   message(FATAL_ERROR "offline labels agree with online on ${agreement} of triangle-frames")
 endif()
+# --gltf: the Fox's "Survey" clip, sampled at 30 fps, read from the glTF the way
+# crease-render and crease-client read it; the summary names the file and the clip.
+execute_process(
+  COMMAND "${ANALYZE}" --quiet --compare_retrace=false --gltf "${DATA}/Fox.glb"
+          --animation Survey --frames 12 --json "${OUT}/gltf.json"
+  RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "crease-analyze --gltf exited ${rc}: ${err}")
+endif()
+file(READ "${OUT}/gltf.json" json)
+string(JSON gltf GET "${json}" gltf)
+string(JSON animation GET "${json}" animation)
+string(JSON frames GET "${json}" summary frames)
+string(JSON triangles GET "${json}" triangles)
+if(NOT gltf MATCHES "Fox.glb$" OR NOT animation STREQUAL "Survey" OR NOT frames EQUAL 12
+   OR NOT triangles EQUAL 576)
+  message(FATAL_ERROR "--gltf summary: gltf=${gltf} animation=${animation} "
+                      "frames=${frames} triangles=${triangles}")
+endif()
+# Bad input says what is wrong and exits non-zero (2 for a bad flag, 1 for a file
+# that lacks what was asked for).
+foreach(bad "--gltf;${DATA}/Fox.glb;--obj;${DATA}/fox_walk.obj"
+            "--obj;${DATA}/fox_walk.obj;--pc2;${DATA}/fox_walk.pc2;--animation;Run"
+            "--gltf;${DATA}/Fox.glb;--animation;Gallop"
+            "--gltf;${DATA}/Fox.glb;--fps;-1")
+  execute_process(COMMAND "${ANALYZE}" --quiet ${bad} RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT err MATCHES "crease-analyze: .*(--gltf|--animation|Gallop|--fps)")
+    message(FATAL_ERROR "crease-analyze ${bad}: exit ${rc}, '${err}'")
+  endif()
+endforeach()
