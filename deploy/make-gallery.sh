@@ -2,10 +2,11 @@
 # The gallery (docs/gallery.md): a plain | wrinkled contact sheet of every bundled
 # animation, 4 frames spread over it, each frame 960 x 720, rendered by crease-render
 # with the default wrinkle parameters (software OpenGL where there is no GPU); close-ups
-# of the three sets that fold; then the buckling model on the open tubes and the
-# wrinkle maps on the Fox; last, two garments nobody tuned on, written by crease-synth
-# (a sleeve bending at the elbow, a gathered edge, a pushed sheet, a cinched cuff, a
-# belted sleeve, a twisted tube).
+# of the three sets that fold; then the buckling model on the open tubes, the Fox's
+# other two clips from its glTF (nobody tuned on them) and the wrinkle maps on the
+# Fox; last, the garments nobody tuned on, written by crease-synth (a sleeve bending
+# at the elbow, a gathered edge, a pushed sheet, a cinched cuff, a belted sleeve, a
+# twisted tube).
 # Usage: make-gallery.sh <crease-render> <crease-synth> <data dir> <gallery dir> [work dir]
 set -euo pipefail
 render=$1 synth=$2 data=$3 gallery=$4 work=${5:-$(mktemp -d)}
@@ -47,6 +48,18 @@ for entry in cloth_pants_knee:buckling:60 cloth_skirt_walk:buckling:0; do
     --sheet_rows 4 --azimuth "$azimuth" --format jpeg --quality 85 > "$work/${name}_$model.log"
   tail -n 1 "$work/${name}_$model.log"
   cp "$work/${name}_$model/contact_sheet.png" "$gallery/${name}_$model.png"
+done
+# The Fox's other two clips from its glTF, which nobody tuned on: Survey (it stands
+# and turns its head) over one clip, Run looped to 90 frames, as fox_walk loops Walk.
+for entry in Survey:104 Run:90; do
+  clip=${entry%%:*} frames=${entry##*:}
+  name=fox_$(echo "$clip" | tr '[:upper:]' '[:lower:]')
+  echo "gallery: Fox.glb $clip (azimuth 60)"
+  "$render" --gltf "$data/Fox.glb" --animation "$clip" --loop --frames "$frames" \
+    --out "$work/$name" --width 960 --height 720 --start_frame 8 --every 4 --sheet_rows 4 \
+    --azimuth 60 --format jpeg --quality 85 > "$work/$name.log"
+  tail -n 1 "$work/$name.log"
+  cp "$work/$name/contact_sheet.png" "$gallery/$name.png"
 done
 echo "gallery: Fox.glb Walk, amplitude_maps (azimuth 60)"
 "$render" --model amplitude_maps --gltf "$data/Fox.glb" --animation Walk --loop \
