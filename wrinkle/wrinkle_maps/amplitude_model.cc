@@ -11,12 +11,16 @@
 
 #include "absl/base/attributes.h"
 #include "absl/strings/str_format.h"
+#include "wrinkle/wrinkle_maps/amplitude_terms.h"
 
 namespace crease {
 namespace {
 
-// Segments per texel the edge spans: resolves a bilinear pattern.
-constexpr double kSegmentsPerTexel = 2.0;
+using amplitude_internal::DirectionalWeights;
+using amplitude_internal::ShrinkFromSquares;
+using amplitude_internal::ShrinkOffset;
+using amplitude_internal::UnitCompressiveForm;
+using amplitude_internal::UnitStructure;
 
 Eigen::Vector3d PackedVertex(absl::Span<const float> positions, int32_t v) {
   const size_t i = 3 * static_cast<size_t>(v);
@@ -65,198 +69,6 @@ double EdgeMatrixLengthSquared(const Eigen::Matrix2d& m, int k) {
 }
 
 }  // namespace
-
-absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params) {
-  const auto out_of_range = [](const char* name, double value,
-                               const char* range) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "amplitude model: %s is %g, expected %s", name, value, range));
-  };
-  if (!(params.shrink_threshold > 0.0 && params.shrink_threshold <= 10.0)) {
-    return out_of_range("shrink_threshold", params.shrink_threshold, "(0, 10]");
-  }
-  if (!(params.sensitivity_alpha > 0.0 && params.sensitivity_alpha <= 1e6)) {
-    return out_of_range("sensitivity_alpha", params.sensitivity_alpha,
-                        "(0, 1e6]");
-  }
-  if (!(params.scale >= 0.0 && params.scale <= 100.0)) {
-    return out_of_range("scale", params.scale, "[0, 100]");
-  }
-  if (!(params.max_slope >= 0.0 && params.max_slope <= 100.0)) {
-    return out_of_range("max_slope", params.max_slope, "[0, 100]");
-  }
-  if (!(params.directional_sharpness >= 1.0 &&
-        params.directional_sharpness <= 64.0)) {
-    return out_of_range("directional_sharpness", params.directional_sharpness,
-                        "[1, 64]");
-  }
-  if (!(params.channel_selectivity >= 0.0 &&
-        params.channel_selectivity <= 64.0)) {
-    return out_of_range("channel_selectivity", params.channel_selectivity,
-                        "[0, 64]");
-  }
-  if (params.direction_fit_rings < 0 || params.direction_fit_rings > 3) {
-    return out_of_range("direction_fit_rings", params.direction_fit_rings,
-                        "0..3");
-  }
-  if (params.min_edge_segments < 1 ||
-      params.min_edge_segments > kMaxEdgeSegments) {
-    return out_of_range("min_edge_segments", params.min_edge_segments,
-                        "1..1024");
-  }
-  return absl::OkStatus();
-}
-
-namespace {
-
-// Eq. 1 from l^2 and L^2 (no square roots per frame).
-// Eq. 1 from squared lengths: t = 2 / (1 + lambda^2 l^2 / L^2) - 1 written
-// as 2 L^2 / (L^2 + lambda^2 l^2) - 1, one division; `offset` is 1 for the
-// reconstruction, 0 for the literal reading. No native length: t = 0.
-inline double ShrinkFromSquares(double current_squared, double rest_squared,
-                                double lambda_squared, double offset) {
-  if (!(rest_squared > 0.0)) return 0.0;
-  return 2.0 * rest_squared /
-             (rest_squared + lambda_squared * current_squared) -
-         offset;
-}
-
-double ShrinkOffset(const AmplitudeModelParams& params) {
-  return params.shrink == ShrinkFormula::kReconstructed ? 1.0 : 0.0;
-}
-
-}  // namespace
-
-double ShrinkTerm(double current_length, double rest_length,
-                  const AmplitudeModelParams& params) {
-  if (!(rest_length > 0.0)) return 0.0;
-  return ShrinkFromSquares(
-      current_length * current_length, rest_length * rest_length,
-      params.shrink_threshold * params.shrink_threshold, ShrinkOffset(params));
-}
-
-double SensitivityFromVariation(double variation,
-                                const AmplitudeModelParams& params) {
-  const double a = params.sensitivity_alpha * variation;
-  return params.sensitivity == SensitivityFormula::kLiteral ? 1.0 / (1.0 + a)
-                                                            : a / (1.0 + a);
-}
-
-namespace {
-
-// T⁺ / λ_max(T⁺) as (xx, 2 xy, yy), so that a channel's ratio is one dot
-// product with its S / λ_max(S) as (xx, xy, yy); zero when nothing is
-// compressed.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline Eigen::Vector3d UnitCompressiveForm(
-    double xx, double xy, double yy) {
-  const double half_trace = 0.5 * (xx + yy), half_gap = 0.5 * (xx - yy);
-  const double radius = std::sqrt(half_gap * half_gap + xy * xy);
-  const double largest = half_trace + radius, smallest = half_trace - radius;
-  if (!(largest > 0.0)) return Eigen::Vector3d::Zero();
-  if (smallest >= 0.0) {
-    return Eigen::Vector3d(xx, 2.0 * xy, yy) / largest;
-  }
-  // Only the compressed direction: v vᵀ, v the eigenvector of λ₁.
-  Eigen::Vector2d v = Eigen::Vector2d(half_gap + radius, xy);
-  if (!(v.squaredNorm() > 0.0)) v = Eigen::Vector2d(0.0, 1.0);
-  v.normalize();
-  return Eigen::Vector3d(v.x() * v.x(), 2.0 * v.x() * v.y(), v.y() * v.y());
-}
-
-// S / λ_max(S) as (xx, xy, yy); zero for a flat channel.
-Eigen::Vector3d UnitStructure(const Eigen::Matrix2d& s) {
-  const double radius = std::hypot(0.5 * (s(0, 0) - s(1, 1)), s(0, 1));
-  const double largest = 0.5 * s.trace() + radius;
-  if (!(largest > 0.0)) return Eigen::Vector3d::Zero();
-  return Eigen::Vector3d(s(0, 0), s(0, 1), s(1, 1)) / largest;
-}
-
-// ratio^(sharpness / 2), the common sharpnesses without std::pow.
-double Sharpen(double ratio, double sharpness) {
-  ratio = std::clamp(ratio, 0.0, 1.0);
-  if (sharpness == 4.0) return ratio * ratio;
-  if (sharpness == 2.0) return ratio;
-  return std::pow(ratio, 0.5 * sharpness);
-}
-
-// (r_c / r_max)^selectivity with `relative` = r_c / r_max in [0, 1].
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline double Selective(double relative,
-                                                     double selectivity) {
-  if (selectivity == 4.0) return (relative * relative) * (relative * relative);
-  if (selectivity == 0.0) return 1.0;
-  return std::pow(relative, selectivity);
-}
-
-// The channels' weights under a vertex's compression: `form` its unit
-// compressive form (zero: nothing compressed, so every weight is 0), `units`
-// the channels' unit structures (zero: flat, weight 0). Each gets its ratio
-// sharpened, times its ratio over the leading one's to the power
-// `selectivity`.
-template <int kChannels>
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline void DirectionalWeights(
-    const Eigen::Vector3d& form, const Eigen::Vector3d* units, double sharpness,
-    double selectivity, double* weights) {
-  double ratio[kChannels];
-  double leading = 0.0;
-  for (int c = 0; c < kChannels; ++c) {
-    ratio[c] = std::clamp(form.dot(units[c]), 0.0, 1.0);
-    leading = std::max(leading, ratio[c]);
-  }
-  const double inverse_leading = leading > 0.0 ? 1.0 / leading : 0.0;
-  for (int c = 0; c < kChannels; ++c) {
-    weights[c] = Sharpen(ratio[c], sharpness) *
-                 Selective(ratio[c] * inverse_leading, selectivity);
-  }
-}
-
-}  // namespace
-
-std::array<double, kMaxPatternChannels> ChannelWeights(
-    const Eigen::Matrix2d& compression,
-    absl::Span<const Eigen::Matrix2d> structures, double sharpness,
-    double selectivity) {
-  std::array<double, kMaxPatternChannels> weights = {};
-  const size_t channels =
-      std::min<size_t>(structures.size(), kMaxPatternChannels);
-  const Eigen::Vector3d form = UnitCompressiveForm(
-      compression(0, 0), 0.5 * (compression(0, 1) + compression(1, 0)),
-      compression(1, 1));
-  Eigen::Vector3d units[kMaxPatternChannels] = {Eigen::Vector3d::Zero(),
-                                                Eigen::Vector3d::Zero(),
-                                                Eigen::Vector3d::Zero()};
-  for (size_t c = 0; c < channels; ++c) units[c] = UnitStructure(structures[c]);
-  DirectionalWeights<kMaxPatternChannels>(form, units, sharpness, selectivity,
-                                          weights.data());
-  return weights;
-}
-
-double ChannelWeight(const Eigen::Matrix2d& compression,
-                     const Eigen::Matrix2d& structure, double sharpness) {
-  return ChannelWeights(compression, absl::MakeConstSpan(&structure, 1),
-                        sharpness, 0.0)[0];
-}
-
-double PatternVariation(const WrinklePattern& pattern, int channel,
-                        const Eigen::Vector2f& uv0, const Eigen::Vector2f& uv1,
-                        int min_edge_segments) {
-  const Eigen::Vector2f delta = uv1 - uv0;
-  const double texels =
-      std::hypot(static_cast<double>(delta.x()) * pattern.width,
-                 static_cast<double>(delta.y()) * pattern.height);
-  const int n =
-      static_cast<int>(std::clamp(std::ceil(kSegmentsPerTexel * texels),
-                                  static_cast<double>(min_edge_segments),
-                                  static_cast<double>(kMaxEdgeSegments)));
-  double sum = 0.0;
-  float previous = SamplePattern(pattern, channel, uv0);
-  for (int k = 1; k <= n; ++k) {
-    const float s = static_cast<float>(k) / static_cast<float>(n);
-    const float h = SamplePattern(pattern, channel, uv0 + s * delta);
-    sum += static_cast<double>(h - previous) * (h - previous);
-    previous = h;
-  }
-  return n * sum;
-}
 
 absl::StatusOr<AmplitudeModel> AmplitudeModel::Create(
     const MeshTopology& topology, absl::Span<const float> corner_uvs,
