@@ -14,12 +14,6 @@
 namespace crease {
 namespace {
 
-using amplitude_internal::DirectionalWeights;
-using amplitude_internal::ShrinkFromSquares;
-using amplitude_internal::ShrinkOffset;
-using amplitude_internal::UnitCompressiveForm;
-using amplitude_internal::UnitStructure;
-
 // Segments per texel the edge spans: resolves a bilinear pattern.
 constexpr double kSegmentsPerTexel = 2.0;
 
@@ -69,9 +63,10 @@ absl::Status ValidateAmplitudeParams(const AmplitudeModelParams& params) {
 double ShrinkTerm(double current_length, double rest_length,
                   const AmplitudeModelParams& params) {
   if (!(rest_length > 0.0)) return 0.0;
-  return ShrinkFromSquares(
+  return amplitude_internal::ShrinkFromSquares(
       current_length * current_length, rest_length * rest_length,
-      params.shrink_threshold * params.shrink_threshold, ShrinkOffset(params));
+      params.shrink_threshold * params.shrink_threshold,
+      amplitude_internal::ShrinkOffset(params));
 }
 
 double SensitivityFromVariation(double variation,
@@ -88,15 +83,16 @@ std::array<double, kMaxPatternChannels> ChannelWeights(
   std::array<double, kMaxPatternChannels> weights = {};
   const size_t channels =
       std::min<size_t>(structures.size(), kMaxPatternChannels);
-  const Eigen::Vector3d form = UnitCompressiveForm(
+  const Eigen::Vector3d form = amplitude_internal::UnitCompressiveForm(
       compression(0, 0), 0.5 * (compression(0, 1) + compression(1, 0)),
       compression(1, 1));
   Eigen::Vector3d units[kMaxPatternChannels] = {Eigen::Vector3d::Zero(),
                                                 Eigen::Vector3d::Zero(),
                                                 Eigen::Vector3d::Zero()};
-  for (size_t c = 0; c < channels; ++c) units[c] = UnitStructure(structures[c]);
-  DirectionalWeights<kMaxPatternChannels>(form, units, sharpness, selectivity,
-                                          weights.data());
+  for (size_t c = 0; c < channels; ++c)
+    units[c] = amplitude_internal::UnitStructure(structures[c]);
+  amplitude_internal::DirectionalWeights<kMaxPatternChannels>(
+      form, units, sharpness, selectivity, weights.data());
   return weights;
 }
 
