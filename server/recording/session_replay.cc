@@ -1,7 +1,9 @@
 #include "server/recording/session_replay.h"
 
-#include <atomic>
+#include <algorithm>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_format.h"
@@ -19,23 +21,131 @@ struct Recorded {
   int32_t error_code = 0;
 };
 
+// A recording's requests in order (the Start first), and its answers by frame
+// index.
+struct RecordingParts {
+  std::vector<const SessionRecordEntry*> requests;
+  absl::flat_hash_map<uint32_t, Recorded> answers;
+};
+
+RecordingParts SplitRecording(const SessionRecording& recording) {
+  RecordingParts parts;
+  for (const SessionRecordEntry& entry : recording.entries) {
+    if (entry.kind == SessionRecordEntry::Kind::kRequest) {
+      parts.requests.push_back(&entry);
+    } else {
+      parts.answers[entry.index] = {entry.digest, entry.error_code};
+    }
+  }
+  return parts;
+}
+
+// What the answer reader and the frame sender share while a replay runs: the
+// report, the frames in flight, and whether the stream has ended.
+class ReplayTally {
+ public:
+  ReplayTally(const absl::flat_hash_map<uint32_t, Recorded>& answers,
+              int frames, const ReplayOptions& options)
+      : answers_(answers), options_(options) {
+    report_.frames = frames;
+  }
+
+  // Checks one answer against the recorded one.
+  void Add(const v1::FrameResult& result) {
+    const uint64_t digest = AnswerDigest(result);
+    absl::MutexLock lock(&mu_);
+    --in_flight_;
+    ++report_.answered;
+    const auto it = answers_.find(result.index());
+    if (it == answers_.end()) {
+      ++report_.unchecked;
+    } else if (it->second.digest == digest &&
+               it->second.error_code == result.error().code()) {
+      ++report_.matching;
+    } else {
+      ++report_.differing;
+      if (report_.differences.size() < kMaxDifferences) {
+        report_.differences.push_back(absl::StrFormat(
+            "frame %d: answer digest %016x, error %d; recorded %016x, "
+            "error %d",
+            result.index(), digest, result.error().code(), it->second.digest,
+            it->second.error_code));
+      }
+    }
+    if (options_.progress) options_.progress(report_.answered, report_.frames);
+  }
+
+  // The stream has ended (or broken): a sender waiting for room stops.
+  void EndOfAnswers() {
+    absl::MutexLock lock(&mu_);
+    reader_done_ = true;
+  }
+
+  // Waits until fewer than `limit` frames are in flight; false if the stream
+  // ended first.
+  bool AwaitRoom(int limit) {
+    auto room = [&]() { return in_flight_ < limit || reader_done_; };
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(&room));
+    return !reader_done_;
+  }
+
+  void Sent() {
+    absl::MutexLock lock(&mu_);
+    ++in_flight_;
+  }
+
+  // Once the reader has joined.
+  ReplayReport TakeReport() {
+    absl::MutexLock lock(&mu_);
+    return std::move(report_);
+  }
+
+ private:
+  const absl::flat_hash_map<uint32_t, Recorded>& answers_;
+  const ReplayOptions& options_;
+  absl::Mutex mu_;
+  ReplayReport report_ ABSL_GUARDED_BY(mu_);
+  int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
+  bool reader_done_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+using ReplayStream =
+    grpc::ClientReaderWriter<v1::SessionRequest, v1::SessionResponse>;
+
+// Sends the recorded frames after the Start, at their recorded pace or as
+// fast as the answers make room; false if one could not be parsed or sent,
+// or the stream ended first.
+bool SendFrames(const std::vector<const SessionRecordEntry*>& requests,
+                absl::Time began, const ReplayOptions& options,
+                ReplayStream& stream, ReplayTally& tally) {
+  const int64_t first_us = requests.size() > 1 ? requests[1]->arrival_us : 0;
+  v1::SessionRequest frame;
+  for (size_t i = 1; i < requests.size(); ++i) {
+    if (!frame.ParseFromString(requests[i]->request)) return false;
+    if (options.recorded_pace) {
+      absl::SleepFor(began +
+                     absl::Microseconds(requests[i]->arrival_us - first_us) -
+                     absl::Now());
+    } else if (!tally.AwaitRoom(std::max(options.max_in_flight, 1))) {
+      return false;
+    }
+    tally.Sent();
+    if (!stream.Write(frame)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<ReplayReport> ReplaySession(
     const SessionRecording& recording,
     const std::shared_ptr<grpc::Channel>& channel,
     const ReplayOptions& options) {
-  std::vector<const SessionRecordEntry*> requests;
-  absl::flat_hash_map<uint32_t, Recorded> answers;
-  for (const SessionRecordEntry& entry : recording.entries) {
-    if (entry.kind == SessionRecordEntry::Kind::kRequest) {
-      requests.push_back(&entry);
-    } else {
-      answers[entry.index] = {entry.digest, entry.error_code};
-    }
-  }
+  const RecordingParts parts = SplitRecording(recording);
   v1::SessionRequest start;
-  if (requests.empty() || !start.ParseFromString(requests.front()->request) ||
+  if (parts.requests.empty() ||
+      !start.ParseFromString(parts.requests.front()->request) ||
       !start.has_start()) {
     return absl::InvalidArgumentError(
         "the recording does not begin with a session's Start");
@@ -55,77 +165,22 @@ absl::StatusOr<ReplayReport> ReplaySession(
                         absl::StrCat("the server refused the recorded Start: ",
                                      status.error_message()));
   }
-  ReplayReport report;
-  report.frames = static_cast<int>(requests.size()) - 1;
-  absl::Mutex mu;
-  int in_flight = 0;         // guarded by mu
-  bool reader_done = false;  // guarded by mu: the stream has ended
-  // Answers, read while the frames are sent.
+  ReplayTally tally(parts.answers, static_cast<int>(parts.requests.size()) - 1,
+                    options);
+  // Answers are read while the frames are sent.
   std::thread reader([&] {
     v1::SessionResponse answer;
     while (stream->Read(&answer)) {
-      if (!answer.has_frame_result()) continue;
-      const v1::FrameResult& result = answer.frame_result();
-      const uint64_t digest = AnswerDigest(result);
-      absl::MutexLock lock(&mu);
-      --in_flight;
-      ++report.answered;
-      const auto it = answers.find(result.index());
-      if (it == answers.end()) {
-        ++report.unchecked;
-      } else if (it->second.digest == digest &&
-                 it->second.error_code == result.error().code()) {
-        ++report.matching;
-      } else {
-        ++report.differing;
-        if (report.differences.size() < kMaxDifferences) {
-          report.differences.push_back(absl::StrFormat(
-              "frame %d: answer digest %016x, error %d; recorded %016x, "
-              "error %d",
-              result.index(), digest, result.error().code(), it->second.digest,
-              it->second.error_code));
-        }
-      }
-      if (options.progress) options.progress(report.answered, report.frames);
+      if (answer.has_frame_result()) tally.Add(answer.frame_result());
     }
-    // Ended (or broken): a sender waiting for room must stop waiting.
-    absl::MutexLock lock(&mu);
-    reader_done = true;
+    tally.EndOfAnswers();
   });
-  const int64_t first_us = requests.size() > 1 ? requests[1]->arrival_us : 0;
-  v1::SessionRequest frame;
-  bool sent_all = true;
-  for (size_t i = 1; i < requests.size(); ++i) {
-    if (!frame.ParseFromString(requests[i]->request)) {
-      sent_all = false;
-      break;
-    }
-    if (options.recorded_pace) {
-      absl::SleepFor(began +
-                     absl::Microseconds(requests[i]->arrival_us - first_us) -
-                     absl::Now());
-    } else {
-      const int limit = std::max(options.max_in_flight, 1);
-      auto room = [&]() { return in_flight < limit || reader_done; };
-      absl::MutexLock lock(&mu);
-      mu.Await(absl::Condition(&room));
-      if (reader_done) {
-        sent_all = false;
-        break;
-      }
-    }
-    {
-      absl::MutexLock lock(&mu);
-      ++in_flight;
-    }
-    if (!stream->Write(frame)) {
-      sent_all = false;
-      break;
-    }
-  }
+  const bool sent_all =
+      SendFrames(parts.requests, began, options, *stream, tally);
   stream->WritesDone();
   reader.join();
   const grpc::Status status = stream->Finish();
+  ReplayReport report = tally.TakeReport();
   report.seconds = absl::ToDoubleSeconds(absl::Now() - began);
   if (!status.ok()) {
     return absl::Status(
