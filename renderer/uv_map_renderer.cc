@@ -19,6 +19,7 @@
 #include "renderer/gl/target_passes.h"
 #include "renderer/uv_map_dilation.h"
 #include "renderer/uv_map_pieces.h"
+#include "renderer/uv_map_renderer_state.h"
 #include "wrinkle/data/weld.h"
 
 namespace crease::shaders {
@@ -29,98 +30,34 @@ extern const char kShader_uv_id_frag[];
 }  // namespace crease::shaders
 
 namespace crease::renderer {
-
 namespace {
 
-// Flat bases kept per renderer: one per UV layout of the sessions that share
-// a render thread, up to this many.
-constexpr size_t kMaxBases = 4;
+using uv_map_internal::kHeightImageUnit;
+using uv_map_internal::kNormalImageUnit;
+using uv_map_internal::kShadeGroup;
+using uv_map_internal::kTriangleIdsUnit;
+using uv_map_internal::MakeTexture;
 
-// uv_map_shade.comp's bindings: the triangle ids' texture unit, the maps'
-// image units, and its work group's side.
-constexpr GLuint kTriangleIdsUnit = 8;
-constexpr GLuint kNormalImageUnit = 2, kHeightImageUnit = 3;
-constexpr int kShadeGroup = 8;
-
-gl::Texture MakeTexture(GLenum format, int size) {
-  GLuint name = 0;
-  glCreateTextures(GL_TEXTURE_2D, 1, &name);
-  glTextureStorage2D(name, 1, format, size, size);
-  return gl::Texture(name);
+// A frame's mesh, UVs, options and (unless null: none) wrinkles.
+absl::Status ValidateInputs(const RenderMesh& mesh,
+                            const FrameWrinkles* wrinkles,
+                            const UvMapOptions& options) {
+  CREASE_RETURN_IF_ERROR(ValidateRenderMesh(mesh));
+  CREASE_RETURN_IF_ERROR(
+      ValidateCornerUvs(mesh.corner_uvs, mesh.triangles.size()));
+  if (options.max_pieces_per_edge < 1 || options.max_pieces_per_edge > 64) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("uv maps: max_pieces_per_edge %d, expected 1..64",
+                        options.max_pieces_per_edge));
+  }
+  if (wrinkles != nullptr) {
+    CREASE_RETURN_IF_ERROR(
+        ValidateFrameWrinkles(*wrinkles, mesh.triangles.size()));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
-
-// The maps with no wrinkles (every covered texel flat, alpha 1), dilated, for
-// one size, UV layout, ring count and green sign: a frame starts from a copy,
-// draws only the triangles that wrinkles reach and re-dilates only around
-// them (`dilation`).
-struct UvMapRenderer::UvMapBase {
-  gl::Texture normal, height;
-  // With compute shading: the triangle drawn at each texel (R32I, -1: none).
-  gl::Texture triangle_ids;
-  std::vector<float> uvs;  // the corner UVs it was drawn with
-  int rings = -1;
-  bool green_down = false;
-  DilationPlan dilation;
-  uint64_t last_used = 0;
-};
-
-struct UvMapRenderer::Gl {
-  gl::Program program;
-  gl::VertexArray vao;
-  gl::StreamBuffer corners_buffer;
-  // std430 bindings 1, 2 and 5 of shaders/wrinkle_field.glsl and its two
-  // buffer textures (no levels: nothing is tessellated).
-  gl::StreamBuffer triangle_ranges, ranges, range_bounds;
-  gl::TexelBuffer points, frames;
-  gl::Framebuffer framebuffer;
-  gl::Texture normal_color, height_color;  // RGBA8, R16
-  // The GPU's paths (a hardware GPU, or TargetWork::kCompute): the reached
-  // triangles' texels shaded by uv_map_shade.comp over the base's triangle
-  // ids, whole triangles, no pieces, and ReadMaps through `read_buffer`;
-  // else rasterised pieces, read straight into the maps' memory (on
-  // llvmpipe the buffer is one more copy).
-  bool gpu_paths = false;
-  gl::Program shade_program, id_program;
-  gl::Framebuffer id_framebuffer;
-  GLint shade_reach = -1, shade_height_range = -1, shade_green = -1,
-        shade_size = -1;
-  // The flat bases kept (PrepareBase), at most kMaxBases, for this size; the
-  // one the frame in work uses.
-  std::vector<std::unique_ptr<UvMapBase>> bases;
-  UvMapBase* base = nullptr;
-  uint64_t renders = 0;  // for the least recently used base
-  // The base the targets hold, but for `drawn_boxes` drawn over it since it
-  // was copied in; null: anything else (copy it all).
-  const UvMapBase* held_base = nullptr;
-  std::vector<TexelBox> drawn_boxes;
-  std::vector<uint8_t> dirty_tiles;  // RestoreBase's scratch
-  // The pieces of reached triangles that wrinkles reach (uv_map_pieces.h).
-  gl::StreamBuffer piece_corners, piece_lists, piece_ranges, piece_bounds;
-  // Binding 3: the whole triangles' corners, which the shader computes each
-  // texel's inputs from (shaders/uv_map.frag).
-  gl::StreamBuffer triangle_corners;
-  UvMapPieces pieces;
-  ReachedPieceFinder piece_finder;
-  // The pieces of triangles from `second_run` on, found on `helper`.
-  size_t second_run = 0;
-  UvMapPieces second_pieces;
-  ReachedPieceFinder second_finder;
-  int size = 0;
-  GLint reach = -1, height_range = -1, green = -1, size_uniform = -1;
-  gl::Buffer read_buffer;
-  size_t read_buffer_bytes = 0;
-  SmoothNormals normals;
-  WrinkleBuffers wrinkle_data;
-  std::vector<float> tangents, corners;
-  TangentScratch tangent_scratch;
-  std::vector<int32_t> welded;
-  // Takes the corners' normals and tangents and half the pieces: the CPU work
-  // before the draw, which llvmpipe's rasterising threads idle through. Last,
-  // so it joins before what its jobs touch is destroyed.
-  HelperThread helper;
-};
 
 UvMapRenderer::UvMapRenderer(GpuContext* gpu)
     : gpu_(gpu), gl_(std::make_unique<Gl>()) {}
@@ -271,152 +208,6 @@ absl::StatusOr<float> UvMapRenderer::UploadWrinkles(
   CREASE_RETURN_IF_ERROR(g.frames.Upload(gl::kWrinkleFramesUnit, w.frames));
   g.range_bounds.UploadStorage(5, w.range_bounds);
   return kFootprintReachPixels * extent / static_cast<float>(size);
-}
-
-namespace {
-
-// Copies a rectangle of a base texture into a target of the same size and
-// format.
-void CopyBase(GLuint texture, GLuint target, int x, int y, int width,
-              int height) {
-  glCopyImageSubData(texture, GL_TEXTURE_2D, 0, x, y, 0, target, GL_TEXTURE_2D,
-                     0, x, y, 0, width, height, 1);
-}
-
-}  // namespace
-
-UvMapRenderer::UvMapBase* UvMapRenderer::FindBase(
-    const RenderMesh& mesh, const UvMapOptions& options) const {
-  for (const std::unique_ptr<UvMapBase>& base : gl_->bases) {
-    if (base->rings == options.dilate_texels &&
-        base->green_down == options.green_down &&
-        std::equal(base->uvs.begin(), base->uvs.end(), mesh.corner_uvs.begin(),
-                   mesh.corner_uvs.end())) {
-      return base.get();
-    }
-  }
-  return nullptr;
-}
-
-// Uses `found` (FindBase's), else makes a base for this frame's UVs, rings
-// and green sign (replacing the least recently used past kMaxBases), and
-// copies it into the targets.
-void UvMapRenderer::PrepareBase(UvMapBase* found, const RenderMesh& mesh,
-                                const UvMapOptions& options, UvMaps* scratch) {
-  Gl& g = *gl_;
-  g.base = found;
-  if (g.base == nullptr) {
-    if (g.bases.size() < kMaxBases) {
-      g.bases.push_back(std::make_unique<UvMapBase>());
-      g.bases.back()->normal = MakeTexture(GL_RGBA8, options.size);
-      g.bases.back()->height = MakeTexture(GL_R16, options.size);
-      g.base = g.bases.back().get();
-    } else {
-      g.base = std::min_element(g.bases.begin(), g.bases.end(),
-                                [](const auto& a, const auto& b) {
-                                  return a->last_used < b->last_used;
-                                })
-                   ->get();
-    }
-    MakeBase(mesh, options, scratch);
-  }
-  g.base->last_used = ++g.renders;
-  if (g.held_base == g.base) {
-    RestoreBase(options.size);
-  } else {
-    CopyBase(g.base->normal.get(), g.normal_color.get(), 0, 0, options.size,
-             options.size);
-    CopyBase(g.base->height.get(), g.height_color.get(), 0, 0, options.size,
-             options.size);
-    g.held_base = g.base;
-  }
-  g.drawn_boxes.clear();  // RefillAroundPieces lists this frame's
-}
-
-// The last frame's boxes, gathered into 32-texel tiles and copied a run of
-// tiles at a time: a frame's pieces cover a tenth of a 1024² map's texels
-// (their tiles 29 %), and the whole copy cost 0.8 ms (docs/benchmarks.md,
-// "UV maps").
-void UvMapRenderer::RestoreBase(int size) {
-  constexpr int kTile = 32;
-  Gl& g = *gl_;
-  const int tiles = (size + kTile - 1) / kTile;
-  MarkTiles(g.drawn_boxes, size, kTile, 0, &g.dirty_tiles);
-  for (int ty = 0; ty < tiles; ++ty) {
-    const uint8_t* row = g.dirty_tiles.data() + static_cast<size_t>(ty) * tiles;
-    for (int tx = 0; tx < tiles;) {
-      if (!row[tx]) {
-        ++tx;
-        continue;
-      }
-      const int run_begin = tx;
-      while (tx < tiles && row[tx]) ++tx;
-      const int x = run_begin * kTile, y = ty * kTile;
-      const int width = std::min(tx * kTile, size) - x;
-      const int height = std::min(kTile, size - y);
-      CopyBase(g.base->normal.get(), g.normal_color.get(), x, y, width, height);
-      CopyBase(g.base->height.get(), g.height_color.get(), x, y, width, height);
-    }
-  }
-}
-
-// Into g.base: every triangle drawn with empty wrinkle lists (the shader's
-// flat path), read back into `scratch`, dilated on the CPU (which records the
-// plan the frames re-dilate by) and uploaded.
-void UvMapRenderer::MakeBase(const RenderMesh& mesh,
-                             const UvMapOptions& options, UvMaps* scratch) {
-  Gl& g = *gl_;
-  UvMapBase& base = *g.base;
-  const int size = options.size;
-  g.held_base = nullptr;  // the targets get the undilated draw
-  ClearWrinkleBuffers(mesh.triangles.size(), &g.wrinkle_data);
-  g.triangle_ranges.UploadStorage(1, g.wrinkle_data.triangle_ranges);
-  // Uncovered texels: a flat normal with alpha 0, the surface's height.
-  const float flat[4] = {128 / 255.0f, 128 / 255.0f, 1, 0},
-              zero[4] = {kHeightZeroFraction, 0, 0, 0};
-  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 0, flat);
-  glClearNamedFramebufferfv(g.framebuffer.get(), GL_COLOR, 1, zero);
-  glDrawArrays(GL_TRIANGLES, 0,
-               3 * static_cast<GLsizei>(mesh.triangles.size()));
-  ReadMaps(size, scratch);
-  base.dilation.Build(options.dilate_texels, scratch);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTextureSubImage2D(base.normal.get(), 0, 0, 0, size, size, GL_RGBA,
-                      GL_UNSIGNED_BYTE, scratch->normal.pixels.data());
-  glTextureSubImage2D(base.height.get(), 0, 0, 0, size, size, GL_RED,
-                      GL_UNSIGNED_SHORT, scratch->height.data());
-  if (g.gpu_paths) DrawTriangleIds(mesh, size);
-  base.uvs.assign(mesh.corner_uvs.begin(), mesh.corner_uvs.end());
-  base.rings = options.dilate_texels;
-  base.green_down = options.green_down;
-}
-
-// Into g.base->triangle_ids: each triangle's index over the texels it
-// covers (-1 elsewhere), with the same rasterisation as the base's; leaves
-// the maps' framebuffer and program bound, as MakeBase found them.
-void UvMapRenderer::DrawTriangleIds(const RenderMesh& mesh, int size) {
-  Gl& g = *gl_;
-  UvMapBase& base = *g.base;
-  if (base.triangle_ids.get() == 0) {
-    base.triangle_ids = MakeTexture(GL_R32I, size);
-    // Nearest: an integer texture with the default linear filters is
-    // incomplete, and its fetches read 0.
-    glTextureParameteri(base.triangle_ids.get(), GL_TEXTURE_MIN_FILTER,
-                        GL_NEAREST);
-    glTextureParameteri(base.triangle_ids.get(), GL_TEXTURE_MAG_FILTER,
-                        GL_NEAREST);
-  }
-  const GLuint fb = g.id_framebuffer.get();
-  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, base.triangle_ids.get(),
-                            0);
-  glBindFramebuffer(GL_FRAMEBUFFER, fb);
-  const GLint none[4] = {-1, -1, -1, -1};
-  glClearNamedFramebufferiv(fb, GL_COLOR, 0, none);
-  glUseProgram(g.id_program.get());
-  glDrawArrays(GL_TRIANGLES, 0,
-               3 * static_cast<GLsizei>(mesh.triangles.size()));
-  glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
-  glUseProgram(g.program.get());
 }
 
 // Compute shading: every texel of a triangle some wrinkle reaches, shaded
@@ -584,23 +375,27 @@ void UvMapRenderer::ReadMaps(int size, UvMaps* out) {
   glReadPixels(0, 0, size, size, GL_RED, GL_UNSIGNED_SHORT, out->height.data());
 }
 
+// The maps' framebuffer, viewport and program, with this frame's uniforms.
+void UvMapRenderer::BindMapsProgram(const UvMapOptions& options,
+                                    float height_range) {
+  Gl& g = *gl_;
+  glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
+  glViewport(0, 0, options.size, options.size);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glUseProgram(g.program.get());
+  glUniform1f(g.height_range, height_range);
+  glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
+  glUniform1f(g.size_uniform, static_cast<float>(options.size));
+  glBindVertexArray(g.vao.get());
+}
+
 absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
                                    const FrameWrinkles* wrinkles,
                                    const UvMapOptions& options, UvMaps* out) {
-  CREASE_RETURN_IF_ERROR(ValidateRenderMesh(given_mesh));
-  CREASE_RETURN_IF_ERROR(
-      ValidateCornerUvs(given_mesh.corner_uvs, given_mesh.triangles.size()));
-  if (options.max_pieces_per_edge < 1 || options.max_pieces_per_edge > 64) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("uv maps: max_pieces_per_edge %d, expected 1..64",
-                        options.max_pieces_per_edge));
-  }
   if (wrinkles != nullptr && wrinkles->range_offsets.empty())
     wrinkles = nullptr;
-  if (wrinkles != nullptr) {
-    CREASE_RETURN_IF_ERROR(
-        ValidateFrameWrinkles(*wrinkles, given_mesh.triangles.size()));
-  }
+  CREASE_RETURN_IF_ERROR(ValidateInputs(given_mesh, wrinkles, options));
   auto last = std::chrono::steady_clock::now();
   UvMapPhaseTimes times;
   const auto lap = [&last](double* us) {
@@ -632,15 +427,7 @@ absl::Status UvMapRenderer::Render(const RenderMesh& given_mesh,
           : (wrinkles != nullptr ? kDefaultHeightRangeOfMinWidth *
                                        static_cast<float>(wrinkles->min_width)
                                  : 1.0f);
-  glBindFramebuffer(GL_FRAMEBUFFER, g.framebuffer.get());
-  glViewport(0, 0, options.size, options.size);
-  glDisable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);
-  glUseProgram(g.program.get());
-  glUniform1f(g.height_range, height_range);
-  glUniform1f(g.green, options.green_down ? -1.0f : 1.0f);
-  glUniform1f(g.size_uniform, static_cast<float>(options.size));
-  glBindVertexArray(g.vao.get());
+  BindMapsProgram(options, height_range);
   // `out` is the base's read-back scratch: overwritten by ReadMaps below.
   PrepareBase(found, mesh, options, out);
   lap(&times.setup_us);

@@ -75,6 +75,8 @@ class UvMapRenderer {
   // reach: the lookup's reach in model units (UploadWrinkles').
   void FindReachedPieces(const UvMapOptions& options, float reach);
   void DrawReached();
+  // Binds the maps' targets and program with the frame's uniforms.
+  void BindMapsProgram(const UvMapOptions& options, float height_range);
   // Both targets into `out`, rows top to bottom.
   void ReadMaps(int size, UvMaps* out);
   // Re-dilates `out` around the pieces DrawReached drew.
