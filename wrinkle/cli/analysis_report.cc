@@ -171,21 +171,15 @@ std::string FormatReportTable(const AnalysisReport& report) {
   return out;
 }
 
-std::string FormatReportJson(const AnalysisReport& report) {
-  using Json = nlohmann::ordered_json;  // keys in the order written
-  const ReportSummary s = Summarize(report);
+namespace {
+
+using ReportJson = nlohmann::ordered_json;  // keys in the order written
+
+// The run's summary: the labeling's, the timings', the lifetimes' and the
+// wrinkle statistics' figures (docs/algorithm.md, "Wrinkle statistics").
+ReportJson SummaryJson(const AnalysisReport& report, const ReportSummary& s) {
   const WrinkleStatsSummary& w = report.wrinkle_stats;
-  Json json = {{"obj", report.obj_path},
-               {"pc2", report.pc2_path},
-               {"gltf", report.gltf_path},
-               {"animation", report.gltf_animation},
-               {"vertices", report.vertices},
-               {"welded_vertices", report.welded_vertices},
-               {"triangles", report.triangles},
-               {"edges", report.edges},
-               {"boundary_edges", report.boundary_edges},
-               {"non_manifold_edges", report.non_manifold_edges}};
-  json["summary"] = {
+  return {
       {"frames", report.frames.size()},
       {"mean_flicker", s.mean_flicker},
       {"mean_argmin_flicker", s.mean_argmin_flicker},
@@ -225,6 +219,47 @@ std::string FormatReportJson(const AnalysisReport& report) {
       {"ended", w.ended},
       {"churn", w.churn()},
       {"churned_births", w.churned_births}};
+}
+
+// One frame's line of the "frames" array.
+ReportJson FrameJson(const FrameReport& f) {
+  return {{"frame", f.frame},
+          {"compress", f.label_shares[LabelIndex(Label::kCompress)]},
+          {"stretch", f.label_shares[LabelIndex(Label::kStretch)]},
+          {"rest", f.label_shares[LabelIndex(Label::kRest)]},
+          {"flicker", f.flicker},
+          {"argmin_flicker", f.argmin_flicker},
+          {"max_compression", f.max_compression},
+          {"input_noise", f.input_noise},
+          {"energy", f.energy},
+          {"wrinkles", f.wrinkles},
+          {"births", f.births},
+          {"deaths", f.deaths},
+          {"jitter", f.jitter},
+          {"retrace_jitter", f.retrace_jitter},
+          {"tensors_ms", f.timings.tensors_ms},
+          {"labeling_ms", f.timings.labeling_ms},
+          {"reference_ms", f.timings.reference_ms},
+          {"evolve_ms", f.timings.evolve_ms},
+          {"seed_ms", f.timings.seed_ms},
+          {"shape_ms", f.timings.shape_ms}};
+}
+
+}  // namespace
+
+std::string FormatReportJson(const AnalysisReport& report) {
+  const ReportSummary s = Summarize(report);
+  ReportJson json = {{"obj", report.obj_path},
+                     {"pc2", report.pc2_path},
+                     {"gltf", report.gltf_path},
+                     {"animation", report.gltf_animation},
+                     {"vertices", report.vertices},
+                     {"welded_vertices", report.welded_vertices},
+                     {"triangles", report.triangles},
+                     {"edges", report.edges},
+                     {"boundary_edges", report.boundary_edges},
+                     {"non_manifold_edges", report.non_manifold_edges}};
+  json["summary"] = SummaryJson(report, s);
   if (report.offline.run) {
     json["offline"] = {{"mean_flicker", report.offline.mean_flicker},
                        {"online_mean_flicker", s.mean_flicker},
@@ -232,33 +267,13 @@ std::string FormatReportJson(const AnalysisReport& report) {
                        {"energy", report.offline.energy},
                        {"seconds", report.offline.seconds}};
   }
-  Json& frames = json["frames"] = Json::array();
+  ReportJson& frames = json["frames"] = ReportJson::array();
   for (const FrameReport& f : report.frames) {
-    frames.push_back(
-        {{"frame", f.frame},
-         {"compress", f.label_shares[LabelIndex(Label::kCompress)]},
-         {"stretch", f.label_shares[LabelIndex(Label::kStretch)]},
-         {"rest", f.label_shares[LabelIndex(Label::kRest)]},
-         {"flicker", f.flicker},
-         {"argmin_flicker", f.argmin_flicker},
-         {"max_compression", f.max_compression},
-         {"input_noise", f.input_noise},
-         {"energy", f.energy},
-         {"wrinkles", f.wrinkles},
-         {"births", f.births},
-         {"deaths", f.deaths},
-         {"jitter", f.jitter},
-         {"retrace_jitter", f.retrace_jitter},
-         {"tensors_ms", f.timings.tensors_ms},
-         {"labeling_ms", f.timings.labeling_ms},
-         {"reference_ms", f.timings.reference_ms},
-         {"evolve_ms", f.timings.evolve_ms},
-         {"seed_ms", f.timings.seed_ms},
-         {"shape_ms", f.timings.shape_ms}});
+    frames.push_back(FrameJson(f));
   }
   // Non-finite numbers (none expected) become null; invalid UTF-8 in a path
   // is replaced rather than thrown.
-  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return json.dump(2, ' ', false, ReportJson::error_handler_t::replace) + "\n";
 }
 
 }  // namespace crease::cli
