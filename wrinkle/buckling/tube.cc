@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 #include "wrinkle/buckling/tube_annulus.h"
 
 namespace crease {
@@ -211,60 +212,73 @@ absl::StatusOr<Tube> ValidateTube(const MeshTopology& topology,
 
 }  // namespace
 
+namespace {
+
+// Checks one ring (`name` for messages) and adds its edges to `ring_edges`
+// and the triangles beside them to `beside`: each vertex in range and once,
+// consecutive vertices sharing an edge.
+absl::Status AddRing(const MeshTopology& topology, const char* name,
+                     absl::Span<const int32_t> ring,
+                     absl::flat_hash_set<int32_t>* ring_edges,
+                     std::vector<int32_t>* beside) {
+  if (ring.size() < 3) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: %d vertices, need 3 or more", name, ring.size()));
+  }
+  // Each vertex once (so a ring costs at most its vertices' triangles).
+  absl::flat_hash_set<int32_t> seen;
+  for (int32_t v : ring) {
+    if (v >= 0 && v < topology.num_vertices() &&
+        !seen.insert(topology.welded_vertex(v)).second) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: vertex %d appears twice", name, v));
+    }
+  }
+  for (size_t i = 0; i < ring.size(); ++i) {
+    const int32_t a = ring[i], b = ring[(i + 1) % ring.size()];
+    if (a < 0 || a >= topology.num_vertices()) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: vertex %d is out of range (the mesh has %d)",
+                          name, a, topology.num_vertices()));
+    }
+    if (b < 0 || b >= topology.num_vertices()) continue;  // reported next
+    const int32_t wa = topology.welded_vertex(a),
+                  wb = topology.welded_vertex(b);
+    bool found = false;
+    for (int32_t f : topology.vertex_faces(wa)) {
+      for (int k = 0; k < 3; ++k) {
+        const io::Triangle& t = topology.triangles()[f];
+        const int32_t e = topology.face_edges(f)[k];
+        const int32_t u = topology.welded_vertex(t[k]);
+        const int32_t v = topology.welded_vertex(t[(k + 1) % 3]);
+        if (e >= 0 && ((u == wa && v == wb) || (u == wb && v == wa))) {
+          found = true;
+          ring_edges->insert(e);
+          beside->push_back(f);
+        }
+      }
+    }
+    if (!found) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: vertices %d and %d are consecutive but share no edge", name, a,
+          b));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
     const MeshTopology& topology, absl::Span<const int32_t> ring_a,
     absl::Span<const int32_t> ring_b, absl::flat_hash_set<int32_t>* owned) {
   // Each ring as the set of its edges' triangles (welded edge -> faces).
   absl::flat_hash_set<int32_t> ring_edges;
   std::vector<int32_t> seeds[2];
-  const absl::Span<const int32_t> rings[2] = {ring_a, ring_b};
-  for (int r = 0; r < 2; ++r) {
-    const char* name = r == 0 ? "ring_a" : "ring_b";
-    const absl::Span<const int32_t> ring = rings[r];
-    if (ring.size() < 3) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "%s: %d vertices, need 3 or more", name, ring.size()));
-    }
-    // Each vertex once (so a ring costs at most its vertices' triangles).
-    absl::flat_hash_set<int32_t> seen;
-    for (int32_t v : ring) {
-      if (v >= 0 && v < topology.num_vertices() &&
-          !seen.insert(topology.welded_vertex(v)).second) {
-        return absl::InvalidArgumentError(
-            absl::StrFormat("%s: vertex %d appears twice", name, v));
-      }
-    }
-    for (size_t i = 0; i < ring.size(); ++i) {
-      const int32_t a = ring[i], b = ring[(i + 1) % ring.size()];
-      if (a < 0 || a >= topology.num_vertices()) {
-        return absl::InvalidArgumentError(
-            absl::StrFormat("%s: vertex %d is out of range (the mesh has %d)",
-                            name, a, topology.num_vertices()));
-      }
-      if (b < 0 || b >= topology.num_vertices()) continue;  // reported next
-      const int32_t wa = topology.welded_vertex(a),
-                    wb = topology.welded_vertex(b);
-      bool found = false;
-      for (int32_t f : topology.vertex_faces(wa)) {
-        for (int k = 0; k < 3; ++k) {
-          const io::Triangle& t = topology.triangles()[f];
-          const int32_t e = topology.face_edges(f)[k];
-          const int32_t u = topology.welded_vertex(t[k]);
-          const int32_t v = topology.welded_vertex(t[(k + 1) % 3]);
-          if (e >= 0 && ((u == wa && v == wb) || (u == wb && v == wa))) {
-            found = true;
-            ring_edges.insert(e);
-            seeds[r].push_back(f);
-          }
-        }
-      }
-      if (!found) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "%s: vertices %d and %d are consecutive but share no edge", name, a,
-            b));
-      }
-    }
-  }
+  CREASE_RETURN_IF_ERROR(
+      AddRing(topology, "ring_a", ring_a, &ring_edges, &seeds[0]));
+  CREASE_RETURN_IF_ERROR(
+      AddRing(topology, "ring_b", ring_b, &ring_edges, &seeds[1]));
   // From each triangle beside ring_a, the region bounded by both rings; the
   // first that reaches a triangle beside ring_b.
   const absl::flat_hash_set<int32_t> beside_b(seeds[1].begin(), seeds[1].end());
@@ -301,57 +315,63 @@ absl::StatusOr<std::vector<int32_t>> TrianglesBetweenRings(
       "ring_a and ring_b bound no part of the mesh between them");
 }
 
-absl::StatusOr<std::vector<Tube>> FindTubes(
+namespace {
+
+// The described tubes, rings resolved to the triangles between them, each
+// checked.
+absl::StatusOr<std::vector<Tube>> DescribedTubes(
     const MeshTopology& topology, absl::Span<const float> rest_positions,
     absl::Span<const TubeDescription> descriptions) {
   std::vector<Tube> tubes;
-  if (!descriptions.empty()) {
-    if (descriptions.size() > kMaxTubes) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "%d tubes described, over %d", descriptions.size(), kMaxTubes));
-    }
-    // Rings first become the triangles between them; a ring pair whose part
-    // another description holds is refused before its part is filled.
-    std::vector<TubeDescription> resolved(descriptions.begin(),
-                                          descriptions.end());
-    absl::flat_hash_set<int32_t> owned;
-    for (const TubeDescription& d : resolved) {
-      owned.insert(d.triangles.begin(), d.triangles.end());
-    }
-    for (size_t i = 0; i < resolved.size(); ++i) {
-      TubeDescription& d = resolved[i];
-      if (d.ring_a.empty() && d.ring_b.empty()) continue;
-      if (!d.triangles.empty() || d.ring_a.empty() || d.ring_b.empty()) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "tube %d: give its triangles or two rings (ring_a and ring_b), "
-            "not both",
-            i));
-      }
-      absl::StatusOr<std::vector<int32_t>> between =
-          TrianglesBetweenRings(topology, d.ring_a, d.ring_b, &owned);
-      if (!between.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrFormat("tube %d: %s", i, between.status().message()));
-      }
-      d.triangles = *std::move(between);
-    }
-    descriptions = resolved;
-    if (absl::Status s = CheckTubeTopology(topology, descriptions); !s.ok()) {
-      return s;
-    }
-    for (size_t i = 0; i < descriptions.size(); ++i) {
-      absl::StatusOr<Tube> tube =
-          ValidateTube(topology, rest_positions, descriptions[i].triangles,
-                       &descriptions[i]);
-      if (!tube.ok()) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "tube %d is not a tube: %s", i, tube.status().message()));
-      }
-      tubes.push_back(*std::move(tube));
-    }
-    return tubes;
+  if (descriptions.size() > kMaxTubes) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%d tubes described, over %d", descriptions.size(), kMaxTubes));
   }
-  // Every connected part; the open tubes among them.
+  // Rings first become the triangles between them; a ring pair whose part
+  // another description holds is refused before its part is filled.
+  std::vector<TubeDescription> resolved(descriptions.begin(),
+                                        descriptions.end());
+  absl::flat_hash_set<int32_t> owned;
+  for (const TubeDescription& d : resolved) {
+    owned.insert(d.triangles.begin(), d.triangles.end());
+  }
+  for (size_t i = 0; i < resolved.size(); ++i) {
+    TubeDescription& d = resolved[i];
+    if (d.ring_a.empty() && d.ring_b.empty()) continue;
+    if (!d.triangles.empty() || d.ring_a.empty() || d.ring_b.empty()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "tube %d: give its triangles or two rings (ring_a and ring_b), "
+          "not both",
+          i));
+    }
+    absl::StatusOr<std::vector<int32_t>> between =
+        TrianglesBetweenRings(topology, d.ring_a, d.ring_b, &owned);
+    if (!between.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("tube %d: %s", i, between.status().message()));
+    }
+    d.triangles = *std::move(between);
+  }
+  descriptions = resolved;
+  if (absl::Status s = CheckTubeTopology(topology, descriptions); !s.ok()) {
+    return s;
+  }
+  for (size_t i = 0; i < descriptions.size(); ++i) {
+    absl::StatusOr<Tube> tube = ValidateTube(
+        topology, rest_positions, descriptions[i].triangles, &descriptions[i]);
+    if (!tube.ok()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "tube %d is not a tube: %s", i, tube.status().message()));
+    }
+    tubes.push_back(*std::move(tube));
+  }
+  return tubes;
+}
+
+// Every connected part that is an open tube.
+absl::StatusOr<std::vector<Tube>> DetectedTubes(
+    const MeshTopology& topology, absl::Span<const float> rest_positions) {
+  std::vector<Tube> tubes;
   std::vector<int32_t> part(topology.num_triangles(), -1);
   std::string rejected;
   int parts = 0;
@@ -394,6 +414,15 @@ absl::StatusOr<std::vector<Tube>> FindTubes(
         parts, rejected));
   }
   return tubes;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Tube>> FindTubes(
+    const MeshTopology& topology, absl::Span<const float> rest_positions,
+    absl::Span<const TubeDescription> descriptions) {
+  if (descriptions.empty()) return DetectedTubes(topology, rest_positions);
+  return DescribedTubes(topology, rest_positions, descriptions);
 }
 
 absl::Status CheckTubeTopology(const MeshTopology& topology,
