@@ -34,6 +34,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "common/flags_usage.h"
+#include "common/status_macros.h"
 #include "wrinkle/core/synthetic_animations.h"
 #include "wrinkle/io/obj.h"
 #include "wrinkle/io/pc2.h"
@@ -87,76 +88,90 @@ absl::Status SleeveFlagsUnset(const std::string& shape) {
   return absl::OkStatus();
 }
 
+// The sleeve from its flags, checked.
+absl::StatusOr<SyntheticAnimation> SleeveFromFlags() {
+  if (absl::GetFlag(FLAGS_twist) != TwistedTubeParams{}.twist_degrees) {
+    return absl::InvalidArgumentError(
+        "--twist shapes the twisted tube only, not --shape sleeve");
+  }
+  const double angle = absl::GetFlag(FLAGS_angle);
+  if (!(angle >= 0 && angle <= 150)) {
+    return absl::InvalidArgumentError("--angle must be in [0, 150] degrees");
+  }
+  const double noise = absl::GetFlag(FLAGS_noise);
+  if (!(noise >= 0 && noise <= 0.5)) {
+    return absl::InvalidArgumentError("--noise must be in [0, 0.5]");
+  }
+  const int around = absl::GetFlag(FLAGS_around);
+  const int rings = absl::GetFlag(FLAGS_rings);
+  if (around < 3 || around > 256 || rings < 2 || rings > 1024) {
+    return absl::InvalidArgumentError(
+        "--around must be in [3, 256] and --rings in [2, 1024]");
+  }
+  SleeveBendParams params;
+  params.angle_degrees = angle;
+  params.around = around;
+  params.rings = rings;
+  params.skinned = absl::GetFlag(FLAGS_skinned);
+  params.noise = noise;
+  params.noise_seed = absl::GetFlag(FLAGS_noise_seed);
+  return SleeveBendAnimation(params);
+}
+
+// The garments with no flags of their own: the gathered edge and the pushed
+// sheet hung as curtains, the cuff and the belted sleeve.
+absl::StatusOr<SyntheticAnimation> FixedGarment(const std::string& shape) {
+  CREASE_RETURN_IF_ERROR(SleeveFlagsUnset(shape));
+  if (absl::GetFlag(FLAGS_twist) != TwistedTubeParams{}.twist_degrees) {
+    return absl::InvalidArgumentError(
+        "--twist shapes the twisted tube only, not --shape " + shape);
+  }
+  if (shape == "cinched_cuff") return CinchedCuffAnimation(CinchedCuffParams{});
+  if (shape == "belted_sleeve") {
+    return CinchedCuffAnimation(BeltedSleeveParams());
+  }
+  // Hung up: the sheet turned a quarter about +x, so its gathered (or
+  // pushed) edge is at the top and it faces +z, the way a viewer sees a
+  // curtain.
+  SyntheticAnimation animation =
+      shape == "pushed_sheet" ? PushedSheetAnimation(PushedSheetParams{})
+                              : GatheredEdgeAnimation(GatheredEdgeParams{});
+  HangUp(&animation.rest.positions);
+  for (std::vector<float>& frame : animation.frames) HangUp(&frame);
+  return animation;
+}
+
+absl::StatusOr<SyntheticAnimation> TwistedTubeFromFlags() {
+  CREASE_RETURN_IF_ERROR(SleeveFlagsUnset("twisted_tube"));
+  const double twist = absl::GetFlag(FLAGS_twist);
+  if (!(twist >= -360 && twist <= 360)) {
+    return absl::InvalidArgumentError("--twist must be in [-360, 360]");
+  }
+  TwistedTubeParams params;
+  params.twist_degrees = twist;
+  return TwistedTubeAnimation(params);
+}
+
+absl::StatusOr<SyntheticAnimation> AnimationFromFlags(
+    const std::string& shape) {
+  if (shape == "sleeve") return SleeveFromFlags();
+  if (shape == "gathered_edge" || shape == "cinched_cuff" ||
+      shape == "belted_sleeve" || shape == "pushed_sheet") {
+    return FixedGarment(shape);
+  }
+  if (shape == "twisted_tube") return TwistedTubeFromFlags();
+  return absl::InvalidArgumentError(
+      absl::StrCat("--shape: '", shape,
+                   "' is none of sleeve, gathered_edge, pushed_sheet, "
+                   "cinched_cuff, belted_sleeve and twisted_tube"));
+}
+
 absl::Status Run() {
   const std::string out = absl::GetFlag(FLAGS_out);
   if (out.empty()) return absl::InvalidArgumentError("--out is required");
   const std::string shape = absl::GetFlag(FLAGS_shape);
-  const double angle = absl::GetFlag(FLAGS_angle);
-  SyntheticAnimation animation;
-  const double twist = absl::GetFlag(FLAGS_twist);
-  if (shape == "sleeve") {
-    if (twist != TwistedTubeParams{}.twist_degrees) {
-      return absl::InvalidArgumentError(
-          "--twist shapes the twisted tube only, not --shape sleeve");
-    }
-    if (!(angle >= 0 && angle <= 150)) {
-      return absl::InvalidArgumentError("--angle must be in [0, 150] degrees");
-    }
-    const double noise = absl::GetFlag(FLAGS_noise);
-    if (!(noise >= 0 && noise <= 0.5)) {
-      return absl::InvalidArgumentError("--noise must be in [0, 0.5]");
-    }
-    const int around = absl::GetFlag(FLAGS_around);
-    const int rings = absl::GetFlag(FLAGS_rings);
-    if (around < 3 || around > 256 || rings < 2 || rings > 1024) {
-      return absl::InvalidArgumentError(
-          "--around must be in [3, 256] and --rings in [2, 1024]");
-    }
-    SleeveBendParams params;
-    params.angle_degrees = angle;
-    params.around = around;
-    params.rings = rings;
-    params.skinned = absl::GetFlag(FLAGS_skinned);
-    params.noise = noise;
-    params.noise_seed = absl::GetFlag(FLAGS_noise_seed);
-    animation = SleeveBendAnimation(params);
-  } else if (shape == "gathered_edge" || shape == "cinched_cuff" ||
-             shape == "belted_sleeve" || shape == "pushed_sheet") {
-    if (absl::Status s = SleeveFlagsUnset(shape); !s.ok()) return s;
-    if (twist != TwistedTubeParams{}.twist_degrees) {
-      return absl::InvalidArgumentError(
-          "--twist shapes the twisted tube only, not --shape " + shape);
-    }
-    if (shape == "cinched_cuff") {
-      animation = CinchedCuffAnimation(CinchedCuffParams{});
-    } else if (shape == "pushed_sheet") {
-      animation = PushedSheetAnimation(PushedSheetParams{});
-      // Hung as a curtain pushed along its rail.
-      HangUp(&animation.rest.positions);
-      for (std::vector<float>& frame : animation.frames) HangUp(&frame);
-    } else if (shape == "belted_sleeve") {
-      animation = CinchedCuffAnimation(BeltedSleeveParams());
-    } else {
-      animation = GatheredEdgeAnimation(GatheredEdgeParams{});
-      // Hung up: the sheet turned a quarter about +x, so its gathered edge
-      // (z = 0) is at the top and it faces +z, the way a viewer sees a curtain.
-      HangUp(&animation.rest.positions);
-      for (std::vector<float>& frame : animation.frames) HangUp(&frame);
-    }
-  } else if (shape == "twisted_tube") {
-    if (absl::Status s = SleeveFlagsUnset(shape); !s.ok()) return s;
-    if (!(twist >= -360 && twist <= 360)) {
-      return absl::InvalidArgumentError("--twist must be in [-360, 360]");
-    }
-    TwistedTubeParams params;
-    params.twist_degrees = twist;
-    animation = TwistedTubeAnimation(params);
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--shape: '", shape,
-                     "' is none of sleeve, gathered_edge, pushed_sheet, "
-                     "cinched_cuff, belted_sleeve and twisted_tube"));
-  }
+  CREASE_ASSIGN_OR_RETURN(const SyntheticAnimation animation,
+                          AnimationFromFlags(shape));
   io::PointCache cache;
   cache.num_points = animation.rest.num_vertices();
   cache.num_samples = static_cast<int>(animation.frames.size());
@@ -164,10 +179,8 @@ absl::Status Run() {
     cache.positions.insert(cache.positions.end(), frame.begin(), frame.end());
   }
   // The rest shape: the first frame, without its noise if any.
-  if (absl::Status s = io::WriteObj(out + ".obj", animation.rest); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = io::WritePc2(out + ".pc2", cache); !s.ok()) return s;
+  CREASE_RETURN_IF_ERROR(io::WriteObj(out + ".obj", animation.rest));
+  CREASE_RETURN_IF_ERROR(io::WritePc2(out + ".pc2", cache));
   std::printf("%s: %d vertices, %d triangles, %d frames -> %s.obj, %s.pc2\n",
               shape.c_str(), animation.rest.num_vertices(),
               animation.rest.num_triangles(), cache.num_samples, out.c_str(),
