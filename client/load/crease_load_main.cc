@@ -24,6 +24,7 @@
 #include "client/mesh_messages.h"
 #include "common/file_util.h"
 #include "common/flags_usage.h"
+#include "common/status_macros.h"
 #include "wrinkle/io/animation_input.h"
 
 ABSL_FLAG(std::string, server, "127.0.0.1:50051", "Server address, host:port.");
@@ -319,6 +320,71 @@ bool MeetsTarget(const StepResult& step) {
          Percentile(main.latencies_ms, 0.99) <= absl::GetFlag(FLAGS_p99_ms);
 }
 
+// The session kinds to run: the main one (--image etc.) and, with
+// --paths_sessions, paths-only sessions beside it.
+absl::StatusOr<std::vector<Kind>> KindsFromFlags() {
+  std::vector<Kind> kinds(1);
+  kinds[0].name = KindName();
+  CREASE_ASSIGN_OR_RETURN(kinds[0].animation, ReadLoadAnimation(true));
+  kinds[0].sessions = absl::GetFlag(FLAGS_sessions);
+  if (absl::GetFlag(FLAGS_paths_sessions) > 0) {
+    CREASE_ASSIGN_OR_RETURN(LoadAnimation paths, ReadLoadAnimation(false));
+    kinds.push_back({kinds[0].name == "paths" ? "paths (beside)" : "paths",
+                     std::move(paths), absl::GetFlag(FLAGS_paths_sessions)});
+  }
+  return kinds;
+}
+
+// --channels connections (default: one per session, at most 8), each its own.
+std::vector<std::shared_ptr<grpc::Channel>> ChannelsFromFlags(
+    int total_sessions) {
+  const int channel_count = absl::GetFlag(FLAGS_channels) > 0
+                                ? absl::GetFlag(FLAGS_channels)
+                                : std::min(std::max(total_sessions, 1), 8);
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
+  for (int c = 0; c < channel_count; ++c) {
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(64 << 20);
+    args.SetMaxSendMessageSize(64 << 20);
+    args.SetInt("crease.load.channel", c);  // its own connection
+    channels.push_back(grpc::CreateCustomChannel(
+        absl::GetFlag(FLAGS_server), grpc::InsecureChannelCredentials(), args));
+  }
+  return channels;
+}
+
+// --ramp: doubles the main kind's sessions while the target holds, then
+// halves the gap between the last good and the first bad step. The report's
+// tail after its config: the target, the most sessions meeting it, and
+// every step.
+std::string Ramp(LoadRun& run, std::vector<Kind>& kinds) {
+  std::vector<std::string> steps;
+  int good = 0, bad = absl::GetFlag(FLAGS_max_sessions) + 1;
+  int n = kinds[0].sessions;
+  while (n > good && n < bad) {
+    kinds[0].sessions = n;
+    const StepResult step = run.Run(kinds);
+    const bool ok = MeetsTarget(step);
+    std::fprintf(stderr, "ramp: %d sessions %s (p99 %.1f ms)\n", n,
+                 ok ? "meet the target" : "miss it",
+                 Percentile(step.kinds[0].second.latencies_ms, 0.99));
+    steps.push_back(StepJson(step));
+    if (ok) {
+      good = n;
+    } else {
+      bad = n;
+    }
+    n = bad > absl::GetFlag(FLAGS_max_sessions) ? std::min(2 * n, bad - 1)
+                                                : (good + bad) / 2;
+    if (bad - good <= std::max(1, good / 16)) break;
+  }
+  return absl::StrCat(
+      absl::StrFormat(
+          ", \"p99_target_ms\": %.1f, \"max_sessions_meeting_target\": %d, ",
+          absl::GetFlag(FLAGS_p99_ms), good),
+      "\"steps\": [", absl::StrJoin(steps, ", "), "]");
+}
+
 absl::Status Main() {
   const double fps = absl::GetFlag(FLAGS_fps);
   if (fps <= 0 || fps > 1000) {
@@ -329,77 +395,27 @@ absl::Status Main() {
     return absl::InvalidArgumentError(
         "--sessions and --window must be >= 1, --duration > 0");
   }
-  std::vector<Kind> kinds(1);
-  kinds[0].name = KindName();
-  absl::StatusOr<LoadAnimation> main = ReadLoadAnimation(true);
-  if (!main.ok()) return main.status();
-  kinds[0].animation = *std::move(main);
-  kinds[0].sessions = absl::GetFlag(FLAGS_sessions);
-  if (absl::GetFlag(FLAGS_paths_sessions) > 0) {
-    absl::StatusOr<LoadAnimation> paths = ReadLoadAnimation(false);
-    if (!paths.ok()) return paths.status();
-    kinds.push_back({kinds[0].name == "paths" ? "paths (beside)" : "paths",
-                     *std::move(paths), absl::GetFlag(FLAGS_paths_sessions)});
-  }
+  CREASE_ASSIGN_OR_RETURN(std::vector<Kind> kinds, KindsFromFlags());
   std::string token;
   if (const std::string file = absl::GetFlag(FLAGS_token_file); !file.empty()) {
-    absl::StatusOr<std::string> text = files::ReadFileToString(file);
-    if (!text.ok()) return text.status();
-    token = text->substr(0, text->find('\n'));
+    CREASE_ASSIGN_OR_RETURN(const std::string text,
+                            files::ReadFileToString(file));
+    token = text.substr(0, text.find('\n'));
   }
-  const int total = kinds[0].sessions + absl::GetFlag(FLAGS_paths_sessions);
-  const int channel_count = absl::GetFlag(FLAGS_channels) > 0
-                                ? absl::GetFlag(FLAGS_channels)
-                                : std::min(std::max(total, 1), 8);
-  std::vector<std::shared_ptr<grpc::Channel>> channels;
-  for (int c = 0; c < channel_count; ++c) {
-    grpc::ChannelArguments args;
-    args.SetMaxReceiveMessageSize(64 << 20);
-    args.SetMaxSendMessageSize(64 << 20);
-    args.SetInt("crease.load.channel", c);  // its own connection
-    channels.push_back(grpc::CreateCustomChannel(
-        absl::GetFlag(FLAGS_server), grpc::InsecureChannelCredentials(), args));
-  }
+  const std::vector<std::shared_ptr<grpc::Channel>> channels =
+      ChannelsFromFlags(kinds[0].sessions +
+                        absl::GetFlag(FLAGS_paths_sessions));
   LoadRun run(channels, token);
-  std::string json;
   const std::string config = absl::StrFormat(
       "\"server\": \"%s\", \"fps\": %.2f, \"duration_s\": %.1f, "
       "\"window\": %d, \"channels\": %d",
       absl::GetFlag(FLAGS_server), fps, absl::GetFlag(FLAGS_duration),
-      absl::GetFlag(FLAGS_window), channel_count);
-  if (!absl::GetFlag(FLAGS_ramp)) {
-    json = absl::StrCat("{", config, ", \"result\": ", StepJson(run.Run(kinds)),
-                        "}\n");
-  } else {
-    // Double while the target holds, then halve the gap between the last
-    // good and the first bad step.
-    std::vector<std::string> steps;
-    int good = 0, bad = absl::GetFlag(FLAGS_max_sessions) + 1;
-    int n = kinds[0].sessions;
-    while (n > good && n < bad) {
-      kinds[0].sessions = n;
-      const StepResult step = run.Run(kinds);
-      const bool ok = MeetsTarget(step);
-      std::fprintf(stderr, "ramp: %d sessions %s (p99 %.1f ms)\n", n,
-                   ok ? "meet the target" : "miss it",
-                   Percentile(step.kinds[0].second.latencies_ms, 0.99));
-      steps.push_back(StepJson(step));
-      if (ok) {
-        good = n;
-      } else {
-        bad = n;
-      }
-      n = bad > absl::GetFlag(FLAGS_max_sessions) ? std::min(2 * n, bad - 1)
-                                                  : (good + bad) / 2;
-      if (bad - good <= std::max(1, good / 16)) break;
-    }
-    json = absl::StrCat(
-        "{", config,
-        absl::StrFormat(
-            ", \"p99_target_ms\": %.1f, \"max_sessions_meeting_target\": %d, ",
-            absl::GetFlag(FLAGS_p99_ms), good),
-        "\"steps\": [", absl::StrJoin(steps, ", "), "]}\n");
-  }
+      absl::GetFlag(FLAGS_window), channels.size());
+  const std::string json =
+      absl::GetFlag(FLAGS_ramp)
+          ? absl::StrCat("{", config, Ramp(run, kinds), "}\n")
+          : absl::StrCat("{", config,
+                         ", \"result\": ", StepJson(run.Run(kinds)), "}\n");
   if (const std::string path = absl::GetFlag(FLAGS_report); !path.empty()) {
     return files::WriteStringToFile(path, json);
   }
