@@ -161,6 +161,35 @@ TEST(CreaseLoadTest, RefusedSessionsAreCountedByCode) {
       << output;
 }
 
+// --ramp doubles the sessions while the latency target holds and stops at
+// --max_sessions: with a target every step meets, 1, 2 and 4 sessions; with
+// one none can meet, the first step and no more.
+TEST(CreaseLoadTest, RampDoublesWhileTheTargetHolds) {
+  const server::RunningServer running =
+      server::RunningServer::Start(server::LoopbackOptions());
+  ASSERT_NE(running.server, nullptr);
+#if defined(CREASE_UNDER_ASAN) || defined(CREASE_UNDER_TSAN)
+  const std::string duration = "2";  // 95 % of the due frames, sanitized
+#else
+  const std::string duration = "0.5";
+#endif
+  const std::string common = "--server " + running.target +
+                             " --ramp --sessions 1 --max_sessions 4 "
+                             "--fps 10 --warmup 0.2 --duration " +
+                             duration;
+  const std::string met = RunLoad(common + " --p99_ms 100000");
+  EXPECT_EQ(NumberAfter(met, "max_sessions_meeting_target"), 4) << met;
+  size_t steps = 0;
+  for (size_t at = met.find("\"kinds\": "); at != std::string::npos;
+       at = met.find("\"kinds\": ", at + 1)) {
+    ++steps;
+  }
+  EXPECT_EQ(steps, 3u) << met;
+  const std::string missed = RunLoad(common + " --p99_ms 0");
+  EXPECT_EQ(NumberAfter(missed, "max_sessions_meeting_target"), 0) << missed;
+  EXPECT_EQ(missed.find("\"kinds\": "), missed.rfind("\"kinds\": ")) << missed;
+}
+
 TEST(CreaseLoadTest, BadFlagsAreRefused) {
   const std::string command =
       std::string(CREASE_LOAD_BINARY) + " --fps 0 --server 127.0.0.1:1 2>&1";
