@@ -7,6 +7,7 @@
 // small differences; docs/algorithm.md, "Wrinkle statistics").
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,7 @@ TEST_P(FoxClipsTest, HoldTheBundledTargets) {
   ASSERT_EQ(anim->num_frames(), GetParam().frames);
   std::vector<double> density, segments, length, width, lifetime, churn, turn,
       neighbours;
-  int births = 0;
+  int fewest_births = std::numeric_limits<int>::max();
   for (uint64_t seed : {1, 2, 3}) {
     SessionParams params;
     params.wrinkles.seed = seed;
@@ -74,7 +75,7 @@ TEST_P(FoxClipsTest, HoldTheBundledTargets) {
     churn.push_back(s.churn());
     turn.push_back(s.median_sharpest_turn_in_cloth);
     neighbours.push_back(s.median_neighbour_angle_in_cloth);
-    births = std::min(births == 0 ? s.births : births, s.births);
+    fewest_births = std::min(fewest_births, s.births);
   }
   RecordProperty("per_100_triangles", std::to_string(Median(density)));
   RecordProperty("median_segments", std::to_string(Median(segments)));
@@ -84,7 +85,7 @@ TEST_P(FoxClipsTest, HoldTheBundledTargets) {
   RecordProperty("sharpest_turn_in_cloth", std::to_string(Median(turn)));
   RecordProperty("neighbour_angle_in_cloth",
                  std::to_string(Median(neighbours)));
-  EXPECT_GE(births, 3);  // it folds at all, on every seed
+  EXPECT_GE(fewest_births, 3);  // it folds at all, on every seed
   EXPECT_LE(Median(density), GetParam().max_per_100_triangles);
   EXPECT_GE(Median(segments), 4);
   EXPECT_GE(Median(length), 0.06);
