@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
 #include "server/models/registry.h"
+#include "wrinkle/sca2015/frame_rate.h"
 
 namespace crease::server {
 namespace {
@@ -203,12 +204,24 @@ absl::Status ValidateParameters(const v1::Start& start, SessionSetup* setup) {
     params.wrinkles.max_wrinkles = static_cast<int>(p.max_wrinkles());
   }
   if (p.seed() != 0) params.wrinkles.seed = p.seed();
+  if (p.frame_rate() != 0) {
+    if (!ValidateFrameRate(p.frame_rate()).ok()) {
+      return Invalid("start.parameters.frame_rate: %g is outside [%g, %g]",
+                     p.frame_rate(), kMinFrameRate, kMaxFrameRate);
+    }
+    params.frame_rate = p.frame_rate();
+  }
+  // The session counts fade_frames at 30 fps (AtFrameRate); the client's
+  // count is of its own frames.
+  const double frames_per_calibration_frame =
+      params.frame_rate / kCalibrationFrameRate;
   if (p.has_fade_frames()) {
     if (p.fade_frames() > 60) {
       return Invalid("start.parameters.fade_frames: %d is over 60",
                      p.fade_frames());
     }
-    params.wrinkles.fade_frames = static_cast<int>(p.fade_frames());
+    params.wrinkles.fade_frames =
+        p.fade_frames() / frames_per_calibration_frame;
   }
   setup->effective.set_min_width(params.wrinkles.min_width);
   setup->effective.set_min_width_fraction(params.wrinkles.min_width_fraction);
@@ -216,7 +229,11 @@ absl::Status ValidateParameters(const v1::Start& start, SessionSetup* setup) {
   setup->effective.set_max_wrinkles(params.wrinkles.max_wrinkles);
   setup->effective.set_seed(params.wrinkles.seed);
   setup->effective.set_fade_frames(
-      static_cast<uint32_t>(params.wrinkles.fade_frames));
+      p.has_fade_frames()
+          ? p.fade_frames()
+          : static_cast<uint32_t>(std::lround(params.wrinkles.fade_frames *
+                                              frames_per_calibration_frame)));
+  setup->effective.set_frame_rate(params.frame_rate);
   return absl::OkStatus();
 }
 

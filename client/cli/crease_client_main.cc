@@ -48,7 +48,12 @@ ABSL_FLAG(int, frames, 0,
           "many, 0: one clip length).");
 ABSL_FLAG(double, fps, 0,
           "Send at this rate (0: as fast as the server goes); with --gltf "
-          "also the sampling rate (0: 30).");
+          "also the sampling rate (0: 30). The animation's frame rate the "
+          "server's per-frame rules act at (Parameters.frame_rate): "
+          "--frame_rate, else this, else 30.");
+ABSL_FLAG(double, frame_rate, 0,
+          "The animation's frames a second, when it is not --fps (a file "
+          "sent as fast as the server goes); 0: --fps, else 30.");
 ABSL_FLAG(bool, paths, true, "Ask for wrinkle paths (wrinkles.jsonl).");
 ABSL_FLAG(std::string, image, "none", "Ask for images: none, jpeg or png.");
 ABSL_FLAG(int, width, 480, "Image width.");
@@ -129,6 +134,10 @@ v1::Start StartFromFlags(const io::Animation& animation,
                          const std::vector<image::Camera>& close_up) {
   v1::Start start = StartForMesh(animation.mesh);
   start.mutable_parameters()->set_min_width(absl::GetFlag(FLAGS_min_width));
+  const double frame_rate = absl::GetFlag(FLAGS_frame_rate) > 0
+                                ? absl::GetFlag(FLAGS_frame_rate)
+                                : absl::GetFlag(FLAGS_fps);
+  if (frame_rate > 0) start.mutable_parameters()->set_frame_rate(frame_rate);
   if (absl::GetFlag(FLAGS_fade_frames) >= 0) {
     start.mutable_parameters()->set_fade_frames(
         static_cast<uint32_t>(absl::GetFlag(FLAGS_fade_frames)));

@@ -83,6 +83,10 @@ absl::StatusOr<LoadAnimation> ReadLoadAnimation(bool images) {
   }
   LoadAnimation load;
   load.start = client::StartForMesh(animation->mesh);
+  // Sent at --fps, the stream is an animation at that rate to the server.
+  if (absl::GetFlag(FLAGS_fps) >= 1) {
+    load.start.mutable_parameters()->set_frame_rate(absl::GetFlag(FLAGS_fps));
+  }
   v1::Outputs* outputs = load.start.mutable_outputs();
   outputs->set_paths(true);
   const std::string image = absl::GetFlag(FLAGS_image);

@@ -38,7 +38,9 @@
 
 // --obj, --pc2, --gltf, --mesh, --animation and --loop:
 // wrinkle/io/animation_input.h.
-ABSL_FLAG(double, fps, 0, "With --gltf: samples per second (0: 30).");
+ABSL_FLAG(double, fps, 0,
+          "The animation's frames a second (0: 30): the session's per-frame "
+          "rules act at this rate; with --gltf also the sampling rate.");
 ABSL_FLAG(std::string, out, "", "Output directory (created if missing).");
 ABSL_FLAG(int, frames, 0, "Process at most this many frames (0: all).");
 ABSL_FLAG(int, every, 10,
@@ -162,8 +164,9 @@ absl::Status AddBuckling(const io::Animation& anim, Pipeline* pipeline) {
 }
 
 absl::StatusOr<Pipeline> CreatePipeline(const io::Animation& anim) {
-  CREASE_ASSIGN_OR_RETURN(const SessionParams params,
-                          cli::SessionParamsFromFlags());
+  CREASE_ASSIGN_OR_RETURN(
+      const SessionParams params,
+      cli::SessionParamsFromFlags(absl::GetFlag(FLAGS_fps)));
   Pipeline pipeline;
   CREASE_ASSIGN_OR_RETURN(
       pipeline.session,

@@ -124,6 +124,53 @@ TEST_F(ServiceTest, FramesComeBackInOrderWithTheSessionsResults) {
   EXPECT_TRUE((*session)->Finish().ok());
 }
 
+// frame_rate reaches the Session: at 60 fps the paths equal an in-process
+// session's at 60 fps and differ from 30 fps's rules; Started echoes the
+// rate and the default fade, a tenth of a second in frames, or the client's
+// own count of frames.
+TEST_F(ServiceTest, FrameRateReachesTheSession) {
+  v1::Start start = StartFor(*pants_);
+  start.mutable_parameters()->set_frame_rate(60);
+  auto session = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+  EXPECT_EQ((*session)->started().parameters().frame_rate(), 60.0);
+  EXPECT_EQ((*session)->started().parameters().fade_frames(), 6u);
+  SessionParams at60;
+  at60.frame_rate = 60;
+  auto local = testing::NewSession(pants_->mesh, at60);
+  auto at30 = testing::NewSession(pants_->mesh);
+  int differ = 0;
+  for (int f = 0; f < 60; ++f) {
+    ASSERT_TRUE((*session)->Send(FrameOf(*pants_, f)).ok());
+    auto result = (*session)->Receive();
+    ASSERT_TRUE(result.ok() && !result->has_error());
+    ASSERT_TRUE(local->ProcessFrame(pants_->frames.Sample(f)).ok());
+    ASSERT_TRUE(at30->ProcessFrame(pants_->frames.Sample(f)).ok());
+    ASSERT_EQ(result->wrinkles_size(),
+              static_cast<int>(local->tracker().wrinkles().size()));
+    for (int w = 0; w < result->wrinkles_size(); ++w) {
+      EXPECT_EQ(result->wrinkles(w).id(), local->tracker().wrinkles()[w].id);
+    }
+    differ +=
+        local->tracker().wrinkles().size() != at30->tracker().wrinkles().size();
+  }
+  EXPECT_GT(differ, 0);
+  ASSERT_TRUE((*session)->WritesDone().ok());
+  EXPECT_TRUE(absl::IsOutOfRange((*session)->Receive().status()));
+  EXPECT_TRUE((*session)->Finish().ok());
+
+  start.mutable_parameters()->set_fade_frames(4);
+  auto own_fade = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(own_fade.ok()) << own_fade.status();
+  EXPECT_EQ((*own_fade)->started().parameters().fade_frames(), 4u);
+  EXPECT_EQ((*own_fade)->started().parameters().frame_rate(), 60.0);
+  start.mutable_parameters()->clear_frame_rate();
+  start.mutable_parameters()->clear_fade_frames();
+  auto plain = running_->Client()->OpenSession(start);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ((*plain)->started().parameters().frame_rate(), 30.0);
+}
+
 // fade_frames 0 (the papers' popping wrinkles) reaches the Session: heights
 // equal an in-process session with fading off, and differ from the default.
 TEST_F(ServiceTest, FadeFramesZeroTurnsFadingOff) {
@@ -288,6 +335,15 @@ TEST_F(ServiceTest, MalformedStartsEndTheStreamNamingTheField) {
        }},
       {"start.parameters.fade_frames: 61 is over 60",
        [](v1::Start* s) { s->mutable_parameters()->set_fade_frames(61); }},
+      {"start.parameters.frame_rate: 1001 is outside [1, 1000]",
+       [](v1::Start* s) { s->mutable_parameters()->set_frame_rate(1001); }},
+      {"start.parameters.frame_rate: -30 is outside [1, 1000]",
+       [](v1::Start* s) { s->mutable_parameters()->set_frame_rate(-30); }},
+      {"start.parameters.frame_rate: nan is outside [1, 1000]",
+       [](v1::Start* s) {
+         s->mutable_parameters()->set_frame_rate(
+             std::numeric_limits<double>::quiet_NaN());
+       }},
       {"start.outputs.image.camera",
        [](v1::Start* s) {
          s->mutable_outputs()->mutable_image()->mutable_camera()->mutable_eye();

@@ -145,14 +145,16 @@ std::string FormatReportTable(const AnalysisReport& report) {
       "neighbours (mid points within 4 mid widths) %.0f deg apart, median "
       "over %d pairs (%.0f over the %d facing the same way, %.0f within the "
       "cloth); median lifetime "
-      "%.1f frames over %d that died; churn %.1f%% (%d of %d births)\n",
+      "%.1f frames (%.2f s) over %d that died; churn %.1f%% (%d of %d "
+      "births)\n",
       w.wrinkles_per_100_triangles, w.median_segments, w.median_length,
       100 * w.median_length_relative, w.median_mid_width,
       100 * w.median_mid_width_relative, w.median_sharpest_turn,
       w.median_sharpest_turn_in_cloth, w.median_neighbour_angle,
       w.neighbour_pairs, w.median_neighbour_angle_same_side,
       w.neighbour_pairs_same_side, w.median_neighbour_angle_in_cloth,
-      w.median_lifetime, w.ended, 100 * w.churn(), w.churned_births, w.births);
+      w.median_lifetime, w.median_lifetime / w.frame_rate, w.ended,
+      100 * w.churn(), w.churned_births, w.births);
   absl::StrAppendFormat(
       &out,
       "median per frame: tensors %.3f ms, labeling %.3f ms, references %.3f ms "
@@ -216,6 +218,7 @@ ReportJson SummaryJson(const AnalysisReport& report, const ReportSummary& s) {
       {"neighbour_pairs_same_side", w.neighbour_pairs_same_side},
       {"median_neighbour_angle_in_cloth", w.median_neighbour_angle_in_cloth},
       {"median_lifetime_ended", w.median_lifetime},
+      {"frame_rate", w.frame_rate},
       {"ended", w.ended},
       {"churn", w.churn()},
       {"churned_births", w.churned_births}};

@@ -46,7 +46,9 @@ ABSL_FLAG(std::string, json, "",
 ABSL_FLAG(int, frames, 0,
           "Process at most this many frames (0: all; with --gltf, the frames "
           "sampled, 0: one clip length).");
-ABSL_FLAG(double, fps, 0, "With --gltf: samples per second (0: 30).");
+ABSL_FLAG(double, fps, 0,
+          "The animation's frames a second (0: 30): the session's per-frame "
+          "rules act at this rate; with --gltf also the sampling rate.");
 ABSL_FLAG(
     double, compression_color_max, 2.0,
     "Compression c mapped to the darkest colour in the compression meshes.");
@@ -388,10 +390,12 @@ absl::Status Run() {
   CREASE_ASSIGN_OR_RETURN(const Options options, OptionsFromFlags());
   CREASE_ASSIGN_OR_RETURN(io::Animation animation,
                           io::LoadAnimation(options.input));
-  CREASE_ASSIGN_OR_RETURN(const SessionParams params, SessionParamsFromFlags());
+  CREASE_ASSIGN_OR_RETURN(const SessionParams params,
+                          SessionParamsFromFlags(absl::GetFlag(FLAGS_fps)));
   CREASE_ASSIGN_OR_RETURN(Sessions sessions, CreateSessions(animation, params));
   CREASE_RETURN_IF_ERROR(CreateOutputDirectory(options.out_dir));
   Analysis analysis(options, sessions.tracked->topology());
+  analysis.wrinkle_stats = WrinkleStatistics(params.frame_rate);
   const int num_frames = FramesToProcess(animation);
   const int64_t triangle_frames =
       int64_t{num_frames} * sessions.tracked->num_triangles();

@@ -3,6 +3,8 @@
 #include <cstdint>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/str_format.h"
+#include "wrinkle/sca2015/frame_rate.h"
 
 ABSL_FLAG(
     double, weld_tolerance, 1e-6,
@@ -23,8 +25,8 @@ ABSL_FLAG(double, min_width_fraction, 0.005,
 ABSL_FLAG(int, min_seed_segments, 4,
           "A new wrinkle must cross at least this many triangles.");
 ABSL_FLAG(int, dormant_frames, 12,
-          "Frames a wrinkle with no compression left stays before it fades "
-          "out.");
+          "Frames at 30 fps a wrinkle with no compression left stays before "
+          "it fades out (at another --fps, as long in time).");
 ABSL_FLAG(bool, seed_at_peaks, true,
           "Seed only in triangles no neighbour of which is more compressed.");
 ABSL_FLAG(double, seed_spacing_across, 1.5,
@@ -82,8 +84,16 @@ ABSL_FLAG(uint64_t, seed, 1, "Seed of the wrinkle seeding PRNG.");
 
 namespace crease::cli {
 
-absl::StatusOr<SessionParams> SessionParamsFromFlags() {
+absl::StatusOr<SessionParams> SessionParamsFromFlags(double frame_rate) {
   SessionParams params;
+  if (frame_rate != 0) {
+    if (!ValidateFrameRate(frame_rate).ok()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--fps: %g frames a second is outside [%g, %g] (0: %g)", frame_rate,
+          kMinFrameRate, kMaxFrameRate, kCalibrationFrameRate));
+    }
+    params.frame_rate = frame_rate;
+  }
   params.topology.weld_relative_tolerance = absl::GetFlag(FLAGS_weld_tolerance);
   params.wrinkles.tracing.tau = absl::GetFlag(FLAGS_tau);
   params.wrinkles.tracing.keep_fraction = absl::GetFlag(FLAGS_keep_fraction);

@@ -14,10 +14,11 @@
 
 namespace crease::cli {
 
-// The flags' SessionParams. InvalidArgument unless --tau exceeds 1,
-// --min_width is >= 0, --keep_fraction is in [0, 1] and --min_width_fraction
-// in (0, 1).
-absl::StatusOr<SessionParams> SessionParamsFromFlags();
+// The flags' SessionParams, for an animation of `frame_rate` frames a second
+// (the program's --fps; 0: 30). InvalidArgument unless --tau exceeds 1,
+// --min_width is >= 0, --keep_fraction is in [0, 1], --min_width_fraction
+// in (0, 1) and the frame rate in [1, 1000].
+absl::StatusOr<SessionParams> SessionParamsFromFlags(double frame_rate = 0);
 
 }  // namespace crease::cli
 

@@ -36,6 +36,11 @@ struct LabelingParams {
   // Unary cost of Compress and Stretch for degenerate triangles, which keeps
   // them Rest.
   double degenerate_penalty = 1e3;
+  // The costs read the change since the last frame as if over this many
+  // frames (the inter-frame tensor's singular values raised to this power):
+  // the papers' sigma and beta measure a change between two frames at 30
+  // fps, so at 60 fps a frame's change counts twice (AtFrameRate).
+  double rate_exponent = 1.0;
 };
 
 // Eq. 4.5: c(a, b) for A(C) = c(lambda~min, lambda_max) and A(S) =

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "common/status_macros.h"
 #include "common/stopwatch.h"
+#include "wrinkle/sca2015/frame_rate.h"
 
 namespace crease {
 namespace {
@@ -21,6 +22,7 @@ Eigen::Vector3d Vertex(absl::Span<const float> positions, int32_t v) {
 absl::StatusOr<std::unique_ptr<Session>> Session::Create(
     absl::Span<const io::Triangle> triangles,
     absl::Span<const float> rest_positions, const SessionParams& params) {
+  CREASE_RETURN_IF_ERROR(ValidateFrameRate(params.frame_rate));
   CREASE_ASSIGN_OR_RETURN(
       MeshTopology topology,
       MeshTopology::Build(triangles, rest_positions, params.topology));
@@ -29,15 +31,15 @@ absl::StatusOr<std::unique_ptr<Session>> Session::Create(
 
 Session::Session(MeshTopology topology, const SessionParams& params)
     : topology_(std::move(topology)),
-      params_(params),
+      params_(AtFrameRate(params)),
       spatial_edges_(SpatialEdges(topology_.adjacent_face_pairs(),
-                                  params.labeling.spatial_step)),
+                                  params_.labeling.spatial_step)),
       labeler_(topology_.num_triangles(), spatial_edges_),
       // With no field nothing reads it: no history to keep.
       noise_(params.compute_field ? topology_.num_triangles() : 0),
-      frame_labeling_(params.labeling),
-      frame_reference_(params.reference),
-      tracker_(params.wrinkles) {
+      frame_labeling_(params_.labeling),
+      frame_reference_(params_.reference),
+      tracker_(params_.wrinkles) {
   const size_t n = topology_.num_triangles();
   current_.resize(n);
   previous_.resize(n);
@@ -126,6 +128,13 @@ void Session::ComputeInterframeCosts() {
       compression[i] = degenerate ? 1.0 : interframe_[f].compression;
       lambda_max[i] = degenerate ? 1.0 : interframe_[f].lambda_max;
     }
+    if (lp.rate_exponent != 1.0) {
+      // The change as over rate_exponent frames (AtFrameRate).
+      for (size_t i = 0; i < count; ++i) {
+        compression[i] = std::pow(compression[i], lp.rate_exponent);
+        lambda_max[i] = std::pow(lambda_max[i], lp.rate_exponent);
+      }
+    }
     UnaryCostsOfMany(compression, lambda_max, lp,
                      absl::MakeSpan(unaries_).subspan(first, count));
   }
@@ -190,7 +199,9 @@ void Session::AdaptToInputNoise() {
   frame_reference_ = params_.reference;
   field_margin_ = 0;
   if (excess == 0) return;  // the papers' rules, bit for bit
-  const double widen = params_.noise_sigma_factor * excess;
+  // The costs read a frame's change times rate_exponent, its jitter too.
+  const double widen =
+      params_.noise_sigma_factor * params_.labeling.rate_exponent * excess;
   frame_labeling_.sigma = std::sqrt(
       params_.labeling.sigma * params_.labeling.sigma + widen * widen);
   frame_reference_.stretch_margin += params_.noise_stretch_factor * excess;

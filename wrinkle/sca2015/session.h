@@ -22,6 +22,11 @@
 namespace crease {
 
 struct SessionParams {
+  // Frames a second of the animation. The rules that act once a frame were
+  // set at kCalibrationFrameRate (30, the papers' rate); the session converts
+  // them to this rate (AtFrameRate in frame_rate.h), so that a fold takes as
+  // long to relax, fade or die at 60 fps as at 30. > 0 and finite.
+  double frame_rate = 30.0;
   MeshTopologyOptions topology;
   LabelingParams labeling;
   ReferenceParams reference;

@@ -19,7 +19,7 @@ struct WrinklePath {
   // condition holds (rising again if it stops holding); at 0 the wrinkle dies.
   double fade = 1.0;
   // The largest compression over its triangles as its shape uses it: follows
-  // the current value by at most max_length_change (relative) per frame, so
+  // the current value by at most max_shape_change (relative) per frame, so
   // width and height do not jump when the path reaches a more compressed
   // triangle. 0: not set yet (newborn).
   double shape_compression = 0.0;

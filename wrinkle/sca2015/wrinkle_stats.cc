@@ -134,6 +134,11 @@ std::optional<MidPoint> ArcLengthMiddle(
   return std::nullopt;  // not reached: the chords add up to total
 }
 
+WrinkleStatistics::WrinkleStatistics(double frame_rate)
+    : churn_window_(std::max(
+          1, static_cast<int>(std::lround(kChurnWindow * frame_rate / 30.0)))),
+      frame_rate_(frame_rate) {}
+
 void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
                                  const std::vector<WrinklePath>& paths,
                                  const std::vector<WrinkleShape>& shapes,
@@ -161,7 +166,7 @@ void WrinkleStatistics::AddFrame(const SurfaceFrame& surface,
     seen_.erase(it);
   }
   std::erase_if(recent_deaths_, [&](const Dead& d) {
-    return d.frame <= frame_ - kChurnWindow;
+    return d.frame <= frame_ - churn_window_;
   });
   alive_sum_ += static_cast<double>(paths.size());
   AddNeighbourAngles(surface, paths, shapes);
@@ -272,6 +277,7 @@ bool WrinkleStatistics::NearRecentDeath(const SurfaceFrame& surface,
 WrinkleStatsSummary WrinkleStatistics::Summary() const {
   WrinkleStatsSummary s;
   s.frames = frame_;
+  s.frame_rate = frame_rate_;
   s.triangles = triangles_;
   s.diagonal = diagonal_;
   if (frame_ > 0 && triangles_ > 0)

@@ -60,7 +60,8 @@ struct WrinkleStatsSummary {
   // (those alive at the end have not finished their lives; one joined into
   // another has not died); 0 if none died.
   double median_lifetime = 0;
-  int ended = 0;  // how many died
+  double frame_rate = 30.0;  // of the animation: lifetimes in seconds
+  int ended = 0;             // how many died
   int births = 0;
   // Births within two widths of a wrinkle that died in the last 5 frames.
   int churned_births = 0;
@@ -105,9 +106,14 @@ std::optional<MidPoint> ArcLengthMiddle(
 // Accumulates WrinkleStatsSummary frame by frame from a Session's tracker.
 class WrinkleStatistics {
  public:
-  // Frames a death counts against births for churn: the frame it died on and
-  // the 4 before.
+  // Frames at 30 fps a death counts against births for churn: the frame it
+  // died on and the 4 before (a sixth of a second; at another frame rate as
+  // many frames as that takes).
   static constexpr int kChurnWindow = 5;
+
+  WrinkleStatistics() = default;
+  // For an animation of `frame_rate` frames a second (> 0).
+  explicit WrinkleStatistics(double frame_rate);
   // A birth this many widths (the larger of the two wrinkles' mid widths) or
   // less from a recently dead wrinkle is churn.
   static constexpr double kChurnWidths = 2.0;
@@ -150,6 +156,8 @@ class WrinkleStatistics {
   void RefinedNormals(const SurfaceFrame& surface, const WrinklePath& path,
                       const WrinkleShape& shape);
 
+  int churn_window_ = kChurnWindow;  // frames at this frame rate
+  double frame_rate_ = 30.0;
   int frame_ = 0;
   int triangles_ = 0;
   double diagonal_ = 0;

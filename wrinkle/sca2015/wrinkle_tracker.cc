@@ -68,9 +68,15 @@ void WrinkleTracker::Step(const SurfaceFrame& surface) {
   births_ = 0;
   deaths_.clear();
   Stopwatch stopwatch;
-  Evolve(surface);
+  // At a high frame rate the length update and the seeding run on every few
+  // frames (AtFrameRate), so that paths grow and shrink, and seeds are drawn,
+  // as often in time: both act by whole steps (a segment, a seed).
+  const int step = steps_++;
+  Evolve(surface, step % std::max(1, params_.length_update_period) == 0);
   timings_.evolve_ms = stopwatch.Lap();
-  Seed(surface, params_.max_new_per_frame);
+  if (step % std::max(1, params_.seed_period) == 0) {
+    Seed(surface, params_.max_new_per_frame);
+  }
   timings_.seed_ms = stopwatch.Lap();
   Shape(surface);
   timings_.shape_ms = stopwatch.Lap();
@@ -88,7 +94,7 @@ void WrinkleTracker::RetraceFromScratch(const SurfaceFrame& surface) {
   Shape(surface);
 }
 
-void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
+void WrinkleTracker::Evolve(const SurfaceFrame& surface, bool update_lengths) {
   max_length_update_ = 0;
   PersistenceParams persistence = params_.persistence;
   if (params_.align_where_compressed) {
@@ -101,7 +107,7 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
     ++path.age;
     EvolvePath(surface, persistence, persistence_scratch_, &path);
     if (params_.smooth_each_frame) {
-      SmoothPath(surface, params_.tracing.smoothing_step, &path);
+      SmoothPath(surface, params_.each_frame_smoothing_step, &path);
     }
     // Re-routing can add points; keep every path within the tracing limit.
     const int excess = path.num_segments() - params_.tracing.max_segments;
@@ -114,8 +120,12 @@ void WrinkleTracker::Evolve(const SurfaceFrame& surface) {
     }
   }
   ResolveMeets(surface);
-  for (int i = 0; i < static_cast<int>(paths_.size()); ++i)
-    UpdateLength(surface, i);
+  // By whole segments: a smaller bound a frame at a high frame rate would
+  // hold a short path's length fixed, so instead it runs less often.
+  if (update_lengths) {
+    for (int i = 0; i < static_cast<int>(paths_.size()); ++i)
+      UpdateLength(surface, i);
+  }
   if (params_.join_gap_widths > 0) {
     JoinParams join;
     join.max_gap = params_.join_gap_widths * std::numbers::pi * min_width_;
@@ -332,7 +342,7 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
     WrinklePath& path = paths_[w];
     double c_max = CompressionOf(surface, path).max;
     if (path.shape_compression >= 1.0) {
-      const double r = 1.0 + params_.max_length_change;
+      const double r = 1.0 + params_.max_shape_change;
       c_max = std::max(1.0, std::clamp(c_max, path.shape_compression / r,
                                        path.shape_compression * r));
     }
@@ -342,11 +352,12 @@ void WrinkleTracker::Shape(const SurfaceFrame& surface) {
       band = BandExtent(surface, path, wrinkles_in_face_);
       if (path.shape_band >= 0.0) {
         // Followed like the compression (a wrinkle entering a triangle
-        // another crosses would halve it at once); a tenth of L_min a frame
-        // more lets it grow from none.
-        const double r = 1.0 + params_.max_length_change;
-        band = std::clamp(band, path.shape_band / r,
-                          path.shape_band * r + 0.1 * min_width_);
+        // another crosses would halve it at once); band_growth L_min a
+        // frame more lets it grow from none.
+        const double r = 1.0 + params_.max_shape_change;
+        band =
+            std::clamp(band, path.shape_band / r,
+                       path.shape_band * r + params_.band_growth * min_width_);
       }
       path.shape_band = band;
     }

@@ -22,8 +22,17 @@ struct WrinkleParams {
   // least a tenth of the median coarse edge.
   double min_width = 0.0;
   double min_width_fraction = 0.005;
-  double max_length_change = 0.15;  // per frame, in the length update
+  // The length update, every length_update_period frames, changes a path's
+  // length by at most this fraction.
+  double max_length_change = 0.15;
+  int length_update_period = 1;
+  // A wrinkle's shape compression follows its triangles' by at most this
+  // fraction a frame, and the band it holds the same, growing from none by
+  // at most band_growth L_min a frame (WrinklePath::shape_compression).
+  double max_shape_change = 0.15;
+  double band_growth = 0.1;
   int max_new_per_frame = 8;
+  int seed_period = 1;  // seeds are drawn on every seed_period'th frame
   // A newborn must cross at least this many coarse triangles: shorter traces
   // are stubs of one noisy triangle, not folds.
   int min_seed_segments = 4;
@@ -68,6 +77,7 @@ struct WrinkleParams {
   // per coarse triangle, and over the frames paths grew kinks a viewer reads
   // as veins (docs/algorithm.md, "Smoothing").
   bool smooth_each_frame = true;
+  double each_frame_smoothing_step = 0.5;  // that pass's step
   // Wrinkles whose ends meet head on within this many widest widths (L_max)
   // are joined into one (JoinMeetingEnds); 0: never.
   double join_gap_widths = 2.0;
@@ -75,7 +85,7 @@ struct WrinkleParams {
   int samples_per_segment = 4;  // Bezier samples per path segment
   // Frames over which a wrinkle's height fades in after birth and out before
   // death (WrinklePath::fade); 0: wrinkles appear and vanish at once.
-  int fade_frames = 3;
+  double fade_frames = 3.0;  // fractional at other rates (AtFrameRate)
   // A wrinkle none of whose triangles is above the keep threshold stays
   // (dormant, flattened by its shape) this many frames before it fades out,
   // so compression that comes and goes with a gait or noise revives the same
@@ -176,7 +186,9 @@ class WrinkleTracker {
   double FadeStep() const {
     return params_.fade_frames > 0 ? 1.0 / params_.fade_frames : 1.0;
   }
-  void Evolve(const SurfaceFrame& surface);
+  // Persistence, meets, (with update_lengths) the length update, joining
+  // and death.
+  void Evolve(const SurfaceFrame& surface, bool update_lengths);
   void ResolveMeets(const SurfaceFrame& surface);
   void UpdateLength(const SurfaceFrame& surface, int index);
   // Extends the path's end (callers reverse it to extend the front) by whole
@@ -268,6 +280,8 @@ class WrinkleTracker {
   int births_ = 0;
   std::vector<WrinkleDeath> deaths_;
   double max_length_update_ = 0;
+  int steps_ =
+      0;  // Step calls, for the periods of the length update and seeding
   WrinkleStageTimings timings_;
 
   // Scratch, kept to avoid per-frame allocation.
