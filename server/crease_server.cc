@@ -1,6 +1,7 @@
 #include "server/crease_server.h"
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/impl/server_builder_option.h>
 #include <grpcpp/resource_quota.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
@@ -9,13 +10,16 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "common/file_util.h"
 #include "common/status_macros.h"
 #include "crease/v1/crease.grpc.pb.h"
+#include "server/request_shape.h"
 #include "server/server_version.h"
 #include "server/session_reactor.h"
 #include "server/session_setup.h"
@@ -63,6 +67,32 @@ void ApplyTransportLimits(const TransportLimits& limits,
     builder->SetResourceQuota(quota);
   }
 }
+
+// Server reflection on one builder, or not: linking gRPC's reflection
+// library registers its plugin for every server the process builds (a
+// static initializer), so it is removed where it is not wanted and added
+// where it is missing.
+class ReflectionOption final : public grpc::ServerBuilderOption {
+ public:
+  explicit ReflectionOption(bool on) : on_(on) {}
+  void UpdateArguments(grpc::ChannelArguments*) override {}
+  void UpdatePlugins(std::vector<std::unique_ptr<grpc::ServerBuilderPlugin>>*
+                         plugins) override {
+    const auto is_reflection = [](const auto& plugin) {
+      return plugin->name() == kReflectionPlugin;
+    };
+    if (!on_) {
+      std::erase_if(*plugins, is_reflection);
+    } else if (std::none_of(plugins->begin(), plugins->end(), is_reflection)) {
+      plugins->push_back(
+          std::make_unique<grpc::reflection::ProtoServerReflectionPlugin>());
+    }
+  }
+
+ private:
+  static constexpr char kReflectionPlugin[] = "proto_server_reflection";
+  const bool on_;
+};
 
 }  // namespace
 
@@ -155,15 +185,21 @@ absl::StatusOr<std::unique_ptr<CreaseServer>> CreaseServer::Start(
 
   server->service_ = std::make_unique<CreaseService>(&state);
   server->health_ = std::make_unique<HealthService>(options.health);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // Reflection's streams need no token and have no limit or timeout: only
+  // when asked for (a development server), on this server alone.
+  builder.SetOption(std::make_unique<ReflectionOption>(options.reflection));
   // gRPC sets SO_REUSEPORT by default: a second server on a busy port would
   // start and silently share it. Fail instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(options.address, credentials, &server->port_);
   ApplyTransportLimits(options.transport, &builder);
-  builder.SetMaxReceiveMessageSize(
-      static_cast<int>(options.limits.max_message_bytes));
+  // No request needs more than the largest Start or frame the limits allow
+  // (23 MiB at the defaults).
+  builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<int64_t>(
+      options.limits.max_message_bytes,
+      std::max(MaxStartRequestBytes(options.limits),
+               MaxFrameRequestBytes(options.limits.max_vertices)))));
   builder.SetMaxSendMessageSize(
       static_cast<int>(options.limits.max_message_bytes));
   builder.RegisterService(server->service_.get());
@@ -200,9 +236,11 @@ void CreaseServer::ReapIdleSessions() {
       }
       // After a flood of streams (resets, refusals, many short sessions)
       // malloc keeps the freed pages: give them back once it has passed.
+      // So does a large request, once its stream has moved on.
+      const bool large = state_->large_requests_since_trim.exchange(0) > 0;
       if (state_->streams_since_trim.exchange(0) >= kStreamsBeforeTrim) {
         flood = true;
-      } else if (flood) {
+      } else if (flood || large) {
         flood = false;
         malloc_trim(0);
       }

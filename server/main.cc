@@ -66,6 +66,10 @@ ABSL_FLAG(std::string, metrics_address, "",
           "host:port for Prometheus /metrics (empty: off)");
 ABSL_FLAG(bool, log_sessions, true,
           "Log a line to stderr when a session starts and when it ends");
+ABSL_FLAG(bool, reflection, false,
+          "Serve gRPC server reflection (for grpcurl). Its streams need no "
+          "token and have no limit or timeout: for development, not for a "
+          "server clients can reach.");
 ABSL_FLAG(int, max_health_watches, 64,
           "Most grpc.health.v1 Watch streams open at once");
 ABSL_FLAG(absl::Duration, max_health_watch, absl::Minutes(5),
@@ -166,6 +170,7 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.metrics_address = absl::GetFlag(FLAGS_metrics_address);
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   options.health.max_watches = absl::GetFlag(FLAGS_max_health_watches);
+  options.reflection = absl::GetFlag(FLAGS_reflection);
   options.health.max_watch = absl::GetFlag(FLAGS_max_health_watch);
   if (absl::GetFlag(FLAGS_log_sessions)) options.session_log = LogSessionLine;
   options.recording.dir = absl::GetFlag(FLAGS_record_dir);

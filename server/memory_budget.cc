@@ -34,8 +34,14 @@ int64_t ReadLimit(const char* path) {
 SessionCost EstimateSessionCost(const SessionSetup& setup) {
   const int64_t triangles = static_cast<int64_t>(setup.triangles.size());
   SessionCost cost;
-  cost.bytes = triangles * kBytesPerTriangle;
-  std::vector<std::string> parts = {absl::StrCat(triangles, " triangles")};
+  const int64_t vertices = setup.vertex_count;
+  cost.bytes = triangles * kBytesPerTriangle + vertices * kBytesPerVertex;
+  std::vector<std::string> parts = {
+      absl::StrCat(triangles, " triangles, ", vertices, " vertices")};
+  if (setup.outputs.vertex_fields() || setup.outputs.vertex_amplitudes() ||
+      setup.outputs.wrinkled_mesh().level() > 0) {
+    cost.bytes += vertices * kBytesPerVertexOfOutputs;
+  }
   if (const int64_t level = setup.outputs.wrinkled_mesh().level();
       level > 0 &&
       (setup.model == nullptr || !setup.model->GivesWrinkledMesh())) {

@@ -25,6 +25,12 @@ inline constexpr int64_t kBytesPerTriangle = 1500;
 inline constexpr int64_t kBytesPerRefinedTriangle = 160;  // level² per one
 inline constexpr int64_t kBytesPerTriangleOfFields = 500;
 inline constexpr int64_t kBytesPerImagePixel = 12;  // pixels + encoded
+// Per vertex, whether triangles use it or not (a Start may declare 200,000
+// vertices for one triangle): a frame's bytes, decoded positions and the
+// session's copies; with per-vertex outputs (vertex fields or amplitudes, a
+// wrinkled mesh) their arrays and answers too.
+inline constexpr int64_t kBytesPerVertex = 160;
+inline constexpr int64_t kBytesPerVertexOfOutputs = 480;
 inline constexpr int64_t kBytesPerUvMapTexel = 16;  // maps, base, PNGs
 // What the server holds before any session (threads, EGL, llvmpipe, gRPC).
 inline constexpr int64_t kServerBaseBytes = int64_t{256} << 20;

@@ -7,6 +7,7 @@
 // this. The reactor adds only the stream, its flow control, slots and
 // accounting. One thread at a time.
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -41,9 +42,13 @@ class ServedSession {
   const Session* analysis() const { return analysis_.get(); }
   // Whether frames are answered with an image or UV maps (a render job).
   bool renders() const { return setup_.image || setup_.uv_maps.has_value(); }
-  // Triangles a frame works on (the mesh times the mesh outputs' work).
+  // Triangles a frame works on (the mesh times the mesh outputs' work), or
+  // half its vertices if more: a frame's positions are read and copied
+  // whether triangles use them or not.
   size_t work_triangles() const {
-    return setup_.triangles.size() * mesh_outputs_.work_per_triangle();
+    return std::max<size_t>(
+        setup_.triangles.size() * mesh_outputs_.work_per_triangle(),
+        setup_.vertex_count / 2);
   }
 
   // Started: the id given, the effective parameters, `limits` and the

@@ -106,6 +106,10 @@ struct ServerOptions {
   std::string metrics_address;
   // grpc.health.v1 Watch streams: how many, how long each.
   HealthLimits health;
+  // Server reflection (grpcurl and the like). Off by default: its streams
+  // need no token and have no limit or timeout, so one client could hold
+  // any number of them open.
+  bool reflection = false;
   // Sessions recorded for crease-replay (docs/operations.md, "Recording and
   // replaying sessions"); dir empty: none.
   RecordingOptions recording;

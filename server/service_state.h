@@ -43,6 +43,9 @@ struct ServiceState {
   // Streams ended since the heap was last trimmed (the reaper trims it
   // after floods: malloc keeps freed pages otherwise).
   std::atomic<int64_t> streams_since_trim{0};
+  // Requests of kLargeRequestBytes or more since the last trim: the reaper
+  // trims after any, so a burst of large messages leaves no resident heap.
+  std::atomic<int64_t> large_requests_since_trim{0};
 
   absl::Mutex mu;
   // Every open stream, started or not (for the timeouts and shutdown).

@@ -1,15 +1,69 @@
-// The reactor's slots (pending, then session) in the service's counts, and
-// the accounting of a finished stream (metric and log line): kept apart
+// The reactor's slots (pending, then session; waiting streams making way)
+// in the service's counts, what a request may cost before it is decoded,
+// and the accounting of a finished stream (metric and log line): kept apart
 // from the stream's life in session_reactor.cc.
 
+#include <algorithm>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "common/status_macros.h"
+#include "server/request_shape.h"
 #include "server/session_reactor.h"
 
 namespace crease::server {
+namespace {
+
+using Lock = std::lock_guard<std::mutex>;
+
+}  // namespace
+
+bool SessionReactor::EvictOldestWaitingLocked(const std::string* peer_host) {
+  const absl::Time now = absl::Now();
+  std::vector<SessionReactor*> waiting;
+  for (SessionReactor* other : state_->sessions) {
+    if (other->slot_ == Slot::kPending &&
+        now - other->opened_ >= kMinWaitBeforeEviction &&
+        (peer_host == nullptr || other->peer_host_ == *peer_host)) {
+      waiting.push_back(other);
+    }
+  }
+  std::sort(waiting.begin(), waiting.end(),
+            [](const SessionReactor* a, const SessionReactor* b) {
+              return a->opened_ < b->opened_;
+            });
+  for (SessionReactor* victim : waiting) {
+    const std::string why = absl::StrFormat(
+        "no start after %s while %s; it made way for a newer stream",
+        absl::FormatDuration(
+            absl::Trunc(now - victim->opened_, absl::Milliseconds(1))),
+        peer_host != nullptr
+            ? "this peer's waiting streams were at their limit "
+              "(max_pending_streams_per_peer)"
+            : "the server's waiting streams were at their limit "
+              "(max_pending_streams)");
+    if (!victim->MakeWayLocked(why)) continue;  // its Start came meanwhile
+    --state_->pending_streams;
+    if (--state_->pending_by_peer[victim->peer_host_] == 0) {
+      state_->pending_by_peer.erase(victim->peer_host_);
+    }
+    victim->slot_ = Slot::kEvicted;
+    return true;
+  }
+  return false;
+}
+
+bool SessionReactor::MakeWayLocked(const std::string& why) {
+  Lock lock(mu_);
+  if (phase_ != Phase::kReading || message_received_) return false;
+  FinishLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, why));
+  return true;
+}
+
 
 absl::Status SessionReactor::TakeSessionSlot() {
   absl::MutexLock state_lock(&state_->mu);
@@ -46,6 +100,38 @@ absl::Status SessionReactor::TakeSessionSlot() {
   slot_ = Slot::kStarted;
   state_->metrics->SessionStarted();
   return absl::OkStatus();
+}
+
+absl::Status SessionReactor::AdmitRequestBytes(size_t bytes) {
+  if (bytes >= kLargeRequestBytes) {
+    state_->large_requests_since_trim.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (served_ != nullptr) {
+    const uint32_t vertices = served_->setup().vertex_count;
+    const int64_t most = MaxFrameRequestBytes(vertices);
+    if (static_cast<int64_t>(bytes) > most) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "frame: %d bytes, more than a frame of %d vertices takes (%d)", bytes,
+          vertices, most));
+    }
+  }
+  CREASE_RETURN_IF_ERROR(CheckRequestShape(read_buffer_, RequestCaps{}));
+  if (served_ == nullptr) {
+    // Decoded, a Start takes up to 4 bytes per byte (a 1-byte index becomes
+    // a uint32), beside the bytes themselves.
+    const SessionCost cost = {
+        .bytes = kStartBytesHeldPerByte * static_cast<int64_t>(bytes),
+        .what = absl::StrFormat("a start of %d bytes being decoded", bytes)};
+    CREASE_RETURN_IF_ERROR(state_->memory->Reserve(cost));
+    start_decoding_bytes_.store(cost.bytes);
+  }
+  return absl::OkStatus();
+}
+
+void SessionReactor::ReleaseStartDecoding() {
+  if (const int64_t bytes = start_decoding_bytes_.exchange(0); bytes > 0) {
+    state_->memory->Release(bytes);
+  }
 }
 
 void SessionReactor::ReleaseSlot() {

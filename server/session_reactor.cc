@@ -105,48 +105,6 @@ grpc::Status SessionReactor::Admit() {
   return grpc::Status::OK;
 }
 
-bool SessionReactor::EvictOldestWaitingLocked(const std::string* peer_host) {
-  const absl::Time now = absl::Now();
-  std::vector<SessionReactor*> waiting;
-  for (SessionReactor* other : state_->sessions) {
-    if (other->slot_ == Slot::kPending &&
-        now - other->opened_ >= kMinWaitBeforeEviction &&
-        (peer_host == nullptr || other->peer_host_ == *peer_host)) {
-      waiting.push_back(other);
-    }
-  }
-  std::sort(waiting.begin(), waiting.end(),
-            [](const SessionReactor* a, const SessionReactor* b) {
-              return a->opened_ < b->opened_;
-            });
-  for (SessionReactor* victim : waiting) {
-    const std::string why = absl::StrFormat(
-        "no start after %s while %s; it made way for a newer stream",
-        absl::FormatDuration(
-            absl::Trunc(now - victim->opened_, absl::Milliseconds(1))),
-        peer_host != nullptr
-            ? "this peer's waiting streams were at their limit "
-              "(max_pending_streams_per_peer)"
-            : "the server's waiting streams were at their limit "
-              "(max_pending_streams)");
-    if (!victim->MakeWayLocked(why)) continue;  // its Start came meanwhile
-    --state_->pending_streams;
-    if (--state_->pending_by_peer[victim->peer_host_] == 0) {
-      state_->pending_by_peer.erase(victim->peer_host_);
-    }
-    victim->slot_ = Slot::kEvicted;
-    return true;
-  }
-  return false;
-}
-
-bool SessionReactor::MakeWayLocked(const std::string& why) {
-  Lock lock(mu_);
-  if (phase_ != Phase::kReading || message_received_) return false;
-  FinishLocked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, why));
-  return true;
-}
-
 void SessionReactor::FinishLocked(const grpc::Status& status) {
   if (phase_ == Phase::kFinished) return;
   phase_ = Phase::kFinished;
@@ -187,11 +145,18 @@ void SessionReactor::OnReadDone(bool ok) {
     (void)read_buffer_.Dump(&request_slices_);
     request_arrival_us_ = absl::ToInt64Microseconds(absl::Now() - opened_);
   }
+  const size_t bytes = read_buffer_.Length();
+  if (absl::Status refused = AdmitRequestBytes(bytes); !refused.ok()) {
+    read_buffer_.Clear();
+    Lock lock(mu_);
+    FinishLocked(ToGrpc(refused));
+    return;
+  }
   grpc::ProtoBufferReader reader(&read_buffer_);
   const bool decoded = request_.ParseFromZeroCopyStream(&reader);
-  const size_t bytes = read_buffer_.Length();
   read_buffer_.Clear();
   if (!decoded) {
+    ReleaseStartDecoding();
     Lock lock(mu_);
     FinishLocked(grpc::Status(
         grpc::StatusCode::INVALID_ARGUMENT,
@@ -209,8 +174,8 @@ void SessionReactor::OnReadDone(bool ok) {
   const size_t triangles =
       served_ != nullptr
           ? served_->work_triangles()
-          : static_cast<size_t>(request_.start().topology().triangles_size()) /
-                3;
+          : std::max<size_t>(request_.start().topology().triangles_size() / 3,
+                             request_.start().topology().vertex_count() / 2);
   const bool small = !(served_ != nullptr && served_->renders()) &&
                      triangles <= static_cast<size_t>(kInlineMaxTriangles);
   if (state->messages_in_work.fetch_add(1) == 0 && small) {
@@ -232,6 +197,8 @@ void SessionReactor::OnReadDone(bool ok) {
 
 void SessionReactor::Work() {
   work_timer_ = Stopwatch();
+  // A Start's own reservation ends here: HandleStart reserves the session's.
+  ReleaseStartDecoding();
   response_.Clear();
   if (abandoned_) {
     // Cancelled while waiting for a worker: nobody wants the answer.
@@ -452,6 +419,7 @@ void SessionReactor::OnDone() {
   // Recorded before the slot is freed, so whoever sees the slot free (the
   // tests, an operator) also sees how the stream ended.
   Account();
+  ReleaseStartDecoding();
   ReleaseSlot();
   delete this;
 }

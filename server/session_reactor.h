@@ -74,6 +74,12 @@ class SessionReactor
   absl::Status TakeSessionSlot();
   // Frees the slot held and records how the stream ended (OnDone).
   void ReleaseSlot();
+  // Before a message is decoded (docs/operations.md, "Memory"): a frame no
+  // larger than the session's vertices need, the wire format within
+  // RequestCaps, and a Start's decoded size reserved in the memory budget
+  // until it is worked on (ReleaseStartDecoding). The refusal, else OK.
+  absl::Status AdmitRequestBytes(size_t bytes);
+  void ReleaseStartDecoding();
   void Account();
   grpc::Status WriteTimeoutStatus() const;
   void Work();
@@ -103,6 +109,8 @@ class SessionReactor
   std::string token_;
   // The memory budget reserved for this session (given back with its slot).
   int64_t reserved_bytes_ = 0;
+  // Reserved for a Start while it is decoded and waits for its work.
+  std::atomic<int64_t> start_decoding_bytes_{0};
   // Set once nobody wants this stream's images (cancelled, or past the
   // write timeout): its queued render is skipped.
   std::atomic<bool> abandoned_{false};

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/time/clock.h"
 #include "crease/v1/crease.pb.h"
@@ -59,6 +60,23 @@ class RawStream {
     grpc::ByteBuffer buffer(&slice, 1);
     call_->Write(buffer, Tag(++next_tag_));
     return Next(next_tag_, timeout);
+  }
+
+  // The next answer, decoded; nullopt if none came within `timeout` (or the
+  // call ended).
+  std::optional<v1::SessionResponse> Read(absl::Duration timeout) {
+    grpc::ByteBuffer answer;
+    call_->Read(&answer, Tag(++next_tag_));
+    if (!Next(next_tag_, timeout)) return std::nullopt;
+    std::vector<grpc::Slice> slices;
+    if (!answer.Dump(&slices).ok()) return std::nullopt;
+    std::string bytes;
+    for (const grpc::Slice& s : slices) {
+      bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    }
+    v1::SessionResponse response;
+    if (!response.ParseFromString(bytes)) return std::nullopt;
+    return response;
   }
 
   // The status the server ended the call with; DEADLINE_EXCEEDED (client
