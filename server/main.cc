@@ -70,6 +70,11 @@ ABSL_FLAG(bool, reflection, false,
           "Serve gRPC server reflection (for grpcurl). Its streams need no "
           "token and have no limit or timeout: for development, not for a "
           "server clients can reach.");
+ABSL_FLAG(std::string, client_address_header, "",
+          "Behind a front proxy: the request metadata key (lower case) the "
+          "proxy writes the client's address into, used as the peer for the "
+          "per-peer limits and logs. Only where nothing but the proxy can "
+          "reach the server; empty: the connection's peer.");
 ABSL_FLAG(int, max_health_watches, 64,
           "Most grpc.health.v1 Watch streams open at once");
 ABSL_FLAG(absl::Duration, max_health_watch, absl::Minutes(5),
@@ -171,6 +176,7 @@ absl::StatusOr<ServerOptions> OptionsFromFlags() {
   options.shutdown_grace = absl::GetFlag(FLAGS_shutdown_grace);
   options.health.max_watches = absl::GetFlag(FLAGS_max_health_watches);
   options.reflection = absl::GetFlag(FLAGS_reflection);
+  options.client_address_header = absl::GetFlag(FLAGS_client_address_header);
   options.health.max_watch = absl::GetFlag(FLAGS_max_health_watch);
   if (absl::GetFlag(FLAGS_log_sessions)) options.session_log = LogSessionLine;
   options.recording.dir = absl::GetFlag(FLAGS_record_dir);

@@ -110,6 +110,13 @@ struct ServerOptions {
   // need no token and have no limit or timeout, so one client could hold
   // any number of them open.
   bool reflection = false;
+  // Behind a front proxy every stream comes from the proxy's address, so the
+  // per-peer limits would be the server's: with this metadata key set (the
+  // proxy writing the client's address into it, deploy/front-proxy), its
+  // value is the peer for those limits and the logs. Only for a server that
+  // nothing but the proxy can reach: a client sending it itself could claim
+  // any address. Empty: the transport's peer.
+  std::string client_address_header;
   // Sessions recorded for crease-replay (docs/operations.md, "Recording and
   // replaying sessions"); dir empty: none.
   RecordingOptions recording;

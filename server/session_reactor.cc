@@ -3,6 +3,7 @@
 #include <grpcpp/support/proto_buffer_reader.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,38 @@ std::string PeerHost(const std::string& peer) {
   return peer.substr(0, colon);
 }
 
+// The client's address a front proxy wrote into `header`, when the server
+// trusts one (ServerOptions::client_address_header): "header:value".
+std::optional<std::string> ProxiedAddress(
+    const grpc::CallbackServerContext& context, const std::string& header) {
+  if (header.empty()) return std::nullopt;
+  const auto& metadata = context.client_metadata();
+  const auto it = metadata.find(header);
+  if (it == metadata.end()) return std::nullopt;
+  // The proxy writes it, but its length is still input: bounded.
+  constexpr size_t kMaxAddress = 64;
+  return absl::StrCat(
+      header, ":",
+      absl::string_view(it->second.data(),
+                        std::min(it->second.size(), kMaxAddress)));
+}
+
+// For the logs and recordings: the proxied address and the connection, or
+// the connection's peer.
+std::string PeerName(const grpc::CallbackServerContext& context,
+                     const std::string& header) {
+  const std::optional<std::string> proxied = ProxiedAddress(context, header);
+  return proxied ? absl::StrCat(*proxied, " via ", context.peer())
+                 : context.peer();
+}
+
+// For the per-peer limits: the proxied address, or the peer's host.
+std::string ClientHost(const grpc::CallbackServerContext& context,
+                       const std::string& header) {
+  const std::optional<std::string> proxied = ProxiedAddress(context, header);
+  return proxied ? *proxied : PeerHost(context.peer());
+}
+
 grpc::Status Unavailable() {
   return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                       "the server is shutting down");
@@ -53,8 +86,8 @@ SessionReactor::SessionReactor(ServiceState* state,
     : state_(state),
       context_(context),
       id_(absl::StrFormat("s%d", state->next_session_id++)),
-      peer_(context->peer()),
-      peer_host_(PeerHost(peer_)),
+      peer_(PeerName(*context, state->options.client_address_header)),
+      peer_host_(ClientHost(*context, state->options.client_address_header)),
       opened_(absl::Now()) {
   last_activity_ = opened_;
   grpc::Status admitted = Admit();
@@ -422,50 +455,6 @@ void SessionReactor::OnDone() {
   ReleaseStartDecoding();
   ReleaseSlot();
   delete this;
-}
-
-void SessionReactor::MaybeStartRecording() {
-  const RecordingOptions& recording = state_->options.recording;
-  const uint64_t number = state_->sessions_started.fetch_add(1);
-  if (!recording.Wants(number, peer_, id_)) {
-    request_slices_.clear();
-    return;
-  }
-  const std::string path = absl::StrFormat(
-      "%s/%s-%s.crec", recording.dir,
-      absl::FormatTime("%Y%m%d-%H%M%S", opened_, absl::UTCTimeZone()), id_);
-  absl::StatusOr<std::unique_ptr<SessionRecordWriter>> writer =
-      SessionRecordWriter::Create(path, recording.max_bytes,
-                                  state_->recording_sink.get());
-  if (!writer.ok()) {
-    Log(absl::StrCat("not recorded: ", writer.status().message()));
-    request_slices_.clear();
-    return;
-  }
-  recorder_ = *std::move(writer);
-  Log(absl::StrCat("recording to ", path));
-  RecordRequest();  // the Start
-}
-
-void SessionReactor::RecordRequest() {
-  request_pieces_.clear();
-  for (const grpc::Slice& slice : request_slices_) {
-    request_pieces_.emplace_back(reinterpret_cast<const char*>(slice.begin()),
-                                 slice.size());
-  }
-  recorder_->AddRequest(request_arrival_us_, request_pieces_);
-  request_slices_.clear();
-  LogIfRecordingStopped();
-}
-
-void SessionReactor::LogIfRecordingStopped() {
-  if (!recorder_->full() || recording_stop_logged_) return;
-  recording_stop_logged_ = true;
-  Log(absl::StrFormat("recording stopped at %d bytes (%s): %s",
-                      recorder_->bytes_written(), recorder_->path(),
-                      recorder_->sink_full()
-                          ? "the disk fell 64 MiB behind the recorded sessions"
-                          : "its size cap (--record_max_mb)"));
 }
 
 }  // namespace crease::server

@@ -23,7 +23,8 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 "$build/server/crease-server" --address 127.0.0.1:0 --port_file "$dir/port" \
-  --log_sessions=false --render_threads 0 2>"$dir/server.log" &
+  --log_sessions=false --render_threads 0 --client_address_header x-crease-client \
+  2>"$dir/server.log" &
 server_pid=$!
 for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
 [ -s "$dir/port" ] || { echo "check.sh: the server did not start"; cat "$dir/server.log"; exit 1; }

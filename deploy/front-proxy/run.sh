@@ -18,7 +18,8 @@ trap cleanup EXIT
 start_server() {
   rm -f "$dir/port"
   "$build/server/crease-server" --address 127.0.0.1:0 --port_file "$dir/port" \
-    --log_sessions=false --render_threads 0 2>"$dir/server.log" &
+    --log_sessions=false --render_threads 0 --client_address_header x-crease-client \
+    2>"$dir/server.log" &
   server_pid=$!
   for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
 }

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/time/clock.h"
@@ -36,10 +37,13 @@ inline bool WaitFor(const std::function<bool()>& condition,
 // send what no well-behaved client would (nothing, garbage) and never read.
 class RawStream {
  public:
-  explicit RawStream(const std::string& target)
+  explicit RawStream(
+      const std::string& target,
+      const std::vector<std::pair<std::string, std::string>>& metadata = {})
       : channel_(
             grpc::CreateChannel(target, grpc::InsecureChannelCredentials())),
         stub_(channel_) {
+    for (const auto& [key, value] : metadata) context_.AddMetadata(key, value);
     call_ = stub_.PrepareCall(&context_, "/crease.v1.Crease/Session", &queue_);
     call_->StartCall(Tag(1));
     started_ = Next(1, absl::Seconds(5));
