@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
@@ -217,7 +218,8 @@ void SessionReactor::OnReadDone(bool ok) {
     return;
   }
   // Big meshes' messages go in the large lane: they can never take every
-  // worker, so small sessions beside them keep their latency.
+  // worker, so small sessions beside them keep their latency. Within a lane
+  // clients (peer hosts) take turns.
   state->workers->Post(
       [this, state] {
         Work();
@@ -225,7 +227,8 @@ void SessionReactor::OnReadDone(bool ok) {
       },
       triangles > static_cast<size_t>(kLargeMessageTriangles)
           ? ThreadPool::Lane::kLarge
-          : ThreadPool::Lane::kSmall);
+          : ThreadPool::Lane::kSmall,
+      absl::HashOf(peer_host_));
 }
 
 void SessionReactor::Work() {

@@ -20,9 +20,30 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void ThreadPool::Post(absl::AnyInvocable<void() &&> task, Lane lane) {
+void ThreadPool::TurnQueue::Push(uint64_t owner, Task task) {
+  std::deque<Task>& queue = by_owner_[owner];
+  if (queue.empty()) turns_.push_back(owner);
+  queue.push_back(std::move(task));
+}
+
+ThreadPool::Task ThreadPool::TurnQueue::Pop() {
+  const uint64_t owner = turns_.front();
+  turns_.pop_front();
+  const auto it = by_owner_.find(owner);
+  Task task = std::move(it->second.front());
+  it->second.pop_front();
+  if (it->second.empty()) {
+    by_owner_.erase(it);
+  } else {
+    turns_.push_back(owner);  // its next task waits for the others' turns
+  }
+  return task;
+}
+
+void ThreadPool::Post(absl::AnyInvocable<void() &&> task, Lane lane,
+                      uint64_t owner) {
   absl::MutexLock lock(&mu_);
-  (lane == Lane::kLarge ? large_tasks_ : tasks_).push_back(std::move(task));
+  (lane == Lane::kLarge ? large_tasks_ : tasks_).Push(owner, std::move(task));
 }
 
 bool ThreadPool::CanRunLocked() const {
@@ -43,11 +64,9 @@ void ThreadPool::Run() {
           },
           this));
       if (!tasks_.empty()) {
-        task = std::move(tasks_.front());
-        tasks_.pop_front();
+        task = tasks_.Pop();
       } else if (!large_tasks_.empty() && large_running_ < max_large_) {
-        task = std::move(large_tasks_.front());
-        large_tasks_.pop_front();
+        task = large_tasks_.Pop();
         large = true;
         ++large_running_;
       } else {

@@ -1,13 +1,16 @@
 // ThreadPool: every posted task runs before the destructor returns, large
-// tasks never take the last thread from small ones, and a one-thread pool
-// runs large tasks too.
+// tasks never take the last thread from small ones, a one-thread pool runs
+// large tasks too, and owners take turns.
 
 #include "server/thread_pool.h"
 
 #include <atomic>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "absl/cleanup/cleanup.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -69,6 +72,36 @@ TEST(ThreadPoolTest, OneThreadRunsLargeTasksToo) {
   ThreadPool pool(1);
   pool.Post([&ran] { ran.Notify(); }, ThreadPool::Lane::kLarge);
   EXPECT_TRUE(ran.WaitForNotificationWithTimeout(absl::Seconds(30)));
+}
+
+// One thread held while a client posts ten tasks and another one: the
+// other's runs second, not eleventh; each client's run in the order posted.
+TEST(ThreadPoolTest, OwnersTakeTurns) {
+  absl::Notification release;
+  absl::Mutex mu;
+  std::vector<std::string> order;
+  {
+    ThreadPool pool(1);
+    absl::Cleanup let_go = [&release] {
+      if (!release.HasBeenNotified()) release.Notify();
+    };
+    pool.Post([&release] { release.WaitForNotification(); });
+    auto record = [&](std::string name) {
+      return [&mu, &order, name] {
+        absl::MutexLock lock(&mu);
+        order.push_back(name);
+      };
+    };
+    for (int i = 0; i < 10; ++i) {
+      pool.Post(record("a" + std::to_string(i)), ThreadPool::Lane::kSmall, 1);
+    }
+    pool.Post(record("b0"), ThreadPool::Lane::kSmall, 2);
+    pool.Post(record("b1"), ThreadPool::Lane::kSmall, 2);
+    release.Notify();
+  }
+  const std::vector<std::string> expected = {
+      "a0", "b0", "a1", "b1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"};
+  EXPECT_EQ(order, expected);
 }
 
 }  // namespace
