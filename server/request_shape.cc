@@ -86,7 +86,10 @@ absl::Status WalkMessage(const Descriptor& type, const std::string& where,
             inner, walk.caps.max_repeated_messages));
       }
       uint32_t length = 0;
-      if (!in.ReadVarint32(&length)) return Malformed(inner, walk.bytes);
+      // Longer than the whole request: truncated (and PushLimit takes an int).
+      if (!in.ReadVarint32(&length) || length > walk.bytes) {
+        return Malformed(inner, walk.bytes);
+      }
       const CodedInputStream::Limit limit =
           in.PushLimit(static_cast<int>(length));
       if (absl::Status s =

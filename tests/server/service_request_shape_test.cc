@@ -136,6 +136,13 @@ TEST(RequestShapeTest, AFrameLargerThanItsSessionNeedsIsRefusedUndecoded) {
                 HasSubstr("frame: 1000008 bytes, more than a frame of 9 "
                           "vertices takes (4204)"));
   }
+  // A Start whose Parameters claim 2^31 + 5 bytes: truncated, named.
+  const grpc::Status long_claim =
+      Send(running,
+           StartRequest(Varint(2 << 3 | 2) + Varint(2147483653u) + "\x38\x03"));
+  EXPECT_EQ(long_claim.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(long_claim.error_message(),
+              HasSubstr("truncated in request.start.parameters)"));
   // Field 2 of a Start (Parameters) holding a truncated varint.
   const grpc::Status garbage = Send(running, StartRequest(Field(2, "\x38")));
   EXPECT_EQ(garbage.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
