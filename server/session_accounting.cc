@@ -64,7 +64,6 @@ bool SessionReactor::MakeWayLocked(const std::string& why) {
   return true;
 }
 
-
 absl::Status SessionReactor::TakeSessionSlot() {
   absl::MutexLock state_lock(&state_->mu);
   const uint32_t max_sessions = state_->options.limits.max_sessions;

@@ -61,6 +61,24 @@ double MeasureSessionMb(const RunningServer& running,
   return (after - before) / kSessions;
 }
 
+// The estimate the server reserves for `start`, read while a session is
+// open, covers `measured` MB without asking for more than four times it.
+void ExpectEstimateCovers(const RunningServer& running, const char* name,
+                          const v1::Start& start, double measured) {
+  auto client = running.Client();
+  auto session = client->OpenSession(start);
+  ASSERT_TRUE(session.ok()) << session.status();
+  const double estimated =
+      static_cast<double>(running.server->reserved_memory_bytes()) / (1 << 20);
+  (*session)->Cancel();
+  session->reset();
+  ASSERT_TRUE(WaitFor([&] { return running.server->active_sessions() == 0; }));
+  std::fprintf(stderr, "%s: measured %.1f MB, estimated %.1f MB\n", name,
+               measured, estimated);
+  EXPECT_GE(estimated, measured) << name;
+  EXPECT_LE(estimated, 4 * measured) << name;
+}
+
 // Each output's estimate covers what the session holds, measured as
 // resident memory, without asking for more than four times it (the heap
 // measured 80-96 MB a paths-only session over runs). The wrinkle-map model
@@ -94,22 +112,8 @@ TEST(MemoryBudgetTest, EstimatesCoverWhatSessionsHold) {
   for (const auto& [name, start] :
        {std::pair{"paths", paths}, std::pair{"wrinkled mesh level 4", mesh},
         std::pair{"fields", fields}, std::pair{"wrinkle maps", maps}}) {
-    const double measured = MeasureSessionMb(running, sheet, start);
-    // The estimate the server reserved, read while a session is open.
-    auto client = running.Client();
-    auto session = client->OpenSession(start);
-    ASSERT_TRUE(session.ok()) << session.status();
-    const double estimated =
-        static_cast<double>(running.server->reserved_memory_bytes()) /
-        (1 << 20);
-    (*session)->Cancel();
-    session->reset();
-    ASSERT_TRUE(
-        WaitFor([&] { return running.server->active_sessions() == 0; }));
-    std::fprintf(stderr, "%s: measured %.1f MB, estimated %.1f MB\n", name,
-                 measured, estimated);
-    EXPECT_GE(estimated, measured) << name;
-    EXPECT_LE(estimated, 4 * measured) << name;
+    ExpectEstimateCovers(running, name, start,
+                         MeasureSessionMb(running, sheet, start));
   }
   EXPECT_EQ(running.server->reserved_memory_bytes(), 0);
 }
@@ -142,22 +146,9 @@ TEST(MemoryBudgetTest, EstimatesCoverVerticesNoTriangleUses) {
   outputs.mutable_outputs()->mutable_wrinkled_mesh()->set_level(8);
   for (const auto& [name, start] :
        {std::pair{"paths", paths}, std::pair{"vertex outputs", outputs}}) {
-    const double measured =
-        MeasureSessionMb(running, points, start, /*still=*/true);
-    auto client = running.Client();
-    auto session = client->OpenSession(start);
-    ASSERT_TRUE(session.ok()) << session.status();
-    const double estimated =
-        static_cast<double>(running.server->reserved_memory_bytes()) /
-        (1 << 20);
-    (*session)->Cancel();
-    session->reset();
-    ASSERT_TRUE(
-        WaitFor([&] { return running.server->active_sessions() == 0; }));
-    std::fprintf(stderr, "%s: measured %.1f MB, estimated %.1f MB\n", name,
-                 measured, estimated);
-    EXPECT_GE(estimated, measured) << name;
-    EXPECT_LE(estimated, 4 * measured) << name;
+    ExpectEstimateCovers(
+        running, name, start,
+        MeasureSessionMb(running, points, start, /*still=*/true));
   }
 }
 
@@ -198,17 +189,6 @@ TEST(MemoryBudgetTest, BucklingEstimateCoversItsFineMesh) {
                measured, estimated);
   EXPECT_GE(estimated, measured);
   EXPECT_LE(estimated, 4 * measured);
-}
-
-// A Start past the budget is refused naming its cost and what is free; the
-// memory comes back with the session that held it.
-// The peak resident memory (VmHWM), in MB; 0 when unknown.
-double PeakResidentMb() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
-  }
-  return 0;
 }
 
 // A buckling Start whose fine mesh does not fit is refused before the mesh
@@ -252,6 +232,8 @@ TEST(MemoryBudgetTest, BucklingStartsPastTheBudgetMakeNoFineMesh) {
   EXPECT_TRUE(client->OpenSession(start).ok());
 }
 
+// A Start past the budget is refused naming its cost and what is free; the
+// memory comes back with the session that held it.
 TEST(MemoryBudgetTest, StartsPastTheBudgetAreRefused) {
   ServerOptions options = LoopbackOptions();
   options.render_threads = 0;

@@ -165,6 +165,15 @@ inline double ResidentMb() {
          (1 << 20);
 }
 
+// The peak resident memory of this process (VmHWM), in MB; 0 when unknown.
+inline double PeakResidentMb() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
+  }
+  return 0;
+}
+
 }  // namespace crease::server
 
 #endif  // CREASE_TESTS_SERVER_RAW_STREAM_H_

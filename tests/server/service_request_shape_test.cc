@@ -4,7 +4,6 @@
 // bytes, as an attacker would.
 
 #include <cstdint>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -52,15 +51,6 @@ std::string SheetStartFields() {
 // The request holding a Start of those fields and `extra` bytes of fields.
 std::string StartRequest(const std::string& extra) {
   return Field(1, SheetStartFields() + extra);
-}
-
-// The peak resident memory (VmHWM), in MB; 0 when unknown.
-double PeakResidentMb() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
-  }
-  return 0;
 }
 
 grpc::Status Send(const RunningServer& running, const std::string& bytes) {
